@@ -1,0 +1,8 @@
+import { defineConfig } from 'drizzle-kit';
+
+export default defineConfig({
+  dialect: 'sqlite',
+  schema: './server/db/schema.ts',
+  out: './migrations',
+  dbCredentials: { url: process.env.DB_PATH ?? './data/torre.db' },
+});

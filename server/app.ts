@@ -1,0 +1,62 @@
+// Builds the Express app (no listen): API under /api, then the built client with an SPA fallback.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import helmet from 'helmet';
+import { JSON_BODY_LIMIT } from '@shared/constants';
+import { config } from './config';
+import { errorHandler, notFoundHandler } from './http/errors';
+import { apiRoutes } from './routes';
+
+/** The built client; CLIENT_DIST lets parallel test runs serve their own build. */
+export const CLIENT_DIST =
+  process.env.CLIENT_DIST ?? fileURLToPath(new URL('../dist/client', import.meta.url));
+
+export function createApp(): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'default-src': ["'self'"],
+          'script-src': ["'self'"],
+          'style-src': ["'self'", "'unsafe-inline'"],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'connect-src': ["'self'", 'ws:', 'wss:', ...(config.corsOrigin ? [config.corsOrigin] : [])],
+          'media-src': ["'self'", 'data:', 'blob:'],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: false,
+    }),
+  );
+  if (config.corsOrigin) {
+    const origin = config.corsOrigin;
+    app.use('/api', (req, res, next) => {
+      if (req.headers.origin === origin) {
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        res.setHeader('Vary', 'Origin');
+        res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+        res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
+        res.setHeader('Access-Control-Expose-Headers', 'Content-Disposition');
+      }
+      if (req.method === 'OPTIONS') return void res.sendStatus(204);
+      next();
+    });
+  }
+  app.use('/api', express.json({ limit: JSON_BODY_LIMIT }), apiRoutes, notFoundHandler);
+
+  if (config.serveClient && fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {
+    app.use(express.static(CLIENT_DIST, { index: false, maxAge: '1h' }));
+    app.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(CLIENT_DIST, 'index.html'));
+    });
+  }
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,179 @@
+// The whole product's tables (SPEC §3, CONTRACT §4–§10). Times are UTC epoch milliseconds.
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type {
+  ClockType,
+  LogType,
+  NotificationType,
+  Priority,
+  Role,
+  TaskEventType,
+  TaskStatus,
+  TaskTitle,
+  VehicleType,
+} from '@shared/enums';
+
+const ms = (name: string) => integer(name, { mode: 'timestamp_ms' });
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').$type<Role>().notNull(),
+    isApproved: integer('is_approved', { mode: 'boolean' }).notNull().default(false),
+    isOnline: integer('is_online', { mode: 'boolean' }).notNull().default(false),
+    taskTypes: text('task_types', { mode: 'json' })
+      .$type<VehicleType[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    movementsCount: integer('movements_count').notNull().default(0),
+    tokenVersion: integer('token_version').notNull().default(0),
+    /** Latest of clock-in, last completion, last return, coming online: the engine's "idle longest". */
+    idleSince: ms('idle_since'),
+    lastActivityAt: ms('last_activity_at'),
+    createdAt: ms('created_at').notNull(),
+    approvedAt: ms('approved_at'),
+    deletedAt: ms('deleted_at'),
+  },
+  (t) => [
+    // Email is unique among live accounts only: a deleted user's email is free again.
+    uniqueIndex('users_email_live')
+      .on(t.email)
+      .where(sql`deleted_at IS NULL`),
+    index('users_role').on(t.role, t.isApproved),
+  ],
+);
+
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').$type<TaskTitle>().notNull(),
+    description: text('description'),
+    origin: text('origin').notNull(),
+    destination: text('destination').notNull(),
+    trailerId: text('trailer_id').notNull(),
+    priority: text('priority').$type<Priority>().notNull().default('normal'),
+    status: text('status').$type<TaskStatus>().notNull().default('bolsa_trabajo'),
+    vehicleType: text('vehicle_type').$type<VehicleType>().notNull().default('semiremolque'),
+    assignedTo: text('assigned_to').references(() => users.id),
+    createdBy: text('created_by').references(() => users.id),
+    /** Who was credited a movement when it was completed (taken back on reopen). */
+    creditedTo: text('credited_to').references(() => users.id),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+    assignedAt: ms('assigned_at'),
+    completedAt: ms('completed_at'),
+    statusSince: ms('status_since').notNull(),
+    returnReason: text('return_reason'),
+    /** The driver who last returned it and when: not auto-assigned back to them for 30 min. */
+    returnedBy: text('returned_by').references(() => users.id),
+    returnedAt: ms('returned_at'),
+    /** Set once, by the first matching attempt: null = not tried yet; true = no driver had its type. */
+    noDriversAvailable: integer('no_drivers_available', { mode: 'boolean' }),
+    version: integer('version').notNull().default(1),
+    deletedAt: ms('deleted_at'),
+  },
+  (t) => [
+    index('tasks_status').on(t.status, t.priority, t.createdAt),
+    index('tasks_created').on(t.createdAt),
+    index('tasks_assigned_at').on(t.assignedAt),
+    index('tasks_completed').on(t.completedAt),
+    index('tasks_trailer').on(t.trailerId, t.completedAt),
+    index('tasks_assignee').on(t.assignedTo, t.status),
+    // The database itself refuses two open tasks for a trailer and two active tasks for a driver.
+    uniqueIndex('tasks_open_trailer')
+      .on(t.trailerId)
+      .where(sql`status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL`),
+    uniqueIndex('tasks_active_driver')
+      .on(t.assignedTo)
+      .where(sql`status = 'en_proceso' AND deleted_at IS NULL`),
+  ],
+);
+
+export const taskEvents = sqliteTable(
+  'task_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id),
+    type: text('type').$type<TaskEventType>().notNull(),
+    /** Who did it; null when the system (auto-assignment) did. */
+    actorId: text('actor_id').references(() => users.id),
+    /** The driver concerned (assigned, returned, completed), if any. */
+    driverId: text('driver_id').references(() => users.id),
+    fromStatus: text('from_status').$type<TaskStatus>(),
+    toStatus: text('to_status').$type<TaskStatus>(),
+    reason: text('reason'),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('task_events_task').on(t.taskId, t.at), index('task_events_type').on(t.type, t.at)],
+);
+
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    type: text('type').$type<NotificationType>().notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    taskId: text('task_id'),
+    isRead: integer('is_read', { mode: 'boolean' }).notNull().default(false),
+    playSound: integer('play_sound', { mode: 'boolean' }).notNull().default(false),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('notifications_user').on(t.userId, t.isRead, t.createdAt)],
+);
+
+export const punches = sqliteTable(
+  'punches',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    clockType: text('clock_type').$type<ClockType>().notNull(),
+    timestamp: ms('timestamp').notNull(),
+  },
+  (t) => [index('punches_user').on(t.userId, t.timestamp), index('punches_time').on(t.timestamp)],
+);
+
+export const presenceIntervals = sqliteTable(
+  'presence_intervals',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    startedAt: ms('started_at').notNull(),
+    /** null while the user is still online. */
+    endedAt: ms('ended_at'),
+  },
+  (t) => [index('presence_user').on(t.userId, t.startedAt), index('presence_open').on(t.endedAt)],
+);
+
+export const activityLog = sqliteTable(
+  'activity_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    type: text('type').$type<LogType>().notNull(),
+    userId: text('user_id'),
+    userName: text('user_name').notNull(),
+    action: text('action').notNull(),
+    details: text('details').notNull(),
+    timestamp: ms('timestamp').notNull(),
+  },
+  (t) => [index('activity_time').on(t.timestamp)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type TaskRow = typeof tasks.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;
+export type PunchRow = typeof punches.$inferSelect;

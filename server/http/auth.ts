@@ -1,0 +1,53 @@
+// Bearer authentication and the role gate. The user is read from the database on every request, so
+// a role change, a revocation or a deletion takes effect at once (CONTRACT §3).
+import type { Request, RequestHandler } from 'express';
+import { ERR } from '@shared/labels';
+import type { UserRow } from '../db/schema';
+import { can, type Action } from '../policies';
+import { findUserById } from '../services/users';
+import { verifyToken, type TokenClaims } from '../services/tokens';
+import { presence } from '../services/presence';
+import { forbidden, unauthorized } from './errors';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    user?: UserRow;
+    token?: string;
+  }
+}
+
+/** The user of a token, if the token is valid, unrevoked and the account approved and alive. */
+export function authenticateToken(token: string): { user: UserRow; claims: TokenClaims } {
+  const claims = verifyToken(token);
+  const user = findUserById(claims.sub);
+  if (!user || user.deletedAt) throw unauthorized(ERR.sessionRevoked);
+  if (user.tokenVersion !== claims.tv) throw unauthorized(ERR.sessionRevoked);
+  if (!user.isApproved) throw unauthorized(ERR.sessionRevoked);
+  return { user, claims };
+}
+
+const bearer = (req: Request): string => {
+  const header = req.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw unauthorized();
+  return match[1];
+};
+
+/** Authenticates the request and lets it through only if the role may do `action`. */
+export const requireAuth =
+  (action: Action): RequestHandler =>
+  (req, _res, next) => {
+    const token = bearer(req);
+    const { user } = authenticateToken(token);
+    req.user = user;
+    req.token = token;
+    presence.touch(user.id);
+    if (!can(user.role, action)) throw forbidden();
+    next();
+  };
+
+/** The authenticated user of a request that passed requireAuth. */
+export function currentUser(req: Request): UserRow {
+  if (!req.user) throw unauthorized();
+  return req.user;
+}

@@ -1,0 +1,32 @@
+// The one permission table (CONTRACT §12). Routes name an action; only this file says who may do it.
+import type { Role } from '@shared/enums';
+
+const STAFF: readonly Role[] = ['admin', 'manager', 'gestor'];
+const ANY: readonly Role[] = ['admin', 'manager', 'gestor', 'conductor'];
+const SUPERVISORS: readonly Role[] = ['admin', 'manager'];
+const DRIVER: readonly Role[] = ['conductor'];
+const ADMIN: readonly Role[] = ['admin'];
+
+export const POLICY = {
+  'session:use': ANY,
+  'dashboard:read': ANY,
+  'notifications:read': ANY,
+  'tasks:read': ANY,
+  'tasks:update': ANY, // conductors further limited by the SPEC §4 rules in the tasks service
+  'tasks:create': STAFF,
+  'tasks:delete': STAFF,
+  'tasks:eligible-drivers': STAFF,
+  'tasks:search': STAFF,
+  'driver:tasks': DRIVER,
+  'timeclock:use': DRIVER,
+  'timeclock:supervise': SUPERVISORS,
+  'reports:read': SUPERVISORS,
+  'admin:users': ADMIN,
+  'admin:analytics': ADMIN,
+  'admin:system': ADMIN,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof POLICY;
+
+export const can = (role: Role, action: Action): boolean =>
+  (POLICY[action] as readonly Role[]).includes(role);

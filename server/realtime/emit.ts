@@ -1,0 +1,150 @@
+// The only place that emits socket events (CONTRACT §9). Services call these after their transaction
+// commits; with no Socket.IO attached (API tests) every call is a no-op.
+import type { Server } from 'socket.io';
+import {
+  EV,
+  REVOKE_MESSAGES,
+  ROOMS,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@shared/events';
+import type { RevokeReason } from '@shared/enums';
+import type {
+  AdminUser,
+  DashboardStats,
+  Notification,
+  OnlineDriver,
+  RankingEntry,
+  Task,
+  TimeclockStatus,
+} from '@shared/schemas';
+import { STATS_COALESCE_MS } from '@shared/constants';
+
+export interface SocketData {
+  userId: string;
+  role: string;
+  token: string;
+  exp: number;
+  taskTypes: string[];
+}
+
+export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+let io: IoServer | undefined;
+
+export function setIo(server: IoServer | undefined): void {
+  io = server;
+}
+export const getIo = (): IoServer | undefined => io;
+
+// ---- tasks ---------------------------------------------------------------------------------
+
+/**
+ * The rooms that may see a task (CONTRACT §9): staff always; a pool task also every driver having its
+ * type; an assigned task also its driver (gestor never sees finalizada, so they are left out of those).
+ */
+export function taskRooms(task: Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>): string[] {
+  const rooms = task.status === 'finalizada' ? [ROOMS.role('admin'), ROOMS.role('manager')] : [ROOMS.staff];
+  if (task.status === 'bolsa_trabajo') rooms.push(ROOMS.type(task.vehicle_type));
+  if (task.assigned_to) rooms.push(ROOMS.user(task.assigned_to));
+  return rooms;
+}
+
+export function taskCreated(task: Task): void {
+  io?.to(taskRooms(task)).emit(EV.taskCreated, { task });
+}
+
+/**
+ * A task changed. `before` is what it looked like, so the rooms that could see it and no longer can
+ * (a pool task claimed by another driver, a reassigned driver) are told it left, with its id only.
+ */
+export function taskUpdated(
+  task: Task,
+  before?: Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>,
+): void {
+  if (!io) return;
+  const now = taskRooms(task);
+  io.to(now).emit(EV.taskUpdated, { task });
+  if (!before) return;
+  const gone = taskRooms(before).filter((r) => !now.includes(r));
+  if (gone.length) io.to(gone).except(now).emit(EV.taskRemoved, { id: task.id });
+}
+
+export function taskDeleted(task: Pick<Task, 'id' | 'status' | 'vehicle_type' | 'assigned_to'>): void {
+  io?.to(taskRooms(task)).emit(EV.taskDeleted, { id: task.id });
+}
+
+// ---- figures --------------------------------------------------------------------------------
+
+type StatsFor = (role: 'admin' | 'other') => DashboardStats;
+let statsTimer: NodeJS.Timeout | undefined;
+let statsSource: StatsFor | undefined;
+let driversSource: (() => { online_drivers: OnlineDriver[]; rankings: RankingEntry[] }) | undefined;
+
+/** Registered once by the dashboard service (avoids an import cycle). */
+export function setFigureSources(stats: StatsFor, drivers: typeof driversSource): void {
+  statsSource = stats;
+  driversSource = drivers;
+}
+
+/** Stats and driver lists changed: pushed to staff at most every 250 ms, coalesced. */
+export function figuresChanged(): void {
+  if (!io || statsTimer) return;
+  statsTimer = setTimeout(flushFigures, STATS_COALESCE_MS);
+  statsTimer.unref();
+}
+
+export function flushFigures(): void {
+  clearTimeout(statsTimer);
+  statsTimer = undefined;
+  if (!io || !statsSource) return;
+  io.to(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: statsSource('admin') });
+  io.to(ROOMS.staff)
+    .except(ROOMS.role('admin'))
+    .emit(EV.statsUpdated, { stats: statsSource('other') });
+  if (driversSource) io.to(ROOMS.staff).emit(EV.driversUpdated, driversSource());
+}
+
+// ---- people ---------------------------------------------------------------------------------
+
+export function notificationNew(userId: string, notification: Notification): void {
+  io?.to(ROOMS.user(userId)).emit(EV.notificationNew, { notification });
+}
+
+export function timeclockChanged(userId: string, status: TimeclockStatus): void {
+  io?.to(ROOMS.user(userId)).emit(EV.timeclockUpdated, { status });
+  io?.to([ROOMS.role('admin'), ROOMS.role('manager')]).emit(EV.timeclockChanged, { user_id: userId, status });
+}
+
+export function usersPending(count: number): void {
+  io?.to(ROOMS.role('admin')).emit(EV.usersPending, { count });
+}
+
+export function userChanged(user: AdminUser): void {
+  io?.to(ROOMS.role('admin')).emit(EV.usersChanged, { user });
+}
+
+/** Keeps a driver's sockets in the type rooms of their current task types. */
+export async function syncTypeRooms(userId: string, types: readonly string[]): Promise<void> {
+  if (!io) return;
+  for (const socket of await io.in(ROOMS.user(userId)).fetchSockets()) {
+    for (const room of socket.rooms) if (room.startsWith('type:')) socket.leave(room);
+    socket.join(types.map(ROOMS.type));
+  }
+}
+
+/** Tells the user's sockets why their session ended, then drops them. */
+export function revokeUser(userId: string, reason: RevokeReason): void {
+  if (!io) return;
+  io.to(ROOMS.user(userId)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
+  io.in(ROOMS.user(userId)).disconnectSockets(true);
+}
+
+/** clear-all-tokens: every session but the caller's. */
+export function revokeAllExcept(userId: string, reason: RevokeReason): void {
+  if (!io) return;
+  io.except(ROOMS.user(userId)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
+  io.except(ROOMS.user(userId)).disconnectSockets(true);
+}
+
+export const connectedSockets = (): number => io?.engine.clientsCount ?? 0;

@@ -1,0 +1,72 @@
+// Socket.IO on the app's HTTP server: JWT handshake, rooms (CONTRACT §9), presence, token expiry.
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'socket.io';
+import { EV, REVOKE_MESSAGES, ROOMS } from '@shared/events';
+import { ERR } from '@shared/labels';
+import { STAFF_ROLES } from '@shared/enums';
+import { config } from '../config';
+import { nowMs, onClockAdvance } from '../clock';
+import { authenticateToken } from '../http/auth';
+import { presence } from '../services/presence';
+import { setIo, type IoServer } from './emit';
+
+const isStaff = (role: string) => (STAFF_ROLES as readonly string[]).includes(role);
+
+export function attachRealtime(httpServer: HttpServer): IoServer {
+  const io: IoServer = new Server(httpServer, {
+    path: '/socket.io',
+    cors: config.corsOrigin ? { origin: config.corsOrigin, credentials: true } : undefined,
+    serveClient: false,
+  });
+
+  io.use((socket, next) => {
+    try {
+      const token = String(socket.handshake.auth?.token ?? '');
+      const { user, claims } = authenticateToken(token);
+      socket.data = {
+        userId: user.id,
+        role: user.role,
+        token,
+        exp: claims.exp * 1000,
+        taskTypes: user.taskTypes,
+      };
+      next();
+    } catch {
+      next(new Error(ERR.unauthorized));
+    }
+  });
+
+  io.on('connection', (socket) => {
+    const { userId, role, taskTypes } = socket.data;
+    const rooms = [ROOMS.user(userId), ROOMS.role(role), isStaff(role) ? ROOMS.staff : ROOMS.drivers];
+    if (role === 'conductor') rooms.push(...taskTypes.map(ROOMS.type));
+    socket.join(rooms);
+    presence.socketConnected(userId);
+    const expiry = setTimeout(() => expire(socket), Math.max(0, socket.data.exp - nowMs()));
+    socket.on('disconnect', () => {
+      clearTimeout(expiry);
+      presence.socketDisconnected(userId);
+    });
+  });
+
+  // A moved test clock may have expired tokens: drop those sockets before the answer.
+  const offClock = onClockAdvance(() => {
+    for (const socket of io.sockets.sockets.values()) if (socket.data.exp <= nowMs()) expire(socket);
+    presence.sweep();
+  });
+  const sweeper = setInterval(() => presence.sweep(), 5_000);
+  sweeper.unref();
+  httpServer.on('close', () => {
+    offClock();
+    clearInterval(sweeper);
+    setIo(undefined);
+  });
+
+  setIo(io);
+  return io;
+}
+
+function expire(socket: Parameters<Parameters<IoServer['on']>[1]>[0]): void {
+  socket.emit(EV.sessionRevoked, { reason: 'expired', detail: REVOKE_MESSAGES.expired });
+  socket.disconnect(true);
+}

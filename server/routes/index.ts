@@ -1,0 +1,25 @@
+// Every /api router, one per domain. Routes stay thin: parse → policy → service → presenter.
+import { Router } from 'express';
+import { authRoutes } from './auth';
+import { dashboardRoutes } from './dashboard';
+import { taskRoutes } from './tasks';
+import { notificationRoutes } from './notifications';
+import { timeclockRoutes } from './timeclock';
+import { adminUserRoutes } from './admin-users';
+import { supervisionRoutes } from './supervision';
+import { adminSystemRoutes } from './admin-system';
+import { systemRoutes, testClockRoutes } from './system';
+
+export const apiRoutes = Router();
+apiRoutes.use(
+  systemRoutes,
+  testClockRoutes,
+  authRoutes,
+  dashboardRoutes,
+  taskRoutes,
+  notificationRoutes,
+  timeclockRoutes,
+  adminUserRoutes,
+  supervisionRoutes,
+  adminSystemRoutes,
+);

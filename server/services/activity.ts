@@ -1,0 +1,42 @@
+// The activity log (CONTRACT §10): one row per state change, written inside the change's transaction.
+import { desc } from 'drizzle-orm';
+import type { LogType } from '@shared/enums';
+import type { LogEntry } from '@shared/schemas';
+import { SYSTEM_ACTOR } from '@shared/labels';
+import { db } from '../db';
+import { activityLog } from '../db/schema';
+import { now } from '../clock';
+
+export interface Actor {
+  id: string;
+  name: string;
+}
+
+export function logActivity(type: LogType, actor: Actor | null, action: string, details: string): void {
+  db.insert(activityLog)
+    .values({
+      type,
+      userId: actor?.id ?? null,
+      userName: actor?.name ?? SYSTEM_ACTOR,
+      action,
+      details,
+      timestamp: now(),
+    })
+    .run();
+}
+
+export function recentActivity(limit: number): LogEntry[] {
+  return db
+    .select()
+    .from(activityLog)
+    .orderBy(desc(activityLog.timestamp), desc(activityLog.id))
+    .limit(limit)
+    .all()
+    .map((r) => ({
+      type: r.type,
+      user: r.userName,
+      action: r.action,
+      details: r.details,
+      timestamp: r.timestamp.toISOString(),
+    }));
+}

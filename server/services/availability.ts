@@ -1,0 +1,66 @@
+// The one definition of a driver's availability (CONTRACT §5): approved conductor, online, clocked in
+// (latest punch of the last 24 h is an entrada), holding no active task; per task: having its type.
+// Stats, the board's driver picker and the assignment engine all read it from here.
+import type { VehicleType } from '@shared/enums';
+import { TIMECLOCK_WINDOW_MS } from '@shared/constants';
+import { sqlite } from '../db';
+import { nowMs } from '../clock';
+
+export interface DriverState {
+  id: string;
+  name: string;
+  taskTypes: VehicleType[];
+  isOnline: boolean;
+  clockedIn: boolean;
+  busy: boolean;
+  available: boolean;
+  idleSince: number | null;
+  movementsCount: number;
+}
+
+interface Row {
+  id: string;
+  name: string;
+  task_types: string;
+  is_online: number;
+  idle_since: number | null;
+  movements_count: number;
+  busy: number;
+  last_punch: string | null;
+}
+
+const SQL = `
+  SELECT u.id, u.name, u.task_types, u.is_online, u.idle_since, u.movements_count,
+    EXISTS (SELECT 1 FROM tasks t WHERE t.assigned_to = u.id AND t.status = 'en_proceso' AND t.deleted_at IS NULL) AS busy,
+    (SELECT p.clock_type FROM punches p WHERE p.user_id = u.id AND p.timestamp > @since
+      ORDER BY p.timestamp DESC LIMIT 1) AS last_punch
+  FROM users u
+  WHERE u.role = 'conductor' AND u.is_approved = 1 AND u.deleted_at IS NULL`;
+
+let stmt: { db: typeof sqlite; s: ReturnType<typeof sqlite.prepare> } | undefined;
+
+/** Every approved conductor with the flags that make them available or not. */
+export function driverStates(): DriverState[] {
+  if (stmt?.db !== sqlite) stmt = { db: sqlite, s: sqlite.prepare(SQL) };
+  return (stmt.s.all({ since: nowMs() - TIMECLOCK_WINDOW_MS }) as Row[]).map((r) => {
+    const clockedIn = r.last_punch === 'entrada';
+    const isOnline = r.is_online === 1;
+    const busy = r.busy === 1;
+    return {
+      id: r.id,
+      name: r.name,
+      taskTypes: JSON.parse(r.task_types) as VehicleType[],
+      isOnline,
+      clockedIn,
+      busy,
+      available: isOnline && clockedIn && !busy,
+      idleSince: r.idle_since,
+      movementsCount: r.movements_count,
+    };
+  });
+}
+
+/** Available drivers, optionally only those who have a vehicle type. */
+export function availableDrivers(type?: VehicleType): DriverState[] {
+  return driverStates().filter((d) => d.available && (!type || d.taskTypes.includes(type)));
+}

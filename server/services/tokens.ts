@@ -1,0 +1,42 @@
+// HS256 bearer tokens {sub, tv} with a 12 h life, issued and checked against the server clock.
+import jwt from 'jsonwebtoken';
+import { TOKEN_TTL_MS } from '@shared/constants';
+import { ERR } from '@shared/labels';
+import { config } from '../config';
+import { nowMs } from '../clock';
+import { unauthorized } from '../http/errors';
+
+export interface TokenClaims {
+  sub: string;
+  tv: number;
+  iat: number;
+  exp: number;
+}
+
+export function signToken(user: { id: string; tokenVersion: number }): string {
+  const iat = Math.floor(nowMs() / 1000);
+  return jwt.sign(
+    { sub: user.id, tv: user.tokenVersion, iat, exp: iat + TOKEN_TTL_MS / 1000 },
+    config.jwtSecret,
+    {
+      algorithm: 'HS256',
+    },
+  );
+}
+
+/** Verifies signature and expiry; throws a 401 HttpError otherwise. */
+export function verifyToken(token: string): TokenClaims {
+  try {
+    const claims = jwt.verify(token, config.jwtSecret, {
+      algorithms: ['HS256'],
+      clockTimestamp: Math.floor(nowMs() / 1000),
+    });
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.tv !== 'number') {
+      throw unauthorized();
+    }
+    return claims as TokenClaims;
+  } catch (err) {
+    if (err instanceof jwt.TokenExpiredError) throw unauthorized(ERR.sessionExpired);
+    throw unauthorized();
+  }
+}

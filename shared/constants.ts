@@ -1,0 +1,57 @@
+// Business constants of SPEC §9 and CONTRACT (one definition, imported by server and client).
+export const POLL_MS = {
+  dashboard: 3000,
+  swapTasks: 5000,
+  activeTask: 5000,
+  timeclockStatus: 60_000,
+  driverAnalytics: 30_000,
+  pendingUsers: 3000,
+} as const;
+
+export const CLOCK_TICK_MS = 1000;
+export const TOAST_DURATION_MS = 4000;
+export const TOAST_VISIBLE = 3;
+export const CONGRATS_AUTO_READ_MS = 30_000;
+export const MAX_NOTIFICATION_BANNERS = 3;
+export const ONLINE_DRIVERS_SHOWN = 5;
+export const RANKING_SHOWN = 10;
+export const MEDAL_COUNT = 3;
+export const LOGS_DEFAULT_LIMIT = 50;
+export const LOGS_MAX_LIMIT = 500;
+export const SHORT_ID_LENGTH = 8;
+export const TIMEZONE = 'Europe/Madrid';
+export const LOCALE = 'es-ES';
+
+/** Worked hours at or above this are shown green, below yellow. */
+export const FULL_SHIFT_HOURS = 8;
+/** A delay strictly over this many minutes is an incident (reports). */
+export const INCIDENT_THRESHOLD_MIN = 10;
+/** Delay colouring: strictly over red → red, strictly over orange → orange, else yellow. */
+export const DELAY_RED_MIN = 30;
+export const DELAY_ORANGE_MIN = 20;
+
+export const TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+export const TOKEN_REFRESH_MS = 60 * 60 * 1000;
+export const PRESENCE_WINDOW_MS = 90_000;
+export const RETURN_COOLDOWN_MS = 30 * 60 * 1000;
+/** An entrada older than this without salida makes the day's summary 'incomplete'. */
+export const OPEN_SHIFT_MAX_MS = 16 * 60 * 60 * 1000;
+export const TIMECLOCK_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const BOARD_FINISHED_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const STATS_COALESCE_MS = 250;
+export const SEARCH_MAX_ROWS = 500;
+export const AVG_COMPLETION_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+export const LOGIN_RATE_LIMIT = { windowMs: 15 * 60 * 1000, max: 10 } as const;
+export const REGISTER_RATE_LIMIT = { windowMs: 60 * 60 * 1000, max: 200 } as const;
+
+export const TEXT_MAX = 120;
+export const DESCRIPTION_MAX = 1000;
+export const PASSWORD_MIN = 8;
+export const NAME_MAX = 100;
+export const EMAIL_MAX = 254;
+export const JSON_BODY_LIMIT = '100kb';
+
+export const DEFAULT_TASK_TYPES = ['semiremolque'] as const;
+export const BACKUPS_KEPT = 7;
+export const BACKUP_MAX_AGE_MS = 26 * 60 * 60 * 1000;

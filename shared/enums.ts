@@ -1,0 +1,93 @@
+// Every enumerated value of the product, in one place (SPEC §3, CONTRACT §4–§10).
+export const ROLES = ['conductor', 'gestor', 'manager', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const STAFF_ROLES = ['admin', 'manager', 'gestor'] as const satisfies readonly Role[];
+
+export const TASK_TITLES = ['Mover', 'Recolocar'] as const;
+export type TaskTitle = (typeof TASK_TITLES)[number];
+
+export const TASK_STATUSES = ['bolsa_trabajo', 'en_proceso', 'finalizada'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const PRIORITIES = ['low', 'normal', 'high'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const VEHICLE_TYPES = ['semiremolque', 'semiremolque_out_km0', 'swap'] as const;
+export type VehicleType = (typeof VEHICLE_TYPES)[number];
+/** Types the engine assigns by itself; swap is always claimed by hand. */
+export const AUTO_ASSIGNED_TYPES = [
+  'semiremolque',
+  'semiremolque_out_km0',
+] as const satisfies readonly VehicleType[];
+export const isAutoAssigned = (t: VehicleType): boolean => t !== 'swap';
+
+export const RETURN_REASONS = [
+  'Remolque no encontrado',
+  'Remolque dañado',
+  'Ubicación ocupada',
+  'Otro',
+] as const;
+export type ReturnReason = (typeof RETURN_REASONS)[number];
+
+export const TASK_EVENT_TYPES = [
+  'created',
+  'updated',
+  'assigned',
+  'returned',
+  'status_changed',
+  'completed',
+  'reopened',
+  'deleted',
+] as const;
+export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
+
+export const CLOCK_TYPES = ['entrada', 'salida'] as const;
+export type ClockType = (typeof CLOCK_TYPES)[number];
+
+export const TIMECLOCK_STATUSES = ['not_clocked_in', 'clocked_in', 'clocked_out'] as const;
+export type TimeclockStatusValue = (typeof TIMECLOCK_STATUSES)[number];
+
+export const DAILY_SUMMARY_STATUSES = ['working', 'clocked_out', 'not_started', 'incomplete'] as const;
+export type DailySummaryStatus = (typeof DAILY_SUMMARY_STATUSES)[number];
+
+export const NOTIFICATION_TYPES = [
+  'task_assigned',
+  'congratulations',
+  'user_pending',
+  'task_returned',
+  'info',
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const SEARCH_TYPES = ['all', 'id', 'trailer', 'origin', 'destination'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
+
+export const REPORT_TYPES = ['deficiencies', 'delayed-assignments'] as const;
+export type ReportType = (typeof REPORT_TYPES)[number];
+export const REPORT_PERIODS = ['24h', 'day', 'hour'] as const;
+export type ReportPeriod = (typeof REPORT_PERIODS)[number];
+export const DEFICIENCY_REASONS = ['no_drivers_available', 'other'] as const;
+export type DeficiencyReason = (typeof DEFICIENCY_REASONS)[number];
+
+export const HEALTH_STATUSES = ['healthy', 'warning', 'error'] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+
+export const LOG_TYPES = ['auth', 'task', 'user', 'timeclock', 'system'] as const;
+export type LogType = (typeof LOG_TYPES)[number];
+
+export const REVOKE_REASONS = ['role_changed', 'deleted', 'tokens_cleared', 'expired'] as const;
+export type RevokeReason = (typeof REVOKE_REASONS)[number];
+
+export const ALERT_STATUSES = ['normal', 'warning', 'critical'] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+export const VIEWS = [
+  'dashboard',
+  'searcher',
+  'timecontrol',
+  'reports',
+  'analytics',
+  'users',
+  'admin-panel',
+] as const;
+export type View = (typeof VIEWS)[number];

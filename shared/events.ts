@@ -1,0 +1,59 @@
+// Socket.IO event names and payloads (CONTRACT §9). Payloads reuse the REST shapes.
+import type { RevokeReason } from './enums';
+import type {
+  AdminUser,
+  DashboardStats,
+  Notification,
+  OnlineDriver,
+  RankingEntry,
+  Task,
+  TimeclockStatus,
+} from './schemas';
+
+export const EV = {
+  taskCreated: 'task:created',
+  taskUpdated: 'task:updated',
+  taskDeleted: 'task:deleted',
+  taskRemoved: 'task:removed',
+  statsUpdated: 'stats:updated',
+  driversUpdated: 'drivers:updated',
+  notificationNew: 'notification:new',
+  timeclockUpdated: 'timeclock:updated',
+  timeclockChanged: 'timeclock:changed',
+  usersPending: 'users:pending',
+  usersChanged: 'users:changed',
+  sessionRevoked: 'session:revoked',
+} as const;
+
+export interface ServerToClientEvents {
+  'task:created': (p: { task: Task }) => void;
+  'task:updated': (p: { task: Task }) => void;
+  'task:deleted': (p: { id: string }) => void;
+  'task:removed': (p: { id: string }) => void;
+  'stats:updated': (p: { stats: DashboardStats }) => void;
+  'drivers:updated': (p: { online_drivers: OnlineDriver[]; rankings: RankingEntry[] }) => void;
+  'notification:new': (p: { notification: Notification }) => void;
+  'timeclock:updated': (p: { status: TimeclockStatus }) => void;
+  'timeclock:changed': (p: { user_id: string; status: TimeclockStatus }) => void;
+  'users:pending': (p: { count: number }) => void;
+  'users:changed': (p: { user: AdminUser }) => void;
+  'session:revoked': (p: { reason: RevokeReason; detail: string }) => void;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ClientToServerEvents {}
+
+export const ROOMS = {
+  user: (id: string) => `user:${id}`,
+  role: (role: string) => `role:${role}`,
+  staff: 'staff',
+  drivers: 'drivers',
+  type: (vehicleType: string) => `type:${vehicleType}`,
+} as const;
+
+export const REVOKE_MESSAGES: Record<RevokeReason, string> = {
+  role_changed: 'Tu rol ha cambiado. Inicia sesión de nuevo',
+  deleted: 'Tu cuenta ha sido eliminada',
+  tokens_cleared: 'El administrador ha cerrado todas las sesiones',
+  expired: 'Tu sesión ha caducado',
+};

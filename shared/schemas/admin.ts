@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { LOG_TYPES, ROLES, VEHICLE_TYPES } from '../enums';
+import type { HealthStatus, LogType, Role, VehicleType } from '../enums';
+import { LOGS_DEFAULT_LIMIT, LOGS_MAX_LIMIT } from '../constants';
+import { idSchema } from './common';
+
+export const approveUserSchema = z.object({
+  user_id: idSchema,
+  approved: z.boolean({ error: 'Indica si se aprueba (true) o se rechaza (false)' }),
+});
+
+export const updateRoleSchema = z.object({
+  user_id: idSchema,
+  new_role: z.enum(ROLES, { error: 'Rol no válido' }),
+});
+
+export const updateTaskTypesSchema = z.object({
+  user_id: idSchema,
+  task_types: z
+    .array(z.enum(VEHICLE_TYPES, { error: 'Tipo de tarea no válido' }), { error: 'Lista de tipos no válida' })
+    .min(1, 'Debes seleccionar al menos un tipo de tarea')
+    .transform((types) => [...new Set(types)]),
+});
+
+export const logsQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'El límite debe ser un número' })
+    .int('El límite debe ser un número entero')
+    .min(1, 'El límite debe ser al menos 1')
+    .default(LOGS_DEFAULT_LIMIT)
+    .transform((n) => Math.min(n, LOGS_MAX_LIMIT)),
+  type: z.enum(LOG_TYPES).optional(),
+});
+
+export interface PendingUser {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  created_at: string;
+  request_text: string;
+}
+
+export interface AdminUser {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  is_approved: boolean;
+  is_online: boolean;
+  movements_count: number;
+  task_types: VehicleType[];
+  created_at: string;
+}
+
+export interface DbStatus {
+  collections: Record<string, number>;
+  users_by_role: Record<string, number>;
+  tasks_by_status: Record<string, number>;
+  data_integrity: { has_issues: boolean; users_without_task_types: number };
+}
+
+export interface HealthCheck {
+  overall_status: HealthStatus;
+  checks: Record<string, { status: HealthStatus; message: string }>;
+}
+
+export interface LogEntry {
+  type: LogType;
+  user: string;
+  action: string;
+  details: string;
+  timestamp: string;
+}

@@ -1,0 +1,185 @@
+// Test foundations: a fresh in-memory database and app per test file, factories that create approved
+// users of each role, tasks and punches in one line, and the server clock under the test's control.
+import crypto from 'node:crypto';
+import bcrypt from 'bcrypt';
+import supertest from 'supertest';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import type { Role, VehicleType, Priority, TaskStatus, ClockType } from '@shared/enums';
+import type { ClientToServerEvents, ServerToClientEvents } from '@shared/events';
+import { configure } from '../../server/config';
+import { openDb, runMigrations, closeDb, db } from '../../server/db';
+import { users, tasks, punches, type UserRow, type TaskRow } from '../../server/db/schema';
+import { createApp } from '../../server/app';
+import { startServer, type RunningServer } from '../../server/server';
+import { signToken } from '../../server/services/tokens';
+import { advanceClock, now, resetClock } from '../../server/clock';
+
+export { advanceClock, now, resetClock, db };
+
+export const PASSWORD = 'contraseña-segura';
+const passwordHash = bcrypt.hashSync(PASSWORD, 4);
+
+/** A fresh in-memory database with migrations applied, and the Express app over it. */
+export function setupDb() {
+  configure({ dbPath: ':memory:', testClock: true, serveClient: false, bcryptCost: 4 });
+  closeDb();
+  openDb(':memory:');
+  runMigrations();
+  resetClock();
+  return createApp();
+}
+
+export function setupApp() {
+  const app = setupDb();
+  return { app, api: () => supertest(app) };
+}
+
+/** A real listening server (HTTP + Socket.IO) on a random port over a fresh in-memory database. */
+export async function setupServer(): Promise<RunningServer & { api: () => supertest.Agent }> {
+  configure({
+    dbPath: ':memory:',
+    testClock: true,
+    serveClient: false,
+    bcryptCost: 4,
+    adminEmail: 'root@test.local',
+    adminPassword: PASSWORD,
+  });
+  closeDb();
+  resetClock();
+  const server = await startServer({ port: 0, host: '127.0.0.1', print: () => {} });
+  return { ...server, api: () => supertest.agent(server.http) };
+}
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export interface TestUser {
+  user: UserRow;
+  token: string;
+  auth: { Authorization: string };
+}
+
+/** An approved user of the role (conductors get semiremolque unless task_types says otherwise). */
+export function makeUser(
+  role: Role,
+  opts: Partial<{
+    name: string;
+    email: string;
+    taskTypes: VehicleType[];
+    approved: boolean;
+    online: boolean;
+  }> = {},
+): TestUser {
+  const id = crypto.randomUUID();
+  const tag = unique();
+  const row = db
+    .insert(users)
+    .values({
+      id,
+      email: opts.email ?? `${role}-${tag}@test.local`,
+      name: opts.name ?? `${role} ${tag}`,
+      passwordHash,
+      role,
+      isApproved: opts.approved ?? true,
+      isOnline: opts.online ?? false,
+      taskTypes: opts.taskTypes ?? (role === 'conductor' ? ['semiremolque'] : []),
+      createdAt: now(),
+      approvedAt: opts.approved === false ? null : now(),
+    })
+    .returning()
+    .get();
+  const token = signToken(row);
+  return { user: row, token, auth: { Authorization: `Bearer ${token}` } };
+}
+
+let trailerSeq = 0;
+/** A task row straight into the database (no engine, no events): for setting up a scene. */
+export function makeTask(
+  fields: Partial<{
+    title: 'Mover' | 'Recolocar';
+    origin: string;
+    destination: string;
+    trailerId: string;
+    priority: Priority;
+    status: TaskStatus;
+    vehicleType: VehicleType;
+    assignedTo: string | null;
+    createdBy: string | null;
+    createdAt: Date;
+    assignedAt: Date | null;
+    completedAt: Date | null;
+    description: string | null;
+  }> = {},
+): TaskRow {
+  const at = fields.createdAt ?? now();
+  const status = fields.status ?? 'bolsa_trabajo';
+  return db
+    .insert(tasks)
+    .values({
+      id: crypto.randomUUID(),
+      title: fields.title ?? 'Mover',
+      description: fields.description ?? null,
+      origin: fields.origin ?? 'Muelle 1',
+      destination: fields.destination ?? 'Campa A-12',
+      trailerId: fields.trailerId ?? `R-${String(++trailerSeq).padStart(4, '0')}-TST`,
+      priority: fields.priority ?? 'normal',
+      status,
+      vehicleType: fields.vehicleType ?? 'semiremolque',
+      assignedTo: fields.assignedTo ?? null,
+      createdBy: fields.createdBy ?? null,
+      createdAt: at,
+      updatedAt: at,
+      assignedAt: fields.assignedAt ?? (fields.assignedTo ? at : null),
+      completedAt: fields.completedAt ?? (status === 'finalizada' ? at : null),
+      statusSince: at,
+    })
+    .returning()
+    .get();
+}
+
+export function makePunch(userId: string, clockType: ClockType, at: Date = now()): void {
+  db.insert(punches).values({ id: crypto.randomUUID(), userId, clockType, timestamp: at }).run();
+}
+
+export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A connected socket.io client for a token; rejects with the connect_error message. */
+export function connectSocket(url: string, token: string): Promise<TestSocket> {
+  return new Promise((resolve, reject) => {
+    const socket: TestSocket = ioClient(url, {
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (err) => {
+      socket.close();
+      reject(err);
+    });
+  });
+}
+
+/** Resolves with the next payload of an event, or rejects after `ms`. */
+export function nextEvent<E extends keyof ServerToClientEvents>(
+  socket: TestSocket,
+  event: E,
+  ms = 2000,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
+    socket.once(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => {
+      clearTimeout(timer);
+      resolve(payload);
+    }) as never);
+  });
+}
+
+/** Collects every payload of an event, to assert later that something did NOT arrive. */
+export function collect<E extends keyof ServerToClientEvents>(socket: TestSocket, event: E) {
+  const got: Parameters<ServerToClientEvents[E]>[0][] = [];
+  socket.on(event, ((p: Parameters<ServerToClientEvents[E]>[0]) => got.push(p)) as never);
+  return got;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
