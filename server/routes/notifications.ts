@@ -1,3 +1,15 @@
 import { Router } from 'express';
+import { currentUser, requireAuth } from '../http/auth';
+import { parseId } from '../http/validate';
+import { listNotifications, markRead } from '../services/notifications';
 
 export const notificationRoutes = Router();
+
+notificationRoutes.get('/notifications', requireAuth('notifications:read'), (req, res) => {
+  res.json(listNotifications(currentUser(req).id));
+});
+
+notificationRoutes.post('/notifications/:id/mark-read', requireAuth('notifications:read'), (req, res) => {
+  markRead(currentUser(req).id, parseId(req));
+  res.json({ message: 'Notificación marcada como leída' });
+});

@@ -1,0 +1,53 @@
+// Task rows → the API's Task shape (SPEC §3 + CONTRACT §5), with the assignee's and creator's names.
+import { aliasedTable, eq, type SQL } from 'drizzle-orm';
+import type { Task } from '@shared/schemas';
+import { db } from '../db';
+import { tasks, users, type TaskRow } from '../db/schema';
+
+const assignee = aliasedTable(users, 'assignee');
+const creator = aliasedTable(users, 'creator');
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export function presentTask(row: TaskRow, assignedToName: string | null, createdByName: string | null): Task {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    origin: row.origin,
+    destination: row.destination,
+    trailer_id: row.trailerId,
+    priority: row.priority,
+    status: row.status,
+    vehicle_type: row.vehicleType,
+    assigned_to: row.assignedTo,
+    assigned_to_name: row.assignedTo ? assignedToName : null,
+    created_by: row.createdBy,
+    created_by_name: createdByName,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    assigned_at: iso(row.assignedAt),
+    completed_at: iso(row.completedAt),
+    status_since: row.statusSince.toISOString(),
+    return_reason: row.returnReason,
+    version: row.version,
+  };
+}
+
+/** The query every task listing starts from: tasks joined to the names they show. */
+export function selectTasks() {
+  return db
+    .select({ task: tasks, assignedToName: assignee.name, createdByName: creator.name })
+    .from(tasks)
+    .leftJoin(assignee, eq(tasks.assignedTo, assignee.id))
+    .leftJoin(creator, eq(tasks.createdBy, creator.id));
+}
+
+type Joined = { task: TaskRow; assignedToName: string | null; createdByName: string | null };
+export const presentJoined = (r: Joined): Task => presentTask(r.task, r.assignedToName, r.createdByName);
+
+/** One task (deleted ones included, so callers can tell 'gone' from 'never existed'). */
+export function loadTask(where: SQL): Task | undefined {
+  const row = selectTasks().where(where).get();
+  return row ? presentJoined(row) : undefined;
+}

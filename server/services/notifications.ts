@@ -1,0 +1,72 @@
+// Notifications: stored per user and pushed to the owner's sockets only.
+import crypto from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import type { NotificationType } from '@shared/enums';
+import type { Notification } from '@shared/schemas';
+import { ERR } from '@shared/labels';
+import { db } from '../db';
+import { notifications, type NotificationRow } from '../db/schema';
+import { now } from '../clock';
+import { notFound } from '../http/errors';
+import * as emit from '../realtime/emit';
+
+export const presentNotification = (n: NotificationRow): Notification => ({
+  id: n.id,
+  type: n.type,
+  title: n.title,
+  message: n.message,
+  is_read: n.isRead,
+  play_sound: n.playSound,
+  task_id: n.taskId,
+  created_at: n.createdAt.toISOString(),
+});
+
+/**
+ * Stores a notification. Call inside the change's transaction; the returned function pushes it and
+ * must be called after the commit (so nobody hears of a change that was rolled back).
+ */
+export function notify(
+  userId: string,
+  type: NotificationType,
+  title: string,
+  message: string,
+  opts: { taskId?: string | null; playSound?: boolean } = {},
+): () => void {
+  const row = db
+    .insert(notifications)
+    .values({
+      id: crypto.randomUUID(),
+      userId,
+      type,
+      title,
+      message,
+      taskId: opts.taskId ?? null,
+      playSound: opts.playSound ?? false,
+      createdAt: now(),
+    })
+    .returning()
+    .get();
+  return () => emit.notificationNew(userId, presentNotification(row));
+}
+
+/** The user's notifications, newest first (the client shows the unread ones). */
+export function listNotifications(userId: string, limit = 50): Notification[] {
+  return db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt))
+    .limit(limit)
+    .all()
+    .map(presentNotification);
+}
+
+/** Marks one of the user's notifications read; another user's is a 404 (CONTRACT §13). */
+export function markRead(userId: string, id: string): void {
+  const res = db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .run();
+  if (res.changes === 0) throw notFound(ERR.notificationNotFound);
+}
