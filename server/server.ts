@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { attachRealtime } from './realtime/io';
 import type { IoServer } from './realtime/emit';
 import { presence } from './services/presence';
+import { registerPresenceEffects } from './services/presence-effects';
 import { ensureFirstAdmin } from './services/bootstrap';
 import { startBackgroundJobs } from './services/jobs';
 import { logger } from './logger';
@@ -32,6 +33,7 @@ export async function startServer(
   const server = http.createServer(createApp());
   const io = attachRealtime(server);
   const stopJobs = startBackgroundJobs();
+  const stopPresenceEffects = registerPresenceEffects();
   await new Promise<void>((resolve) =>
     server.listen(opts.port ?? config.port, opts.host ?? config.host, resolve),
   );
@@ -43,6 +45,7 @@ export async function startServer(
     io,
     close: async () => {
       stopJobs();
+      stopPresenceEffects();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       closeDb();
     },

@@ -140,6 +140,13 @@ export function revokeUser(userId: string, reason: RevokeReason): void {
   io.in(ROOMS.user(userId)).disconnectSockets(true);
 }
 
+/** Logout: drops only the sockets opened with that token; the user's other sessions stay. */
+export async function disconnectToken(userId: string, token: string): Promise<void> {
+  if (!io) return;
+  for (const socket of await io.in(ROOMS.user(userId)).fetchSockets())
+    if (socket.data.token === token) socket.disconnect(true);
+}
+
 /** clear-all-tokens: every session but the caller's. */
 export function revokeAllExcept(userId: string, reason: RevokeReason): void {
   if (!io) return;

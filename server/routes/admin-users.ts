@@ -1,3 +1,43 @@
+// The admin's user management (CONTRACT §4, §12: admin only).
 import { Router } from 'express';
+import { approveUserSchema, updateRoleSchema, updateTaskTypesSchema } from '@shared/schemas';
+import { currentUser, requireAuth } from '../http/auth';
+import { parseBody, parseId } from '../http/validate';
+import {
+  changeRole,
+  changeTaskTypes,
+  decidePending,
+  deleteUser,
+  listPending,
+  listUsers,
+} from '../services/accounts';
 
 export const adminUserRoutes = Router();
+const admin = requireAuth('admin:users');
+
+adminUserRoutes.get('/admin/pending-users', admin, (_req, res) => {
+  res.json(listPending());
+});
+
+adminUserRoutes.post('/admin/approve-user', admin, (req, res) => {
+  const body = parseBody(approveUserSchema, req);
+  res.json(decidePending(currentUser(req), body.user_id, body.approved));
+});
+
+adminUserRoutes.get('/admin/users', admin, (_req, res) => {
+  res.json(listUsers());
+});
+
+adminUserRoutes.post('/admin/update-user-role', admin, (req, res) => {
+  const body = parseBody(updateRoleSchema, req);
+  res.json(changeRole(currentUser(req), body.user_id, body.new_role));
+});
+
+adminUserRoutes.post('/admin/update-user-task-types', admin, async (req, res) => {
+  const body = parseBody(updateTaskTypesSchema, req);
+  res.json(await changeTaskTypes(currentUser(req), body.user_id, body.task_types));
+});
+
+adminUserRoutes.delete('/admin/delete-user/:id', admin, (req, res) => {
+  res.json(deleteUser(currentUser(req), parseId(req)));
+});

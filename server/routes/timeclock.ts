@@ -1,3 +1,16 @@
+// The driver's time clock (CONTRACT §7, §12: conductor only).
 import { Router } from 'express';
+import { punchQuerySchema } from '@shared/schemas';
+import { currentUser, requireAuth } from '../http/auth';
+import { parseQuery } from '../http/validate';
+import { punch, timeclockStatus } from '../services/timeclock';
 
 export const timeclockRoutes = Router();
+
+timeclockRoutes.get('/timeclock/status', requireAuth('timeclock:use'), (req, res) => {
+  res.json(timeclockStatus(currentUser(req).id));
+});
+
+timeclockRoutes.post('/timeclock/punch', requireAuth('timeclock:use'), (req, res) => {
+  res.json(punch(currentUser(req), parseQuery(punchQuerySchema, req).clock_type));
+});

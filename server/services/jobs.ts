@@ -1,5 +1,21 @@
 // Periodic work of the running server. Returns a function that stops it.
+import { config } from '../config';
+import { logger } from '../logger';
+import { backupIfDue } from './backups';
+
+/** The first look after start (a server down over its backup time catches up soon)… */
+export const BACKUP_FIRST_CHECK_MS = 60_000;
+/** …then hourly: a backup is taken when the newest is a day old, so backups stay daily across restarts. */
+export const BACKUP_CHECK_EVERY_MS = 60 * 60 * 1000;
+
 export function startBackgroundJobs(): () => void {
   const timers: NodeJS.Timeout[] = [];
+  // An in-memory database (tests) dies with the process: nothing to back up on a schedule.
+  if (config.dbPath !== ':memory:') {
+    const check = () =>
+      void backupIfDue().catch((err: unknown) => logger.error({ err }, 'la copia de seguridad diaria falló'));
+    timers.push(setTimeout(check, BACKUP_FIRST_CHECK_MS), setInterval(check, BACKUP_CHECK_EVERY_MS));
+  }
+  for (const t of timers) t.unref();
   return () => timers.forEach(clearInterval);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOG_TYPES, ROLES, VEHICLE_TYPES } from '../enums';
+import { ROLES, VEHICLE_TYPES } from '../enums';
 import type { HealthStatus, LogType, Role, VehicleType } from '../enums';
 import { LOGS_DEFAULT_LIMIT, LOGS_MAX_LIMIT } from '../constants';
 import { idSchema } from './common';
@@ -29,7 +29,6 @@ export const logsQuerySchema = z.object({
     .min(1, 'El límite debe ser al menos 1')
     .default(LOGS_DEFAULT_LIMIT)
     .transform((n) => Math.min(n, LOGS_MAX_LIMIT)),
-  type: z.enum(LOG_TYPES).optional(),
 });
 
 export interface PendingUser {
@@ -71,4 +70,22 @@ export interface LogEntry {
   action: string;
   details: string;
   timestamp: string;
+}
+
+/** The health check's checks, in the order the Sistema view shows them (CONTRACT §10). */
+export const HEALTH_CHECK_NAMES = [
+  'database',
+  'disk',
+  'memory',
+  'event_loop',
+  'websocket',
+  'auto_assignment',
+  'backup',
+] as const;
+export type HealthCheckName = (typeof HEALTH_CHECK_NAMES)[number];
+
+/** POST /admin/system/backup: the file is the backup's name inside data/backups/. */
+export interface BackupResult {
+  message: string;
+  file: string;
 }

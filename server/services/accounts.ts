@@ -1,0 +1,181 @@
+// The admin's account management (CONTRACT §4): pending users, approval, roles, task types, deletion.
+// Every check-and-set runs inside one transaction, so two admins racing get one success and one 409.
+import { and, asc, count, eq, isNull, ne } from 'drizzle-orm';
+import type { Role, VehicleType } from '@shared/enums';
+import { DEFAULT_TASK_TYPES } from '@shared/constants';
+import { ACCOUNT_LOG, ACCOUNT_MSG, ERR, TASK_TYPE_LABELS } from '@shared/labels';
+import type { AdminUser, MessageResponse, PendingUser } from '@shared/schemas';
+import { db, tx } from '../db';
+import { users, type UserRow } from '../db/schema';
+import { now } from '../clock';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { presentAdminUser, presentPendingUser } from '../presenters/users';
+import * as emit from '../realtime/emit';
+import { logActivity, type Actor } from './activity';
+import { presence } from './presence';
+import { findUserById } from './users';
+import { releaseDriverTask } from './tasks';
+import { runAssignment } from './assignment';
+
+const isPending = and(eq(users.isApproved, false), isNull(users.deletedAt));
+
+export const pendingCount = (): number =>
+  db.select({ n: count() }).from(users).where(isPending).get()?.n ?? 0;
+
+export const listPending = (): PendingUser[] =>
+  db.select().from(users).where(isPending).orderBy(asc(users.createdAt)).all().map(presentPendingUser);
+
+const collator = new Intl.Collator('es', { sensitivity: 'base' });
+
+/** Every live account (pending ones too: the Usuarios view shows them as Pendiente), by name. */
+export const listUsers = (): AdminUser[] =>
+  db
+    .select()
+    .from(users)
+    .where(isNull(users.deletedAt))
+    .all()
+    .sort((a, b) => collator.compare(a.name, b.name))
+    .map(presentAdminUser);
+
+/** The live user, or 404. Call inside the transaction that changes them. */
+function liveUser(id: string): UserRow {
+  const user = findUserById(id);
+  if (!user || user.deletedAt) throw notFound(ERR.userNotFound);
+  return user;
+}
+
+/** 400 when taking `target` out of the admins would leave no approved admin. */
+function assertAdminRemains(target: UserRow): void {
+  if (target.role !== 'admin' || !target.isApproved) return;
+  const others =
+    db
+      .select({ n: count() })
+      .from(users)
+      .where(
+        and(
+          eq(users.role, 'admin'),
+          eq(users.isApproved, true),
+          isNull(users.deletedAt),
+          ne(users.id, target.id),
+        ),
+      )
+      .get()?.n ?? 0;
+  if (others === 0) throw badRequest(ERR.lastAdmin);
+}
+
+/** Approves (`approved`) or rejects a pending account; rejecting deletes the row (it has no history). */
+export function decidePending(actor: Actor, userId: string, approved: boolean): MessageResponse {
+  const { user, message } = tx(() => {
+    const user = liveUser(userId);
+    if (user.isApproved) throw conflict(ERR.userNotPending);
+    if (approved) {
+      const row = db
+        .update(users)
+        .set({ isApproved: true, approvedAt: now() })
+        .where(eq(users.id, user.id))
+        .returning()
+        .get();
+      logActivity(
+        'user',
+        actor,
+        ACCOUNT_LOG.approve.action,
+        ACCOUNT_LOG.approve.details(user.name, user.email, user.role),
+      );
+      return { user: row, message: ACCOUNT_MSG.approved(user.name) };
+    }
+    db.delete(users).where(eq(users.id, user.id)).run();
+    logActivity('user', actor, ACCOUNT_LOG.reject.action, ACCOUNT_LOG.reject.details(user.name, user.email));
+    return { user: undefined, message: ACCOUNT_MSG.rejected(user.name) };
+  });
+  emit.usersPending(pendingCount());
+  if (user) emit.userChanged(presentAdminUser(user));
+  emit.figuresChanged();
+  return { message };
+}
+
+/**
+ * Changes a role. The user's tokens are revoked (they log in again with the new role); a conductor
+ * who stops being one loses their active task to the pool; one who becomes a conductor with no task
+ * types gets the default. An admin may demote themself while another admin remains.
+ */
+export function changeRole(actor: Actor, userId: string, newRole: Role): MessageResponse {
+  const { before, after } = tx(() => {
+    const before = liveUser(userId);
+    if (before.role === newRole) return { before, after: undefined };
+    if (newRole !== 'admin') assertAdminRemains(before);
+    const after = db
+      .update(users)
+      .set({
+        role: newRole,
+        tokenVersion: before.tokenVersion + 1,
+        ...(newRole === 'conductor' && before.taskTypes.length === 0
+          ? { taskTypes: [...DEFAULT_TASK_TYPES] }
+          : {}),
+      })
+      .where(eq(users.id, before.id))
+      .returning()
+      .get();
+    logActivity(
+      'user',
+      actor,
+      ACCOUNT_LOG.role.action,
+      ACCOUNT_LOG.role.details(before.name, before.role, newRole),
+    );
+    return { before, after };
+  });
+  if (!after) return { message: ACCOUNT_MSG.roleUnchanged(before.name, newRole) };
+  emit.revokeUser(after.id, 'role_changed');
+  presence.forget(after.id);
+  if (before.role === 'conductor') releaseDriverTask(after.id, actor);
+  emit.userChanged(presentAdminUser(findUserById(after.id) ?? after));
+  emit.figuresChanged();
+  return { message: ACCOUNT_MSG.roleChanged(after.name, newRole) };
+}
+
+/** A conductor's task types. Their current task stays with them; new types may bring work at once. */
+export async function changeTaskTypes(
+  actor: Actor,
+  userId: string,
+  taskTypes: VehicleType[],
+): Promise<MessageResponse> {
+  const user = tx(() => {
+    const user = liveUser(userId);
+    if (user.role !== 'conductor') throw conflict(ERR.notADriver);
+    const row = db.update(users).set({ taskTypes }).where(eq(users.id, user.id)).returning().get();
+    logActivity(
+      'user',
+      actor,
+      ACCOUNT_LOG.taskTypes.action,
+      ACCOUNT_LOG.taskTypes.details(user.name, taskTypes.map((t) => TASK_TYPE_LABELS[t]).join(', ')),
+    );
+    return row;
+  });
+  await emit.syncTypeRooms(user.id, user.taskTypes);
+  runAssignment();
+  emit.userChanged(presentAdminUser(findUserById(user.id) ?? user));
+  return { message: ACCOUNT_MSG.taskTypesUpdated(user.name) };
+}
+
+/**
+ * Soft-deletes an account: the row stays (history, reports) with `deleted_at`, its email is free
+ * again, its sessions end and its active task returns to the pool.
+ */
+export function deleteUser(actor: Actor, userId: string): MessageResponse {
+  if (userId === actor.id) throw badRequest(ERR.cannotDeleteSelf);
+  const user = tx(() => {
+    const user = liveUser(userId);
+    assertAdminRemains(user);
+    db.update(users)
+      .set({ deletedAt: now(), tokenVersion: user.tokenVersion + 1 })
+      .where(eq(users.id, user.id))
+      .run();
+    logActivity('user', actor, ACCOUNT_LOG.delete.action, ACCOUNT_LOG.delete.details(user.name, user.email));
+    return user;
+  });
+  emit.revokeUser(user.id, 'deleted');
+  presence.forget(user.id);
+  if (user.role === 'conductor') releaseDriverTask(user.id, actor);
+  if (!user.isApproved) emit.usersPending(pendingCount());
+  emit.figuresChanged();
+  return { message: ACCOUNT_MSG.deleted(user.name) };
+}

@@ -1,0 +1,95 @@
+// Online SQLite backups (CONTRACT §10): into <dataDir>/backups/torre-<UTC time>.db, the newest
+// BACKUPS_KEPT kept. The daily one is started by jobs.ts; Sistema takes one on demand.
+import fs from 'node:fs';
+import path from 'node:path';
+import { BACKUPS_KEPT } from '@shared/constants';
+import { SYSTEM_LOG } from '@shared/labels';
+import { config } from '../config';
+import { sqlite, tx } from '../db';
+import { nowMs } from '../clock';
+import { logActivity, type Actor } from './activity';
+
+/** A daily backup is due when the newest is at least this old. */
+export const BACKUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+export interface BackupFile {
+  file: string;
+  /** The server-clock time in its name (not the file's mtime, so tests that move the clock agree). */
+  takenAt: number;
+  bytes: number;
+}
+
+// torre-2026-11-22T08-15-00-123Z.db: ISO UTC with ':' and '.' made file-name safe; sorts by time.
+const NAME = /^torre-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.db$/;
+const nameFor = (ms: number) => `torre-${new Date(ms).toISOString().replace(/[:.]/g, '-')}.db`;
+const PARTIAL = '.partial';
+
+export const backupsDir = (): string => path.join(config.dataDir, 'backups');
+
+/** The finished backups, newest first. */
+export function listBackups(): BackupFile[] {
+  const dir = backupsDir();
+  if (!fs.existsSync(dir)) return [];
+  const found: BackupFile[] = [];
+  for (const file of fs.readdirSync(dir)) {
+    const m = NAME.exec(file);
+    if (!m) continue;
+    const takenAt = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
+    found.push({ file, takenAt, bytes: fs.statSync(path.join(dir, file)).size });
+  }
+  return found.sort((a, b) => b.takenAt - a.takenAt);
+}
+
+export const newestBackup = (): BackupFile | undefined => listBackups()[0];
+
+// One backup at a time: the daily job and a click in Sistema may coincide.
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Takes a backup now (actor null = the daily job), prunes the old ones and logs it. */
+export function takeBackup(actor: Actor | null): Promise<BackupFile> {
+  const run = queue.then(() => backup(actor));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** The daily job's step: a backup only if none is younger than a day. */
+export async function backupIfDue(): Promise<BackupFile | null> {
+  const newest = newestBackup();
+  if (newest && nowMs() - newest.takenAt < BACKUP_INTERVAL_MS) return null;
+  return takeBackup(null);
+}
+
+async function backup(actor: Actor | null): Promise<BackupFile> {
+  const dir = backupsDir();
+  fs.mkdirSync(dir, { recursive: true });
+  // Backups run one at a time, so a partial file here was left by a crash mid-backup.
+  for (const f of fs.readdirSync(dir)) if (f.endsWith(PARTIAL)) fs.rmSync(path.join(dir, f), { force: true });
+
+  let at = nowMs();
+  while (fs.existsSync(path.join(dir, nameFor(at)))) at += 1; // two in one millisecond
+  const file = nameFor(at);
+  const target = path.join(dir, file);
+  const partial = target + PARTIAL;
+  try {
+    // better-sqlite3's online backup: copies a consistent snapshot while the server keeps writing.
+    await sqlite.backup(partial);
+    fs.renameSync(partial, target);
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw err;
+  }
+
+  const pruned = listBackups().slice(BACKUPS_KEPT);
+  for (const old of pruned) fs.rmSync(path.join(dir, old.file), { force: true });
+
+  const bytes = fs.statSync(target).size;
+  tx(() =>
+    logActivity(
+      'system',
+      actor,
+      actor ? SYSTEM_LOG.backup.action : SYSTEM_LOG.backup.automaticAction,
+      SYSTEM_LOG.backup.details(file, bytes, pruned.length),
+    ),
+  );
+  return { file, takenAt: at, bytes };
+}

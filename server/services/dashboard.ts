@@ -1,0 +1,114 @@
+// Dashboard figures (CONTRACT §6): task counts, driver availability, the workload alert, and the
+// online-drivers and ranking lists. Also the source of the coalesced `stats:updated` push.
+import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
+import { WORKLOAD } from '@shared/labels';
+import type { DashboardStats, OnlineDriver, RankingEntry, WorkloadAlert } from '@shared/schemas';
+import { sqlite } from '../db';
+import { nowMs } from '../clock';
+import * as emit from '../realtime/emit';
+import { driverStates, type DriverState } from './availability';
+
+// One statement of plain COUNTs on indexed columns: it stays sub-millisecond with a large history
+// (finalizada walks tasks_completed over the last 24 h only, never the whole finished history).
+const COUNTS_SQL = `
+  SELECT
+    (SELECT count(*) FROM tasks WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL) AS bolsa_trabajo,
+    (SELECT count(*) FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL) AS en_proceso,
+    (SELECT count(*) FROM tasks INDEXED BY tasks_completed
+      WHERE completed_at > @since AND status = 'finalizada' AND deleted_at IS NULL) AS finalizada,
+    (SELECT count(*) FROM users WHERE is_approved = 0 AND deleted_at IS NULL) AS pending_users`;
+
+interface Counts {
+  bolsa_trabajo: number;
+  en_proceso: number;
+  finalizada: number;
+  pending_users: number;
+}
+
+let counts: { db: typeof sqlite; stmt: ReturnType<typeof sqlite.prepare> } | undefined;
+const readCounts = (): Counts => {
+  if (counts?.db !== sqlite) counts = { db: sqlite, stmt: sqlite.prepare(COUNTS_SQL) };
+  return counts.stmt.get({ since: nowMs() - BOARD_FINISHED_WINDOW_MS }) as Counts;
+};
+
+/** critical: work waits and nobody can take it; warning: the queue outgrows the free drivers. */
+export function workloadAlert(pending: number, available: number, busy: number): WorkloadAlert {
+  const utilization = busy + available === 0 ? 0 : Math.round((busy / (busy + available)) * 100);
+  const metrics = {
+    pending_tasks: pending,
+    available_drivers: available,
+    busy_drivers: busy,
+    driver_utilization: utilization,
+  };
+  if (pending > 0 && available === 0)
+    return {
+      status: 'critical',
+      severity: 2,
+      message: WORKLOAD.critical.message(pending),
+      recommendations: [...WORKLOAD.critical.recommendations],
+      metrics,
+    };
+  if (pending > 2 * available || utilization >= 80)
+    return {
+      status: 'warning',
+      severity: 1,
+      message: WORKLOAD.warning.message(pending, available, utilization),
+      recommendations: [...WORKLOAD.warning.recommendations],
+      metrics,
+    };
+  return {
+    status: 'normal',
+    severity: 0,
+    message: WORKLOAD.normal.message,
+    recommendations: [...WORKLOAD.normal.recommendations],
+    metrics,
+  };
+}
+
+/** The dashboard stats; `pending_users` is only filled for an admin. */
+export function dashboardStats(forAdmin: boolean): DashboardStats {
+  const c = readCounts();
+  const drivers = driverStates();
+  const available = drivers.filter((d) => d.available).length;
+  const busy = drivers.filter((d) => d.busy).length;
+  return {
+    bolsa_trabajo: c.bolsa_trabajo,
+    en_proceso: c.en_proceso,
+    finalizada: c.finalizada,
+    online_drivers: drivers.filter((d) => d.isOnline).length,
+    available_drivers: available,
+    busy_drivers: busy,
+    pending_users: forAdmin ? c.pending_users : 0,
+    workload_alert: workloadAlert(c.bolsa_trabajo, available, busy),
+  };
+}
+
+const collator = new Intl.Collator('es', { sensitivity: 'base' });
+/** Most movements first, then by name. */
+const ranked = (drivers: DriverState[]) =>
+  [...drivers].sort((a, b) => b.movementsCount - a.movementsCount || collator.compare(a.name, b.name));
+
+/** Every approved conductor (the client shows the first 10). */
+export const rankings = (drivers = driverStates()): RankingEntry[] =>
+  ranked(drivers).map((d) => ({
+    id: d.id,
+    name: d.name,
+    is_online: d.isOnline,
+    movements_count: d.movementsCount,
+  }));
+
+/** Every online approved conductor, in ranking order (the client shows the first 5). */
+export const onlineDrivers = (drivers = driverStates()): OnlineDriver[] =>
+  ranked(drivers.filter((d) => d.isOnline)).map((d) => ({
+    id: d.id,
+    name: d.name,
+    movements_count: d.movementsCount,
+  }));
+
+emit.setFigureSources(
+  (role) => dashboardStats(role === 'admin'),
+  () => {
+    const drivers = driverStates();
+    return { online_drivers: onlineDrivers(drivers), rankings: rankings(drivers) };
+  },
+);

@@ -1,0 +1,180 @@
+// The health check (CONTRACT §10): every check measures the running box for real. The thresholds
+// are documented in docs/OPERATIONS.md; change them there too.
+import fs from 'node:fs';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
+import { AUTO_ASSIGNED_TYPES, type HealthStatus } from '@shared/enums';
+import { BACKUP_MAX_AGE_MS, DELAY_RED_MIN, INCIDENT_THRESHOLD_MIN } from '@shared/constants';
+import { HEALTH_CHECK_LABELS, HEALTH_MSG } from '@shared/labels';
+import { HEALTH_CHECK_NAMES, type HealthCheck, type HealthCheckName } from '@shared/schemas';
+import { config } from '../config';
+import { db, sqlite } from '../db';
+import { tasks } from '../db/schema';
+import { nowMs } from '../clock';
+import { connectedSockets, getIo } from '../realtime/emit';
+import { logger } from '../logger';
+import { newestBackup } from './backups';
+
+export const HEALTH_THRESHOLDS = {
+  /** Free disk where the database lives: warning below either figure, error below either of these. */
+  diskWarnBytes: 1024 ** 3,
+  diskWarnPercent: 10,
+  diskErrorBytes: 200 * 1024 ** 2,
+  diskErrorPercent: 2,
+  /** V8 heap used over its limit (the process dies at 100 %). */
+  heapWarnPercent: 75,
+  heapErrorPercent: 90,
+  /** p99 event-loop delay: every request and socket event waits this long at worst. */
+  eventLoopWarnMs: 100,
+  eventLoopErrorMs: 500,
+  /** The oldest automatic task's wait in the pool: the reports' incident and red thresholds. */
+  autoWaitWarnMin: INCIDENT_THRESHOLD_MIN,
+  autoWaitErrorMin: DELAY_RED_MIN,
+  /** A server younger than this without any backup is fine: its first backup comes soon. */
+  backupGraceMs: 24 * 60 * 60 * 1000,
+} as const;
+
+type Check = { status: HealthStatus; message: string };
+const RANK: Record<HealthStatus, number> = { healthy: 0, warning: 1, error: 2 };
+
+/** Status of a value that is bad when high: over error → error, over warn → warning. */
+const whenAbove = (value: number, warn: number, error: number): HealthStatus =>
+  value > error ? 'error' : value > warn ? 'warning' : 'healthy';
+
+// Module load is the server's start, in server-clock time (so tests that move the clock age it).
+const startedAt = nowMs();
+
+// Sampled all the time; each health check reads what happened since the previous one, then resets.
+const LOOP_RESOLUTION_MS = 20;
+const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+loopDelay.enable();
+
+function database(): Check {
+  const rows = sqlite.pragma('quick_check') as { quick_check: string }[];
+  const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+  if (problems.length) return { status: 'error', message: HEALTH_MSG.databaseCorrupt(problems[0]) };
+  const pages = sqlite.pragma('page_count', { simple: true }) as number;
+  const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
+  return { status: 'healthy', message: HEALTH_MSG.databaseOk(pages * pageSize) };
+}
+
+/** The database's folder, or its nearest existing parent (the data folder of an in-memory database). */
+function databaseFolder(): string {
+  let dir = config.dbPath === ':memory:' ? config.dataDir : path.dirname(path.resolve(config.dbPath));
+  while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+function disk(): Check {
+  const fsStats = fs.statfsSync(databaseFolder());
+  const free = fsStats.bavail * fsStats.bsize; // what this (non-root) process may still write
+  const total = fsStats.blocks * fsStats.bsize;
+  const percent = total ? (free / total) * 100 : 0;
+  const t = HEALTH_THRESHOLDS;
+  const status: HealthStatus =
+    free < t.diskErrorBytes || percent < t.diskErrorPercent
+      ? 'error'
+      : free < t.diskWarnBytes || percent < t.diskWarnPercent
+        ? 'warning'
+        : 'healthy';
+  return { status, message: HEALTH_MSG.disk(free, total, percent) };
+}
+
+function memory(): Check {
+  const { rss, heapUsed } = process.memoryUsage();
+  const limit = v8.getHeapStatistics().heap_size_limit;
+  const percent = (heapUsed / limit) * 100;
+  return {
+    status: whenAbove(percent, HEALTH_THRESHOLDS.heapWarnPercent, HEALTH_THRESHOLDS.heapErrorPercent),
+    message: HEALTH_MSG.memory(rss, heapUsed, limit, percent),
+  };
+}
+
+function eventLoop(): Check {
+  if (loopDelay.count === 0) return { status: 'healthy', message: HEALTH_MSG.eventLoopNoData };
+  // The histogram records each timer interval (ns), resolution included: the delay is the excess.
+  const excess = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
+  const p99 = excess(loopDelay.percentile(99));
+  const mean = excess(loopDelay.mean);
+  loopDelay.reset();
+  return {
+    status: whenAbove(p99, HEALTH_THRESHOLDS.eventLoopWarnMs, HEALTH_THRESHOLDS.eventLoopErrorMs),
+    message: HEALTH_MSG.eventLoop(p99, mean),
+  };
+}
+
+function websocket(): Check {
+  if (!getIo()) return { status: 'error', message: HEALTH_MSG.websocketOff };
+  return { status: 'healthy', message: HEALTH_MSG.websocket(connectedSockets()) };
+}
+
+function autoAssignment(): Check {
+  const waiting = and(
+    eq(tasks.status, 'bolsa_trabajo'),
+    isNull(tasks.deletedAt),
+    inArray(tasks.vehicleType, [...AUTO_ASSIGNED_TYPES]),
+  );
+  // status_since: when it (last) entered the pool — a returned or reopened task waits from then.
+  const oldest = db
+    .select({ trailerId: tasks.trailerId, since: tasks.statusSince })
+    .from(tasks)
+    .where(waiting)
+    .orderBy(asc(tasks.statusSince))
+    .limit(1)
+    .get();
+  if (!oldest) return { status: 'healthy', message: HEALTH_MSG.autoIdle };
+  const { n } = db.select({ n: count() }).from(tasks).where(waiting).get()!;
+  const minutes = (nowMs() - oldest.since.getTime()) / 60_000;
+  return {
+    status: whenAbove(minutes, HEALTH_THRESHOLDS.autoWaitWarnMin, HEALTH_THRESHOLDS.autoWaitErrorMin),
+    message: HEALTH_MSG.autoWaiting(n, oldest.trailerId, minutes),
+  };
+}
+
+function backup(): Check {
+  const newest = newestBackup();
+  if (!newest) {
+    const young = nowMs() - startedAt < HEALTH_THRESHOLDS.backupGraceMs;
+    return young
+      ? { status: 'healthy', message: HEALTH_MSG.backupNoneYet }
+      : { status: 'warning', message: HEALTH_MSG.backupNone };
+  }
+  const age = nowMs() - newest.takenAt;
+  const minutes = age / 60_000;
+  return age <= BACKUP_MAX_AGE_MS
+    ? { status: 'healthy', message: HEALTH_MSG.backupRecent(newest.file, minutes) }
+    : { status: 'warning', message: HEALTH_MSG.backupStale(newest.file, minutes) };
+}
+
+const CHECKS: Record<HealthCheckName, () => Check> = {
+  database,
+  disk,
+  memory,
+  event_loop: eventLoop,
+  websocket,
+  auto_assignment: autoAssignment,
+  backup,
+};
+
+/** A check that cannot even measure (unreadable disk, broken database file) is itself an error. */
+function attempt(name: HealthCheckName, run: () => Check): Check {
+  try {
+    return run();
+  } catch (err) {
+    logger.warn({ err, check: name }, 'una comprobación de salud falló');
+    return { status: 'error', message: HEALTH_MSG.checkFailed(HEALTH_CHECK_LABELS[name]) };
+  }
+}
+
+export function healthCheck(): HealthCheck {
+  const checks = Object.fromEntries(
+    HEALTH_CHECK_NAMES.map((name) => [name, attempt(name, CHECKS[name])]),
+  ) as HealthCheck['checks'];
+  const overall = Object.values(checks).reduce<HealthStatus>(
+    (worst, c) => (RANK[c.status] > RANK[worst] ? c.status : worst),
+    'healthy',
+  );
+  return { overall_status: overall, checks };
+}

@@ -1,0 +1,117 @@
+// Sistema's database status and maintenance actions (CONTRACT §10): counts, run-migrations with its
+// integrity repair, clear-all-tokens.
+import { and, count, eq, getTableName, isNull, ne, sql } from 'drizzle-orm';
+import { ROLES, TASK_STATUSES } from '@shared/enums';
+import { DEFAULT_TASK_TYPES } from '@shared/constants';
+import { SYSTEM_LOG, SYSTEM_MSG } from '@shared/labels';
+import type { DbStatus } from '@shared/schemas';
+import { db, runMigrations, sqlite, tx } from '../db';
+import {
+  activityLog,
+  notifications,
+  presenceIntervals,
+  punches,
+  taskEvents,
+  tasks,
+  users,
+} from '../db/schema';
+import * as emit from '../realtime/emit';
+import { presentAdminUser } from '../presenters/users';
+import { logActivity, type Actor } from './activity';
+import { presence } from './presence';
+import { runAssignment } from './assignment';
+
+const TABLES = [users, tasks, taskEvents, notifications, punches, presenceIntervals, activityLog];
+
+/** The integrity issue run-migrations repairs: live approved conductors with no task type at all, who
+ * could never be given a task. */
+const withoutTaskTypes = and(
+  eq(users.role, 'conductor'),
+  eq(users.isApproved, true),
+  isNull(users.deletedAt),
+  sql`json_array_length(${users.taskTypes}) = 0`,
+);
+
+export function dbStatus(): DbStatus {
+  const collections = Object.fromEntries(
+    TABLES.map((table) => {
+      const name = getTableName(table);
+      return [name, (sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n];
+    }),
+  );
+  const byRole = Object.fromEntries(ROLES.map((r) => [r, 0]));
+  for (const r of db
+    .select({ role: users.role, n: count() })
+    .from(users)
+    .where(isNull(users.deletedAt))
+    .groupBy(users.role)
+    .all())
+    byRole[r.role] = r.n;
+  const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0]));
+  for (const r of db
+    .select({ status: tasks.status, n: count() })
+    .from(tasks)
+    .where(isNull(tasks.deletedAt))
+    .groupBy(tasks.status)
+    .all())
+    byStatus[r.status] = r.n;
+  const { n: withoutTypes } = db.select({ n: count() }).from(users).where(withoutTaskTypes).get()!;
+  return {
+    collections,
+    users_by_role: byRole,
+    tasks_by_status: byStatus,
+    data_integrity: { has_issues: withoutTypes > 0, users_without_task_types: withoutTypes },
+  };
+}
+
+/** Applies pending migrations (idempotent), then gives drivers without task types the default. */
+export function runMigrationsAndRepair(actor: Actor): { message: string } {
+  // Outside tx(): drizzle's migrator opens its own transaction.
+  const applied = runMigrations();
+  const repaired = tx(() => {
+    const rows = db
+      .update(users)
+      .set({ taskTypes: [...DEFAULT_TASK_TYPES] })
+      .where(withoutTaskTypes)
+      .returning()
+      .all();
+    logActivity('system', actor, SYSTEM_LOG.migrations.action, SYSTEM_MSG.migrations(applied, rows.length));
+    return rows;
+  });
+  if (repaired.length) {
+    // Repaired drivers now see (and may be given) semiremolque tasks; the Usuarios table shows them.
+    for (const row of repaired) {
+      void emit.syncTypeRooms(row.id, row.taskTypes);
+      emit.userChanged(presentAdminUser(row));
+    }
+    runAssignment();
+    emit.figuresChanged();
+  }
+  return { message: SYSTEM_MSG.migrations(applied, repaired.length) };
+}
+
+/** Revokes every session but the caller's: their tokens stop working and their sockets drop (pending
+ * accounts hold no token, so they are left alone). */
+export function clearAllTokens(actor: Actor): { message: string } {
+  const revoked = tx(() => {
+    const ids = db
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(and(ne(users.id, actor.id), eq(users.isApproved, true), isNull(users.deletedAt)))
+      .returning({ id: users.id })
+      .all()
+      .map((r) => r.id);
+    logActivity(
+      'system',
+      actor,
+      SYSTEM_LOG.tokensCleared.action,
+      SYSTEM_LOG.tokensCleared.details(ids.length),
+    );
+    return ids;
+  });
+  emit.revokeAllExcept(actor.id, 'tokens_cleared');
+  // Offline at once, not after the polling window: nobody but the caller holds a valid session now.
+  for (const id of revoked) presence.forget(id);
+  emit.figuresChanged();
+  return { message: SYSTEM_MSG.tokensCleared(revoked.length) };
+}

@@ -1,0 +1,135 @@
+// Spanish texts of the admin's Usuarios and Sistema views (SPEC §2, §5, §8; CONTRACT §4, §10).
+// Enum labels (roles, task types, health) are in common.ts; the SPEC §8 toasts in ui.ts (TOAST).
+import type { LogType } from '../enums';
+import { SHORT_ID_LENGTH } from '../constants';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export const UI_USERS = {
+  title: 'Usuarios',
+  subtitle: 'Cuentas, roles y tipos de tarea de los conductores',
+  stats: { total: 'Total usuarios', online: 'En línea', pending: 'Pendientes', drivers: 'Conductores' },
+  columns: {
+    user: 'Usuario',
+    email: 'Email',
+    role: 'Rol',
+    status: 'Estado',
+    movements: 'Movimientos',
+    taskTypes: 'Tipos de tarea',
+    actions: 'Acciones',
+  },
+  /** The short id beside the name (SPEC §9: last 8 characters). */
+  shortId: (id: string) => `#${id.slice(-SHORT_ID_LENGTH)}`,
+  noTaskTypes: 'Sin tipos',
+  notApplicable: '—',
+  actions: { role: 'Rol', taskTypes: 'Tareas', delete: 'Eliminar' },
+  actionLabels: {
+    role: (name: string) => `Cambiar el rol de ${name}`,
+    taskTypes: (name: string) => `Configurar los tipos de tarea de ${name}`,
+    delete: (name: string) => `Eliminar a ${name}`,
+  },
+  you: 'Tú',
+  empty: 'No hay usuarios',
+  emptyHint: 'Las cuentas nuevas aparecerán aquí en cuanto se registren.',
+  roleDialog: {
+    title: 'Cambiar rol',
+    description: (name: string) => `Elige el nuevo rol de ${name}.`,
+    legend: 'Rol',
+    current: 'actual',
+    warning: 'Sus sesiones abiertas se cerrarán y tendrá que iniciar sesión de nuevo con el nuevo rol.',
+    driverWarning: 'Si tiene una tarea activa, volverá a la bolsa de trabajo.',
+    confirm: 'Cambiar rol',
+  },
+  taskTypesDialog: {
+    title: 'Tipos de tarea',
+    description: (name: string) => `Tipos de tarea que ${name} puede recibir.`,
+    legend: 'Tipos de tarea habilitados',
+    automatic: 'Asignación automática',
+    manual: 'Se la auto-asigna el conductor',
+    /** SPEC §5: unchecking the last one is refused. */
+    lastOne: 'Debe haber al menos un tipo de tarea seleccionado',
+    keepsTask: 'Su tarea activa, si tiene una, sigue siendo suya.',
+    confirm: 'Guardar',
+  },
+  deleteDialog: {
+    title: 'Eliminar usuario',
+    message: (name: string, email: string) =>
+      `Se eliminará la cuenta de ${name} (${email}). Sus sesiones se cerrarán y, si tiene una tarea activa, volverá a la bolsa de trabajo.`,
+    irreversible: 'Esta acción no se puede deshacer.',
+    confirm: 'Eliminar',
+  },
+} as const;
+
+/** db-status `collections` keys (table names) as the Sistema view shows them; unknown ones go raw. */
+export const COLLECTION_LABELS: Record<string, string> = {
+  users: 'Usuarios',
+  tasks: 'Tareas',
+  task_events: 'Historial de tareas',
+  notifications: 'Notificaciones',
+  punches: 'Fichajes',
+  presence_intervals: 'Intervalos de conexión',
+  activity_log: 'Registro de actividad',
+};
+
+export const LOG_TYPE_LABELS: Record<LogType, string> = {
+  auth: 'Sesión',
+  task: 'Tarea',
+  user: 'Usuario',
+  timeclock: 'Fichaje',
+  system: 'Sistema',
+};
+
+export const UI_SYSTEM = {
+  title: 'Sistema',
+  subtitle: 'Salud del servidor, base de datos, mantenimiento y actividad',
+  health: {
+    title: 'Estado del sistema',
+    overall: 'Estado general',
+  },
+  db: {
+    title: 'Estado de la base de datos',
+    collections: 'Registros por tabla',
+    usersByRole: 'Usuarios por rol',
+    tasksByStatus: 'Tareas por estado',
+    integrityOk: 'Sin problemas de integridad',
+    /** SPEC §2 data-integrity warning. */
+    integrityIssue: (n: number) =>
+      `${plural(n, 'conductor', 'conductores')} sin tipos de tarea`,
+    integrityHint:
+      'No pueden recibir ninguna tarea. Ejecuta las migraciones para darles el tipo por defecto (Semi).',
+  },
+  actions: {
+    title: 'Mantenimiento',
+    migrations: {
+      label: 'Ejecutar migraciones',
+      hint: 'Aplica las migraciones pendientes y repara los conductores sin tipos de tarea.',
+      confirmTitle: 'Ejecutar migraciones',
+      confirmMessage:
+        'Se aplicarán las migraciones pendientes de la base de datos y se repararán los problemas de integridad detectados.',
+      confirm: 'Ejecutar',
+    },
+    clearTokens: {
+      label: 'Cerrar todas las sesiones',
+      hint: 'Todos los usuarios, salvo tú, tendrán que iniciar sesión de nuevo.',
+      confirmTitle: 'Cerrar todas las sesiones',
+      confirmMessage:
+        'Se cerrarán las sesiones de todos los usuarios salvo la tuya: las pantallas abiertas (también las de los conductores) volverán a la pantalla de inicio de sesión.',
+      confirm: 'Cerrar sesiones',
+    },
+    backup: {
+      label: 'Crear copia de seguridad',
+      hint: 'Copia completa de la base de datos en data/backups/ (se guardan las 7 últimas).',
+      confirmTitle: 'Crear copia de seguridad',
+      confirmMessage: 'Se hará ahora una copia completa de la base de datos, sin detener el servicio.',
+      confirm: 'Crear copia',
+      /** Not in SPEC §8 (the backup action is CONTRACT §10's): the fallback when no detail comes. */
+      error: 'Error al crear copia de seguridad',
+    },
+  },
+  logs: {
+    title: 'Actividad reciente',
+    columns: { type: 'Tipo', user: 'Usuario', action: 'Acción', details: 'Detalles', timestamp: 'Fecha y hora' },
+    count: (n: number) => plural(n, 'registro', 'registros'),
+    empty: 'No hay actividad registrada',
+  },
+} as const;

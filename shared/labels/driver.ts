@@ -1,0 +1,67 @@
+// Spanish texts of the driver's phone screen (SPEC §2 Driver screen, Swap panel, Control de Horario;
+// CONTRACT §11). Toasts shared with other screens (SPEC §8) stay in ui.ts `TOAST`.
+
+export const UI_DRIVER = {
+  activeTask: {
+    title: 'Mi Tarea Activa',
+    inProgress: 'EN PROCESO',
+    description: 'Descripción',
+    origin: 'Origen',
+    destination: 'Destino',
+    trailer: 'Remolque',
+    priority: 'Prioridad',
+    createdBy: 'Creada por',
+    assignedAt: 'Asignada',
+    complete: 'Marcar como Completada',
+    returnToPool: 'Devolver a Bolsa',
+    noneTitle: 'Sin Tarea Asignada',
+    noneHint: 'Las tareas Semiremolque se asignan automáticamente; las tareas Swap te las auto-asignas tú',
+    loading: 'Cargando tu tarea…',
+  },
+  completeConfirm: {
+    title: '¿Marcar la tarea como completada?',
+    message: (task: string) => `Confirma que has terminado: ${task}.`,
+    confirm: 'Sí, completada',
+  },
+  returnConfirm: {
+    title: '¿Devolver la tarea a la bolsa?',
+    message: (task: string) => `${task} volverá a la bolsa de trabajo para otro conductor.`,
+    reason: 'Motivo (opcional)',
+    noReason: 'Sin motivo',
+    confirm: 'Devolver a Bolsa',
+  },
+  status: {
+    title: 'Mi Estado',
+    online: 'Online',
+    active: 'Activo',
+  },
+  timeclock: {
+    title: 'Control de Horario',
+    madridTime: 'Hora de Madrid',
+    lastEntrada: 'Última entrada',
+    lastSalida: 'Última salida',
+    workedToday: 'Tiempo trabajado hoy',
+    entrada: 'Entrada',
+    salida: 'Salida',
+    punchesToday: (n: number) => `Fichajes registrados hoy: ${n}`,
+    loading: 'Cargando fichajes…',
+  },
+  swap: {
+    title: 'Tareas Swap Disponibles',
+    count: (n: number) => `${n} disponibles`,
+    selfAssign: 'Auto-asignarme esta tarea',
+    note: 'Las tareas Swap requieren asignación manual',
+    emptyTitle: 'No hay tareas Swap disponibles',
+    emptyHint: 'Cuando se publique una tarea Swap aparecerá aquí al instante',
+    createdBy: 'Creada por',
+    origin: 'Origen',
+    destination: 'Destino',
+    trailer: 'Remolque',
+    confirmTitle: '¿Auto-asignarte esta tarea?',
+    confirmMessage: (task: string) => `${task} pasará a ser tu tarea activa.`,
+    confirm: 'Sí, asignármela',
+  },
+  board: {
+    title: 'Tablero de Tareas',
+  },
+} as const;

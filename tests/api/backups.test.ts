@@ -1,0 +1,188 @@
+// Backups (CONTRACT §10): on demand from Sistema, daily from the jobs, the newest 7 kept, and the
+// health check's view of them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BACKUPS_KEPT } from '@shared/constants';
+import { HEALTH_MSG } from '@shared/labels';
+import type { BackupResult, HealthCheck, LogEntry } from '@shared/schemas';
+import { config, configure } from '../../server/config';
+import { users } from '../../server/db/schema';
+import { backupIfDue, backupsDir, takeBackup } from '../../server/services/backups';
+import {
+  BACKUP_CHECK_EVERY_MS,
+  BACKUP_FIRST_CHECK_MS,
+  startBackgroundJobs,
+} from '../../server/services/jobs';
+import { advanceClock, db, makeTask, makeUser, setupApp } from '../helpers/context';
+
+const NAME = /^torre-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.db$/;
+const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-backups-'));
+let api: ReturnType<typeof setupApp>['api'];
+
+beforeEach(() => {
+  ({ api } = setupApp());
+  configure({ dataDir: fs.mkdtempSync(path.join(tmpRoot, 'data-')) });
+});
+afterAll(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
+
+const files = () => (fs.existsSync(backupsDir()) ? fs.readdirSync(backupsDir()).sort() : []);
+const backupNow = (auth: { Authorization: string }) => api().post('/api/admin/system/backup').set(auth);
+const health = async (auth: { Authorization: string }) =>
+  (await api().get('/api/admin/system/health-check').set(auth)).body as HealthCheck;
+
+describe('POST /admin/system/backup', () => {
+  it('writes a valid SQLite copy with the same data into data/backups and logs it', async () => {
+    const admin = makeUser('admin', { name: 'Ana Admin' });
+    makeUser('conductor');
+    makeUser('gestor');
+    makeTask();
+    makeTask({ status: 'finalizada' });
+
+    const res = await backupNow(admin.auth);
+    expect(res.status).toBe(200);
+    const body = res.body as BackupResult;
+    expect(body.file).toMatch(NAME);
+    expect(body.message).toBe(`Copia de seguridad creada: ${body.file}`);
+    expect(files()).toEqual([body.file]);
+
+    const copy = new Database(path.join(backupsDir(), body.file));
+    try {
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      const live = db.select({ id: users.id, email: users.email }).from(users).all();
+      const copied = copy.prepare('SELECT id, email FROM users').all();
+      expect(live.length).toBe(3);
+      expect(copied).toEqual(expect.arrayContaining(live));
+      expect(copied).toHaveLength(live.length);
+      expect(copy.prepare('SELECT count(*) AS n FROM tasks').get()).toEqual({ n: 2 });
+    } finally {
+      copy.close();
+    }
+
+    const logs = (await api().get('/api/admin/system/logs').set(admin.auth)).body as LogEntry[];
+    expect(logs[0]).toMatchObject({
+      type: 'system',
+      user: 'Ana Admin',
+      action: 'Crear copia de seguridad',
+      details: expect.stringContaining(body.file),
+    });
+  });
+
+  it(`keeps only the newest ${BACKUPS_KEPT}, leaving other files alone`, async () => {
+    const admin = makeUser('admin');
+    fs.mkdirSync(backupsDir(), { recursive: true });
+    fs.writeFileSync(path.join(backupsDir(), 'LEEME.txt'), 'no es una copia');
+    const made: string[] = [];
+    for (let i = 0; i < BACKUPS_KEPT + 2; i++) {
+      made.push(((await backupNow(admin.auth)).body as BackupResult).file);
+      advanceClock(60_000);
+    }
+    expect(new Set(made).size).toBe(BACKUPS_KEPT + 2);
+    expect(files()).toEqual(['LEEME.txt', ...made.slice(2)].sort());
+
+    const logs = (await api().get('/api/admin/system/logs?limit=1').set(admin.auth)).body as LogEntry[];
+    expect(logs[0].details).toContain('1 copia antigua eliminada');
+  });
+
+  it('gives two backups taken at once two files, and clears a partial file left by a crash', async () => {
+    const admin = makeUser('admin');
+    fs.mkdirSync(backupsDir(), { recursive: true });
+    fs.writeFileSync(path.join(backupsDir(), 'torre-2020-01-01T00-00-00-000Z.db.partial'), 'x');
+    const [a, b] = await Promise.all([backupNow(admin.auth), backupNow(admin.auth)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.file).not.toBe(b.body.file);
+    expect(files()).toEqual([a.body.file, b.body.file].sort());
+  });
+});
+
+describe('daily backup', () => {
+  it('is taken when none is younger than a day, by the Sistema actor', async () => {
+    const first = await backupIfDue();
+    expect(first?.file).toMatch(NAME);
+    expect(await backupIfDue()).toBeNull();
+    advanceClock(23 * 60 * 60_000);
+    expect(await backupIfDue()).toBeNull();
+    advanceClock(60 * 60_000);
+    const second = await backupIfDue();
+    expect(second?.file).toMatch(NAME);
+    expect(files()).toEqual([first!.file, second!.file].sort());
+
+    const logs = (await api().get('/api/admin/system/logs?limit=1').set(makeUser('admin').auth))
+      .body as LogEntry[];
+    expect(logs[0]).toMatchObject({
+      type: 'system',
+      user: 'Sistema',
+      action: 'Copia de seguridad automática',
+    });
+  });
+
+  describe('the server job', () => {
+    const fakeTimers = () =>
+      vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'] });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('looks a minute after start, then hourly, and stops with the server', async () => {
+      fakeTimers();
+      // The job only needs to know the database is a file; the backup copies the open one.
+      configure({ dbPath: path.join(config.dataDir, 'torre.db') });
+      const stop = startBackgroundJobs();
+      try {
+        vi.advanceTimersByTime(BACKUP_FIRST_CHECK_MS - 1);
+        expect(files()).toEqual([]);
+        vi.advanceTimersByTime(1);
+        await vi.waitFor(() => expect(files()).toHaveLength(1));
+
+        vi.advanceTimersByTime(BACKUP_CHECK_EVERY_MS); // a day has not passed: nothing
+        advanceClock(24 * 60 * 60_000);
+        vi.advanceTimersByTime(BACKUP_CHECK_EVERY_MS);
+        await vi.waitFor(() => expect(files()).toHaveLength(2));
+      } finally {
+        stop();
+      }
+      advanceClock(24 * 60 * 60_000);
+      vi.advanceTimersByTime(2 * BACKUP_CHECK_EVERY_MS);
+      await takeBackup(null); // waits for anything a stray timer might have started
+      expect(files()).toHaveLength(3);
+    });
+
+    it('schedules nothing for an in-memory database', async () => {
+      fakeTimers();
+      const stop = startBackgroundJobs();
+      vi.advanceTimersByTime(2 * BACKUP_CHECK_EVERY_MS);
+      stop();
+      expect(files()).toEqual([]);
+    });
+  });
+});
+
+describe('health check: backup', () => {
+  it('is healthy on a young server without backups, and warns once it is over a day old', async () => {
+    expect((await health(makeUser('admin').auth)).checks.backup).toEqual({
+      status: 'healthy',
+      message: HEALTH_MSG.backupNoneYet,
+    });
+    advanceClock(25 * 60 * 60_000);
+    const old = await health(makeUser('admin').auth);
+    expect(old.checks.backup).toEqual({ status: 'warning', message: 'No hay ninguna copia de seguridad' });
+    expect(old.overall_status).not.toBe('healthy');
+  });
+
+  it('is healthy within 26 h of the newest backup and warns after', async () => {
+    const { file } = await takeBackup(null);
+    advanceClock(3 * 60 * 60_000 + 5 * 60_000);
+    expect((await health(makeUser('admin').auth)).checks.backup).toEqual({
+      status: 'healthy',
+      message: `Última copia hace 3h 5min (${file})`,
+    });
+    advanceClock(23 * 60 * 60_000);
+    const stale = await health(makeUser('admin').auth);
+    expect(stale.checks.backup).toEqual({
+      status: 'warning',
+      message: `La última copia es de hace 26h 5min (${file}); debería haber una cada día`,
+    });
+  });
+});

@@ -1,0 +1,158 @@
+// Dashboard figures (CONTRACT §6): stats, the workload alert, online drivers and rankings.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { tasks, users } from '../../server/db/schema';
+import { workloadAlert } from '../../server/services/dashboard';
+import { db, makePunch, makeTask, makeUser, now, setupApp } from '../helpers/context';
+
+let api: ReturnType<typeof setupApp>['api'];
+beforeEach(() => {
+  api = setupApp().api;
+});
+
+const HOUR = 3_600_000;
+const ago = (ms: number) => new Date(now().getTime() - ms);
+const set = (id: string, fields: Partial<typeof users.$inferInsert>) =>
+  db.update(users).set(fields).where(eq(users.id, id)).run();
+const ROLES = ['conductor', 'gestor', 'manager', 'admin'] as const;
+
+describe('who may read the dashboard', () => {
+  it.each(['/api/dashboard/stats', '/api/dashboard/online-drivers', '/api/dashboard/rankings'])(
+    '%s: 401 without a token, 200 for every role',
+    async (path) => {
+      expect((await api().get(path)).status).toBe(401);
+      for (const role of ROLES) expect((await api().get(path).set(makeUser(role).auth)).status).toBe(200);
+    },
+  );
+});
+
+describe('GET /api/dashboard/stats', () => {
+  it('counts tasks and drivers as CONTRACT §6 says', async () => {
+    const admin = makeUser('admin');
+    const manager = makeUser('manager');
+    const available = makeUser('conductor', { online: true });
+    makePunch(available.user.id, 'entrada');
+    const busyOnline = makeUser('conductor', { online: true });
+    makePunch(busyOnline.user.id, 'entrada');
+    makeTask({ status: 'en_proceso', assignedTo: busyOnline.user.id });
+    makeUser('conductor', { online: true }); // online, not clocked in
+    const offlineClockedIn = makeUser('conductor');
+    makePunch(offlineClockedIn.user.id, 'entrada');
+    const busyOffline = makeUser('conductor');
+    makeTask({ status: 'en_proceso', assignedTo: busyOffline.user.id });
+    makeUser('conductor', { online: true, approved: false });
+    makeUser('gestor', { approved: false });
+    const deleted = makeUser('conductor', { online: true });
+    set(deleted.user.id, { deletedAt: now() });
+    makePunch(deleted.user.id, 'entrada');
+
+    for (let i = 0; i < 3; i++) makeTask();
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, makeTask().id)).run();
+    makeTask({ status: 'finalizada', completedAt: ago(23 * HOUR), createdAt: ago(30 * HOUR) });
+    makeTask({ status: 'finalizada', completedAt: ago(25 * HOUR), createdAt: ago(30 * HOUR) });
+    const deletedDone = makeTask({ status: 'finalizada', completedAt: ago(HOUR) });
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deletedDone.id)).run();
+
+    const res = await api().get('/api/dashboard/stats').set(admin.auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      bolsa_trabajo: 3,
+      en_proceso: 2,
+      finalizada: 1,
+      online_drivers: 3,
+      available_drivers: 1,
+      busy_drivers: 2,
+      pending_users: 2,
+      workload_alert: {
+        status: 'warning',
+        severity: 1,
+        message: 'Carga de trabajo alta: 3 tareas pendientes para 1 conductor disponible (utilización 67%)',
+        recommendations: expect.any(Array),
+        metrics: { pending_tasks: 3, available_drivers: 1, busy_drivers: 2, driver_utilization: 67 },
+      },
+    });
+    const forManager = await api().get('/api/dashboard/stats').set(manager.auth);
+    expect(forManager.body).toMatchObject({ bolsa_trabajo: 3, pending_users: 0 });
+  });
+
+  it('is critical when work waits and nobody can take it', async () => {
+    const admin = makeUser('admin');
+    makeUser('conductor', { online: true });
+    makeTask({ priority: 'high' });
+    const res = await api().get('/api/dashboard/stats').set(admin.auth);
+    expect(res.body.workload_alert).toEqual({
+      status: 'critical',
+      severity: 2,
+      message: '1 tarea espera en la bolsa y no hay ningún conductor disponible',
+      recommendations: expect.any(Array),
+      metrics: { pending_tasks: 1, available_drivers: 0, busy_drivers: 0, driver_utilization: 0 },
+    });
+    expect(res.body.workload_alert.recommendations.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('is normal with an empty pool and free drivers', async () => {
+    const gestor = makeUser('gestor');
+    const driver = makeUser('conductor', { online: true });
+    makePunch(driver.user.id, 'entrada');
+    const res = await api().get('/api/dashboard/stats').set(gestor.auth);
+    expect(res.body.workload_alert).toMatchObject({
+      status: 'normal',
+      severity: 0,
+      message: 'La carga de trabajo está equilibrada',
+      metrics: { pending_tasks: 0, available_drivers: 1, busy_drivers: 0, driver_utilization: 0 },
+    });
+  });
+});
+
+describe('workloadAlert levels', () => {
+  it.each([
+    // pending, available, busy → status, utilization
+    [0, 0, 0, 'normal', 0],
+    [1, 0, 3, 'critical', 100],
+    [2, 1, 0, 'normal', 0],
+    [3, 1, 0, 'warning', 0], // pending > 2 × available
+    [0, 1, 4, 'warning', 80], // utilization ≥ 80
+    [0, 2, 7, 'normal', 78], // 77.8 rounds to 78: still under 80
+    [1, 3, 2, 'normal', 40],
+  ] as const)('pending %i, available %i, busy %i → %s (%i%)', (pending, available, busy, status, util) => {
+    const alert = workloadAlert(pending, available, busy);
+    expect(alert.metrics.driver_utilization).toBe(util);
+    expect(alert.status).toBe(status);
+    expect(alert.severity).toBe({ normal: 0, warning: 1, critical: 2 }[alert.status]);
+    expect(alert.recommendations.length).toBeGreaterThanOrEqual(2);
+    expect(alert.recommendations.length).toBeLessThanOrEqual(4);
+    expect(alert.message).not.toBe('');
+  });
+});
+
+describe('GET /api/dashboard/online-drivers and /rankings', () => {
+  it('every approved conductor by movements, then name; online ones in the same order', async () => {
+    const viewer = makeUser('manager');
+    const beatriz = makeUser('conductor', { name: 'Beatriz', online: true });
+    const angel = makeUser('conductor', { name: 'Ángel', online: true });
+    const carlos = makeUser('conductor', { name: 'Carlos' });
+    const dani = makeUser('conductor', { name: 'Dani', online: true });
+    set(beatriz.user.id, { movementsCount: 5 });
+    set(angel.user.id, { movementsCount: 5 });
+    set(carlos.user.id, { movementsCount: 9 });
+    makeUser('conductor', { name: 'Pendiente', online: true, approved: false });
+    makeUser('gestor', { name: 'Gestora', online: true });
+    const gone = makeUser('conductor', { name: 'Ido', online: true });
+    set(gone.user.id, { deletedAt: now(), movementsCount: 50 });
+
+    const rankings = await api().get('/api/dashboard/rankings').set(viewer.auth);
+    expect(rankings.status).toBe(200);
+    expect(rankings.body).toEqual([
+      { id: carlos.user.id, name: 'Carlos', is_online: false, movements_count: 9 },
+      { id: angel.user.id, name: 'Ángel', is_online: true, movements_count: 5 },
+      { id: beatriz.user.id, name: 'Beatriz', is_online: true, movements_count: 5 },
+      { id: dani.user.id, name: 'Dani', is_online: true, movements_count: 0 },
+    ]);
+    const online = await api().get('/api/dashboard/online-drivers').set(viewer.auth);
+    expect(online.body).toEqual([
+      { id: angel.user.id, name: 'Ángel', movements_count: 5 },
+      { id: beatriz.user.id, name: 'Beatriz', movements_count: 5 },
+      { id: dani.user.id, name: 'Dani', movements_count: 0 },
+    ]);
+  });
+});

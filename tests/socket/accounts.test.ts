@@ -1,0 +1,193 @@
+// Accounts over the socket (CONTRACT §4, §9): pending count to admins only, revocation, logout of one
+// session, presence effects.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { REVOKE_MESSAGES, type ServerToClientEvents } from '@shared/events';
+import { tasks, users } from '../../server/db/schema';
+import { signToken } from '../../server/services/tokens';
+import {
+  PASSWORD,
+  advanceClock,
+  collect,
+  connectSocket,
+  db,
+  makePunch,
+  makeTask,
+  makeUser,
+  nextEvent,
+  setupServer,
+  type TestSocket,
+} from '../helpers/context';
+
+let server: Awaited<ReturnType<typeof setupServer>>;
+const open: TestSocket[] = [];
+beforeAll(async () => {
+  server = await setupServer();
+});
+afterEach(() => {
+  open.splice(0).forEach((s) => s.close());
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function connect(token: string): Promise<TestSocket> {
+  const socket = await connectSocket(server.url, token);
+  open.push(socket);
+  return socket;
+}
+const disconnected = (socket: TestSocket) =>
+  new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+/** The next payload of `event` that satisfies `pick`. */
+function waitFor<E extends keyof ServerToClientEvents>(
+  socket: TestSocket,
+  event: E,
+  pick: (p: Parameters<ServerToClientEvents[E]>[0]) => boolean,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no matching ${event}`)), 3000);
+    const on = (p: Parameters<ServerToClientEvents[E]>[0]) => {
+      if (!pick(p)) return;
+      clearTimeout(timer);
+      socket.off(event, on as never);
+      resolve(p);
+    };
+    socket.on(event, on as never);
+  });
+}
+
+describe('a registration', () => {
+  it('reaches admins (users:pending, users:changed, notification) and nobody else', async () => {
+    const admin = makeUser('admin');
+    const manager = makeUser('manager');
+    const driver = makeUser('conductor');
+    const [adminSocket, managerSocket, driverSocket] = await Promise.all(
+      [admin, manager, driver].map((u) => connect(u.token)),
+    );
+    const managerPending = collect(managerSocket, 'users:pending');
+    const managerChanged = collect(managerSocket, 'users:changed');
+    const driverPending = collect(driverSocket, 'users:pending');
+    const pending = nextEvent(adminSocket, 'users:pending');
+    const changed = waitFor(adminSocket, 'users:changed', (p) => p.user.email === 'nueva@test.local');
+    const notified = nextEvent(adminSocket, 'notification:new');
+
+    const res = await server
+      .api()
+      .post('/api/auth/register')
+      .send({ email: 'nueva@test.local', password: PASSWORD, name: 'Nueva', role: 'gestor' })
+      .expect(201);
+    expect(await pending).toEqual({ count: 1 });
+    expect((await changed).user).toMatchObject({ id: res.body.user.id, is_approved: false, role: 'gestor' });
+    expect((await notified).notification).toMatchObject({
+      type: 'user_pending',
+      title: 'Nuevo usuario pendiente',
+    });
+
+    // Barriers: events emitted later reach the manager and the driver; the pending count never did.
+    const managerBarrier = nextEvent(managerSocket, 'timeclock:changed');
+    const driverBarrier = nextEvent(driverSocket, 'timeclock:updated');
+    await server.api().post('/api/timeclock/punch?clock_type=entrada').set(driver.auth).expect(200);
+    await Promise.all([managerBarrier, driverBarrier]);
+    expect(managerPending).toEqual([]);
+    expect(managerChanged.filter((p) => p.user.email === 'nueva@test.local')).toEqual([]);
+    expect(driverPending).toEqual([]);
+
+    const decided = nextEvent(adminSocket, 'users:pending');
+    await server
+      .api()
+      .post('/api/admin/approve-user')
+      .set(admin.auth)
+      .send({ user_id: res.body.user.id, approved: true })
+      .expect(200);
+    expect(await decided).toEqual({ count: 0 });
+  });
+});
+
+describe('revocation', () => {
+  it('a role change sends session:revoked role_changed, then drops every socket of the user', async () => {
+    const admin = makeUser('admin');
+    const driver = makeUser('conductor');
+    const socket = await connect(driver.token);
+    const revoked = nextEvent(socket, 'session:revoked');
+    const gone = disconnected(socket);
+    await server
+      .api()
+      .post('/api/admin/update-user-role')
+      .set(admin.auth)
+      .send({ user_id: driver.user.id, new_role: 'gestor' })
+      .expect(200);
+    expect(await revoked).toEqual({ reason: 'role_changed', detail: REVOKE_MESSAGES.role_changed });
+    expect(await gone).toBe('io server disconnect');
+    await expect(connectSocket(server.url, driver.token)).rejects.toThrow('No autorizado');
+  });
+
+  it('a deletion sends session:revoked deleted, then drops the socket', async () => {
+    const admin = makeUser('admin');
+    const manager = makeUser('manager');
+    const socket = await connect(manager.token);
+    const revoked = nextEvent(socket, 'session:revoked');
+    const gone = disconnected(socket);
+    await server.api().delete(`/api/admin/delete-user/${manager.user.id}`).set(admin.auth).expect(200);
+    expect(await revoked).toEqual({ reason: 'deleted', detail: REVOKE_MESSAGES.deleted });
+    expect(await gone).toBe('io server disconnect');
+    expect(db.select().from(users).where(eq(users.id, manager.user.id)).get()?.isOnline).toBe(false);
+  });
+});
+
+describe('logout', () => {
+  it('drops only the sockets of the token that logged out; the user stays online elsewhere', async () => {
+    const driver = makeUser('conductor');
+    advanceClock(1000); // a second token with another iat
+    const wallToken = signToken(driver.user);
+    expect(wallToken).not.toBe(driver.token);
+    const phone = await connect(driver.token);
+    const wall = await connect(wallToken);
+    const phoneGone = disconnected(phone);
+    const wallRevoked = collect(wall, 'session:revoked');
+    await server.api().post('/api/auth/logout').set(driver.auth).expect(200);
+    expect(await phoneGone).toBe('io server disconnect');
+    // The other session still hears its own events.
+    const barrier = nextEvent(wall, 'timeclock:updated');
+    await server
+      .api()
+      .post('/api/timeclock/punch?clock_type=entrada')
+      .set('Authorization', `Bearer ${wallToken}`)
+      .expect(200);
+    await barrier;
+    expect(wall.connected).toBe(true);
+    expect(wallRevoked).toEqual([]);
+    expect(db.select().from(users).where(eq(users.id, driver.user.id)).get()?.isOnline).toBe(true);
+  });
+});
+
+describe('presence effects', () => {
+  it('admins see a conductor come online and go offline; coming online brings waiting work', async () => {
+    const admin = makeUser('admin');
+    const adminSocket = await connect(admin.token);
+    // A type no other driver of this file has, so only this driver can take the task.
+    const driver = makeUser('conductor', { name: 'Llega Ahora', taskTypes: ['semiremolque_out_km0'] });
+    makePunch(driver.user.id, 'entrada');
+    const task = makeTask({ vehicleType: 'semiremolque_out_km0' });
+    const online = waitFor(
+      adminSocket,
+      'users:changed',
+      (p) => p.user.id === driver.user.id && p.user.is_online,
+    );
+    const stats = waitFor(adminSocket, 'stats:updated', (p) => Boolean(p.stats.online_drivers));
+    const driverSocket = await connect(driver.token);
+    expect((await online).user).toMatchObject({ name: 'Llega Ahora', is_online: true });
+    expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()).toMatchObject({
+      status: 'en_proceso',
+      assignedTo: driver.user.id,
+    });
+    expect((await stats).stats.online_drivers).toBeGreaterThanOrEqual(1);
+
+    const offline = waitFor(
+      adminSocket,
+      'users:changed',
+      (p) => p.user.id === driver.user.id && !p.user.is_online,
+    );
+    driverSocket.close();
+    expect((await offline).user.is_online).toBe(false);
+  });
+});
