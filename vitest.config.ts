@@ -33,6 +33,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['client/**/*.test.{ts,tsx}'],
           setupFiles: ['client/test-setup.ts'],
+          testTimeout: 20_000,
         },
       },
       {

@@ -46,7 +46,10 @@ export async function startServer(
     close: async () => {
       stopJobs();
       stopPresenceEffects();
-      await new Promise<void>((resolve) => io.close(() => resolve()));
+      // Polling pages keep HTTP connections alive: close them, or shutdown would wait forever.
+      const closed = new Promise<void>((resolve) => io.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
       closeDb();
     },
   };

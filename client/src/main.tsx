@@ -1,15 +1,28 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { APP_SUBTITLE, APP_TITLE } from '@shared/labels';
+import { BrowserRouter } from 'react-router';
+import { Toaster } from 'sonner';
+import { TOAST_DURATION_MS, TOAST_VISIBLE } from '@shared/constants';
+import { App } from './App';
+import { initRealtime } from './socket';
+import { unlockAudioOnFirstGesture } from './sound';
 import './index.css';
+
+initRealtime();
+unlockAudioOnFirstGesture();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <main className="grid min-h-screen place-items-center bg-slate-900 text-white">
-      <div className="text-center">
-        <h1 className="text-3xl font-bold">{APP_TITLE}</h1>
-        <p className="text-slate-300">{APP_SUBTITLE}</p>
-      </div>
-    </main>
+    <BrowserRouter>
+      <App />
+    </BrowserRouter>
+    {/* SPEC §9: bottom-right, 4 s, at most 3 visible. */}
+    <Toaster
+      position="bottom-right"
+      duration={TOAST_DURATION_MS}
+      visibleToasts={TOAST_VISIBLE}
+      richColors
+      closeButton
+    />
   </StrictMode>,
 );

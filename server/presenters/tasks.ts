@@ -1,5 +1,5 @@
 // Task rows → the API's Task shape (SPEC §3 + CONTRACT §5), with the assignee's and creator's names.
-import { aliasedTable, eq, type SQL } from 'drizzle-orm';
+import { aliasedTable, eq, sql, type SQL } from 'drizzle-orm';
 import type { Task } from '@shared/schemas';
 import { db } from '../db';
 import { tasks, users, type TaskRow } from '../db/schema';
@@ -49,5 +49,19 @@ export const presentJoined = (r: Joined): Task => presentTask(r.task, r.assigned
 /** One task (deleted ones included, so callers can tell 'gone' from 'never existed'). */
 export function loadTask(where: SQL): Task | undefined {
   const row = selectTasks().where(where).get();
+  return row ? presentJoined(row) : undefined;
+}
+
+const prepareById = () =>
+  selectTasks()
+    .where(eq(tasks.id, sql.placeholder('id')))
+    .prepare();
+let byId: { db: typeof db; stmt: ReturnType<typeof prepareById> } | undefined;
+
+/** One task by id (deleted ones included): the hot path of every push, so a prepared statement
+ *  (re-prepared if the database is reopened, as tests do). */
+export function loadTaskById(id: string): Task | undefined {
+  if (byId?.db !== db) byId = { db, stmt: prepareById() };
+  const row = byId.stmt.get({ id });
   return row ? presentJoined(row) : undefined;
 }

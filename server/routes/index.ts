@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { authRoutes } from './auth';
 import { dashboardRoutes } from './dashboard';
 import { taskRoutes } from './tasks';
+import { rankingRoutes } from './rankings';
 import { notificationRoutes } from './notifications';
 import { timeclockRoutes } from './timeclock';
 import { adminUserRoutes } from './admin-users';
@@ -17,6 +18,7 @@ apiRoutes.use(
   authRoutes,
   dashboardRoutes,
   taskRoutes,
+  rankingRoutes,
   notificationRoutes,
   timeclockRoutes,
   adminUserRoutes,

@@ -1,3 +1,63 @@
+// Supervision (CONTRACT §5, §7, §8, §12): searcher, Control Conductores, Informes and driver
+// analytics, with their Excel exports. Thin: policy → zod → service → answer.
 import { Router } from 'express';
+import { EXPORT_FILE_NAMES } from '@shared/labels';
+import {
+  dailySummaryQuerySchema,
+  dateRangeQuerySchema,
+  reportQuerySchema,
+  searchQuerySchema,
+} from '@shared/schemas';
+import { requireAuth } from '../http/auth';
+import { parseQuery } from '../http/validate';
+import { searchTasks } from '../services/search';
+import { dailySummary } from '../services/timeclock-summary';
+import { deficienciesReport, delayedAssignmentsReport } from '../services/reports';
+import { driverAnalytics } from '../services/analytics';
+import { timeclockWorkbook } from '../excel/timeclock';
+import { analyticsWorkbook } from '../excel/analytics';
+import { sendWorkbook } from '../excel/workbook';
 
 export const supervisionRoutes = Router();
+
+supervisionRoutes.get('/admin/search/tasks', requireAuth('tasks:search'), (req, res) => {
+  res.json(searchTasks(parseQuery(searchQuerySchema, req)));
+});
+
+supervisionRoutes.get('/admin/timeclock/daily', requireAuth('timeclock:supervise'), (req, res) => {
+  res.json(dailySummary(parseQuery(dailySummaryQuerySchema, req)));
+});
+
+supervisionRoutes.get(
+  '/admin/timeclock/export-excel',
+  requireAuth('timeclock:supervise'),
+  async (req, res) => {
+    const { date_from, date_to } = parseQuery(dateRangeQuerySchema, req);
+    await sendWorkbook(
+      res,
+      timeclockWorkbook(date_from, date_to),
+      EXPORT_FILE_NAMES.timeclock(date_from, date_to),
+    );
+  },
+);
+
+supervisionRoutes.get('/admin/reports/deficiencies', requireAuth('reports:read'), (req, res) => {
+  res.json(deficienciesReport(parseQuery(reportQuerySchema, req)));
+});
+
+supervisionRoutes.get('/admin/reports/delayed-assignments', requireAuth('reports:read'), (req, res) => {
+  res.json(delayedAssignmentsReport(parseQuery(reportQuerySchema, req)));
+});
+
+supervisionRoutes.get('/admin/analytics/drivers', requireAuth('admin:analytics'), (_req, res) => {
+  res.json(driverAnalytics());
+});
+
+supervisionRoutes.get('/admin/analytics/export-excel', requireAuth('admin:analytics'), async (req, res) => {
+  const { date_from, date_to } = parseQuery(dateRangeQuerySchema, req);
+  await sendWorkbook(
+    res,
+    analyticsWorkbook(date_from, date_to),
+    EXPORT_FILE_NAMES.analytics(date_from, date_to),
+  );
+});

@@ -1,3 +1,68 @@
+// /api/tasks: the board (staff), the driver's own endpoints, and the board's driver picker (CONTRACT §5).
 import { Router } from 'express';
+import { createTaskSchema, returnTaskSchema, updateTaskSchema, type MessageResponse } from '@shared/schemas';
+import { TASK_MSG } from '@shared/labels';
+import { currentUser, requireAuth } from '../http/auth';
+import { parseBody, parseId } from '../http/validate';
+import {
+  completeByDriver,
+  createTask,
+  deleteTask,
+  eligibleDrivers,
+  listTasks,
+  myActiveTask,
+  returnByDriver,
+  selfAssign,
+  swapAvailable,
+  updateTask,
+} from '../services/tasks';
 
 export const taskRoutes = Router();
+
+const message = (text: string): MessageResponse => ({ message: text });
+
+taskRoutes.get('/tasks', requireAuth('tasks:read'), (req, res) => {
+  res.json(listTasks(currentUser(req)));
+});
+
+taskRoutes.post('/tasks', requireAuth('tasks:create'), (req, res) => {
+  res.status(201).json(createTask(parseBody(createTaskSchema, req), currentUser(req)));
+});
+
+taskRoutes.get('/tasks/my-active', requireAuth('driver:tasks'), (req, res) => {
+  res.json(myActiveTask(currentUser(req).id));
+});
+
+taskRoutes.get('/tasks/swap-available', requireAuth('driver:tasks'), (req, res) => {
+  res.json(swapAvailable(currentUser(req)));
+});
+
+taskRoutes.put('/tasks/:id', requireAuth('tasks:update'), (req, res) => {
+  const id = parseId(req);
+  res.json(updateTask(id, parseBody(updateTaskSchema, req), currentUser(req)));
+});
+
+taskRoutes.delete('/tasks/:id', requireAuth('tasks:delete'), (req, res) => {
+  deleteTask(parseId(req), currentUser(req));
+  res.json(message(TASK_MSG.deleted));
+});
+
+taskRoutes.get('/tasks/:id/eligible-drivers', requireAuth('tasks:eligible-drivers'), (req, res) => {
+  res.json(eligibleDrivers(parseId(req)));
+});
+
+taskRoutes.post('/tasks/:id/self-assign', requireAuth('driver:tasks'), (req, res) => {
+  selfAssign(parseId(req), currentUser(req));
+  res.json(message(TASK_MSG.selfAssigned));
+});
+
+taskRoutes.post('/tasks/:id/complete', requireAuth('driver:tasks'), (req, res) => {
+  completeByDriver(parseId(req), currentUser(req));
+  res.json(message(TASK_MSG.completed));
+});
+
+taskRoutes.post('/tasks/:id/return', requireAuth('driver:tasks'), (req, res) => {
+  const id = parseId(req);
+  returnByDriver(id, currentUser(req), parseBody(returnTaskSchema, req).reason ?? null);
+  res.json(message(TASK_MSG.returned));
+});

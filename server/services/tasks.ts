@@ -1,5 +1,625 @@
-// Tasks: rules and transactions (CONTRACT §5). Owned by the tasks-engine work.
-import type { Actor } from './activity';
+// Tasks: the rules of the yard and their transactions (CONTRACT §5). Every change writes the row with
+// version+1, a task_events row and an activity-log row in ONE tx(); only after the commit come the
+// pushes (realtime/emit.ts), the coalesced figures and, when a task entered the pool or a driver was
+// freed, the assignment engine. The partial unique indexes tasks_open_trailer and tasks_active_driver
+// are the checks for "one open task per trailer" and "one active task per driver": a write they refuse
+// becomes the 409 of the operation that attempted it.
+import crypto from 'node:crypto';
+import { and, desc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { isAutoAssigned, type TaskEventType, type TaskStatus } from '@shared/enums';
+import type { CreateTaskData, EligibleDriver, Task, UpdateTaskData } from '@shared/schemas';
+import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
+import {
+  ASSIGNEE_NEEDS_EN_PROCESO,
+  ERR,
+  TASK_FIELD_LABELS,
+  TASK_LOG,
+  TASK_NOTIFICATION,
+} from '@shared/labels';
+import { db, tx } from '../db';
+import { taskEvents, tasks, users, type TaskRow, type UserRow } from '../db/schema';
+import { now, nowMs } from '../clock';
+import { badRequest, conflict, notFound } from '../http/errors';
+import * as emit from '../realtime/emit';
+import { loadTask, loadTaskById, presentJoined, selectTasks } from '../presenters/tasks';
+import { logActivity, type Actor } from './activity';
+import { notify } from './notifications';
+import { driverStates } from './availability';
+import { findUserById } from './users';
+import { runAssignment, runAssignmentAfterCooldown } from './assignment';
 
-/** A driver who is deleted or stops being a conductor loses their active task to the pool. */
-export function releaseDriverTask(_driverId: string, _actor: Actor): void {}
+// ---- the write path -------------------------------------------------------------------------
+
+type Place = Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>;
+const placeOf = (r: TaskRow): Place => ({
+  status: r.status,
+  vehicle_type: r.vehicleType,
+  assigned_to: r.assignedTo,
+});
+
+/** What a transaction leaves to do once it has committed: pushes, figures, the engine. */
+export class Effects {
+  private changed = new Map<string, { kind: 'created' | 'updated' | 'deleted'; before?: Place }>();
+  private pushes: (() => void)[] = [];
+  private figures = false;
+  /** One instant for the whole transaction: its rows, events and timestamps agree. */
+  readonly at = now();
+  /** Set when a task entered the pool or a driver was freed. */
+  engine = false;
+
+  created(id: string): void {
+    this.changed.set(id, { kind: 'created' });
+    this.figures = true;
+  }
+  /** Call with the row as it was before the change (the first call of a transaction wins). */
+  updated(before: TaskRow): void {
+    if (!this.changed.has(before.id))
+      this.changed.set(before.id, { kind: 'updated', before: placeOf(before) });
+  }
+  deleted(before: TaskRow): void {
+    this.changed.set(before.id, { kind: 'deleted', before: placeOf(before) });
+    this.figures = true;
+  }
+  push(fn: () => void): void {
+    this.pushes.push(fn);
+  }
+  /** The dashboard figures changed (counts per status, busy drivers, movements). */
+  figuresChanged(): void {
+    this.figures = true;
+  }
+
+  flush(): void {
+    for (const [id, change] of this.changed) {
+      if (change.kind === 'deleted') {
+        emit.taskDeleted({ id, ...change.before! });
+        continue;
+      }
+      const task = loadTaskById(id);
+      if (!task) continue;
+      if (change.kind === 'created') emit.taskCreated(task);
+      else emit.taskUpdated(task, change.before);
+    }
+    for (const fn of this.pushes) fn();
+    if (this.figures) emit.figuresChanged();
+    if (this.engine) runAssignment();
+  }
+}
+
+/** Runs `work` in one transaction, then its effects. */
+export function commit<T>(work: (fx: Effects) => T): T {
+  const fx = new Effects();
+  const result = tx(() => work(fx));
+  fx.flush();
+  return result;
+}
+
+/** A refusal of the partial unique indexes, as the 409 the user understands. */
+function asConflict(err: unknown, trailerId: string, busyDetail: string): unknown {
+  const e = err as { code?: string; message?: string };
+  if (e?.code !== 'SQLITE_CONSTRAINT_UNIQUE') return err;
+  if (e.message?.includes('tasks.trailer_id')) return conflict(ERR.trailerBusy(trailerId));
+  if (e.message?.includes('tasks.assigned_to')) return conflict(busyDetail);
+  return err;
+}
+
+/** Writes a change: version+1, updated_at, status_since when the status moves. Returns the new row. */
+function writeTask(
+  row: TaskRow,
+  patch: Partial<TaskRow>,
+  fx: Effects,
+  busyDetail: string = ERR.driverBusy,
+): TaskRow {
+  fx.updated(row);
+  const at = fx.at;
+  const moved = patch.status !== undefined && patch.status !== row.status;
+  // Editing a card's text changes no figure: only moves and (re)assignments are worth a stats push.
+  if (moved || (patch.assignedTo !== undefined && patch.assignedTo !== row.assignedTo)) fx.figuresChanged();
+  const statusSince = moved ? at : row.statusSince;
+  try {
+    return db
+      .update(tasks)
+      .set({ ...patch, statusSince, version: row.version + 1, updatedAt: at })
+      .where(eq(tasks.id, row.id))
+      .returning()
+      .get()!;
+  } catch (err) {
+    throw asConflict(err, patch.trailerId ?? row.trailerId, busyDetail);
+  }
+}
+
+function recordEvent(
+  fx: Effects,
+  taskId: string,
+  type: TaskEventType,
+  e: {
+    actor?: Actor | null;
+    driverId?: string | null;
+    from?: TaskStatus | null;
+    to?: TaskStatus | null;
+    reason?: string | null;
+  } = {},
+): void {
+  db.insert(taskEvents)
+    .values({
+      taskId,
+      type,
+      actorId: e.actor?.id ?? null,
+      driverId: e.driverId ?? null,
+      fromStatus: e.from ?? null,
+      toStatus: e.to ?? null,
+      reason: e.reason ?? null,
+      at: fx.at,
+    })
+    .run();
+}
+
+const prepareLive = () =>
+  db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, sql.placeholder('id')), isNull(tasks.deletedAt)))
+    .prepare();
+let live: { db: typeof db; stmt: ReturnType<typeof prepareLive> } | undefined;
+
+/** A live (not deleted) task, read inside the caller's transaction; 404 otherwise. */
+function liveTask(id: string): TaskRow {
+  if (live?.db !== db) live = { db, stmt: prepareLive() };
+  const row = live.stmt.get({ id });
+  if (!row) throw notFound(ERR.taskNotFound);
+  return row;
+}
+
+/** A driver who just lost or finished a task is idle from now on (the engine's "idle longest"). */
+function markIdle(driverId: string, fx: Effects): void {
+  db.update(users).set({ idleSince: fx.at }).where(eq(users.id, driverId)).run();
+}
+
+const nameOf = (userId: string): string => findUserById(userId)?.name ?? '';
+
+// ---- the shared moves (staff board, driver endpoints and the engine use the same ones) ---------
+
+export type AssignMode = 'manual' | 'auto' | 'self';
+
+/**
+ * Gives a pool or in-process task to a driver: en_proceso, assigned_to, assigned_at, a history row and,
+ * unless they took it themselves, a `task_assigned` notification with sound. A driver who already holds
+ * an active task is refused by tasks_active_driver.
+ */
+export function assignDriver(
+  row: TaskRow,
+  driver: Actor,
+  actor: Actor | null,
+  fx: Effects,
+  mode: AssignMode,
+): TaskRow {
+  const next = writeTask(
+    row,
+    { status: 'en_proceso', assignedTo: driver.id, assignedAt: fx.at, returnReason: null },
+    fx,
+    mode === 'self' ? ERR.alreadyActive : ERR.driverBusy,
+  );
+  recordEvent(fx, row.id, 'assigned', { actor, driverId: driver.id, from: row.status, to: 'en_proceso' });
+  const log =
+    mode === 'auto' ? TASK_LOG.autoAssigned : mode === 'self' ? TASK_LOG.selfAssigned : TASK_LOG.assigned;
+  logActivity('task', actor, log.action, log.details(row, driver.name));
+  if (mode !== 'self') {
+    const n = TASK_NOTIFICATION.assigned;
+    fx.push(notify(driver.id, 'task_assigned', n.title, n.message(row), { taskId: row.id, playSound: true }));
+  }
+  return next;
+}
+
+/** The one completion: finalizada, completed_at, +1 movement for the assignee and their congratulations. */
+function completeTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
+  const driverId = row.status === 'en_proceso' ? row.assignedTo : null;
+  const next = writeTask(
+    row,
+    { status: 'finalizada', completedAt: fx.at, creditedTo: driverId, returnReason: null },
+    fx,
+  );
+  recordEvent(fx, row.id, 'completed', { actor, driverId, from: row.status, to: 'finalizada' });
+  let driverName: string | null = null;
+  if (driverId) {
+    const driver = db
+      .update(users)
+      .set({ movementsCount: sql`${users.movementsCount} + 1`, idleSince: fx.at })
+      .where(eq(users.id, driverId))
+      .returning({ name: users.name, movements: users.movementsCount })
+      .get()!;
+    driverName = driver.name;
+    const n = TASK_NOTIFICATION.congratulations;
+    fx.push(
+      notify(driverId, 'congratulations', n.title, n.message(row, driver.movements), { taskId: row.id }),
+    );
+    fx.engine = true;
+  }
+  logActivity('task', actor, TASK_LOG.completed.action, TASK_LOG.completed.details(row, driverName));
+  return next;
+}
+
+/** Out of finalizada back to the pool: completed_at cleared, the credit taken back (never below 0). */
+function reopenTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
+  const next = writeTask(
+    row,
+    {
+      status: 'bolsa_trabajo',
+      assignedTo: null,
+      assignedAt: null,
+      completedAt: null,
+      creditedTo: null,
+      returnReason: null,
+    },
+    fx,
+  );
+  if (row.creditedTo)
+    db.update(users)
+      .set({ movementsCount: sql`max(${users.movementsCount} - 1, 0)` })
+      .where(eq(users.id, row.creditedTo))
+      .run();
+  recordEvent(fx, row.id, 'reopened', {
+    actor,
+    driverId: row.creditedTo,
+    from: row.status,
+    to: 'bolsa_trabajo',
+  });
+  logActivity('task', actor, TASK_LOG.reopened.action, TASK_LOG.reopened.details(row, 'bolsa_trabajo'));
+  fx.engine = true;
+  return next;
+}
+
+/**
+ * An en_proceso task back to the pool. A driver's own return keeps its reason and who returned it
+ * (the 30-minute rule); a staff move or a release keeps neither. The driver is idle from now.
+ */
+function backToPool(
+  row: TaskRow,
+  actor: Actor | null,
+  fx: Effects,
+  driverReturn?: { reason: string | null },
+): TaskRow {
+  const driverId = row.assignedTo!;
+  const next = writeTask(
+    row,
+    {
+      status: 'bolsa_trabajo',
+      assignedTo: null,
+      assignedAt: null,
+      returnReason: driverReturn?.reason ?? null,
+      ...(driverReturn ? { returnedBy: driverId, returnedAt: fx.at } : {}),
+    },
+    fx,
+  );
+  markIdle(driverId, fx);
+  recordEvent(fx, row.id, driverReturn ? 'returned' : 'status_changed', {
+    actor,
+    driverId,
+    from: row.status,
+    to: 'bolsa_trabajo',
+    reason: driverReturn?.reason,
+  });
+  fx.engine = true;
+  return next;
+}
+
+/** Tells a driver that staff took their task away (reassigned, moved to the pool, deleted). */
+function notifyWithdrawn(driverId: string, row: TaskRow, fx: Effects): void {
+  const n = TASK_NOTIFICATION.withdrawn;
+  fx.push(notify(driverId, 'info', n.title, n.message(row), { taskId: row.id }));
+}
+
+// ---- staff ----------------------------------------------------------------------------------
+
+export function createTask(input: CreateTaskData, actor: UserRow): Task {
+  const id = crypto.randomUUID();
+  commit((fx) => {
+    const at = fx.at;
+    try {
+      db.insert(tasks)
+        .values({
+          id,
+          title: input.title,
+          description: input.description,
+          origin: input.origin,
+          destination: input.destination,
+          trailerId: input.trailer_id,
+          priority: input.priority,
+          vehicleType: input.vehicle_type,
+          status: 'bolsa_trabajo',
+          createdBy: actor.id,
+          createdAt: at,
+          updatedAt: at,
+          statusSince: at,
+        })
+        .run();
+    } catch (err) {
+      throw asConflict(err, input.trailer_id, ERR.driverBusy);
+    }
+    const row = { ...input, trailerId: input.trailer_id };
+    recordEvent(fx, id, 'created', { actor, to: 'bolsa_trabajo' });
+    logActivity('task', actor, TASK_LOG.created.action, TASK_LOG.created.details(row));
+    fx.created(id);
+    fx.engine = isAutoAssigned(input.vehicle_type);
+  });
+  // The engine may already have given it to a driver: answer with what the task is now.
+  return loadTaskById(id)!;
+}
+
+const FIELD_COLUMNS = {
+  title: 'title',
+  description: 'description',
+  origin: 'origin',
+  destination: 'destination',
+  trailer_id: 'trailerId',
+  priority: 'priority',
+  vehicle_type: 'vehicleType',
+} as const satisfies Record<keyof typeof TASK_FIELD_LABELS, keyof TaskRow>;
+
+/** PUT /tasks/{id}: a conductor only under SPEC §4; staff edit fields and move the status freely. */
+export function updateTask(id: string, input: UpdateTaskData, user: UserRow): Task {
+  if (user.role === 'conductor') driverMove(id, input, user);
+  else staffUpdate(id, input, user);
+  return loadTaskById(id)!;
+}
+
+function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
+  commit((fx) => {
+    let row = liveTask(id);
+    // {assigned_to} alone assigns a pool task and reassigns an in-process one.
+    const target: TaskStatus =
+      input.status ?? (input.assigned_to && row.status === 'bolsa_trabajo' ? 'en_proceso' : row.status);
+    if (input.assigned_to && target !== 'en_proceso') throw badRequest(ASSIGNEE_NEEDS_EN_PROCESO);
+
+    const patch: Partial<TaskRow> = {};
+    const fields: string[] = [];
+    for (const [key, column] of Object.entries(FIELD_COLUMNS) as [
+      keyof typeof FIELD_COLUMNS,
+      keyof TaskRow,
+    ][]) {
+      const value = input[key];
+      if (value === undefined || value === row[column]) continue;
+      Object.assign(patch, { [column]: value });
+      fields.push(TASK_FIELD_LABELS[key]);
+    }
+    if (fields.length) {
+      row = writeTask(row, patch, fx);
+      recordEvent(fx, id, 'updated', { actor, from: row.status, to: row.status });
+      logActivity('task', actor, TASK_LOG.updated.action, TASK_LOG.updated.details(row, fields));
+      // A pool task that became an automatic type is now the engine's.
+      if (row.status === 'bolsa_trabajo' && patch.vehicleType) fx.engine = true;
+    }
+
+    if (target === 'en_proceso') {
+      // Only an in-process task keeps its driver when none is named.
+      const wanted =
+        input.assigned_to === undefined && row.status === 'en_proceso' ? row.assignedTo : input.assigned_to;
+      if (!wanted) throw badRequest(ERR.selectDriver);
+      if (row.status === 'en_proceso' && wanted === row.assignedTo) return;
+      const driver = driverFor(wanted, row);
+      if (row.status === 'finalizada') row = reopenTask(row, actor, fx);
+      const previous = row.status === 'en_proceso' ? row.assignedTo : null;
+      row = assignDriver(row, driver, actor, fx, 'manual');
+      if (previous) {
+        markIdle(previous, fx);
+        notifyWithdrawn(previous, row, fx);
+        fx.engine = true;
+      }
+    } else if (target !== row.status) {
+      const from = row.status;
+      if (target === 'finalizada') completeTask(row, actor, fx);
+      else if (from === 'finalizada') reopenTask(row, actor, fx);
+      else {
+        const driverId = row.assignedTo!;
+        backToPool(row, actor, fx);
+        notifyWithdrawn(driverId, row, fx);
+        logActivity(
+          'task',
+          actor,
+          TASK_LOG.statusChanged.action,
+          TASK_LOG.statusChanged.details(row, from, target),
+        );
+      }
+    }
+  });
+}
+
+/** The driver staff named for en_proceso: an approved conductor having the task's type. */
+function driverFor(driverId: string, row: TaskRow): UserRow {
+  const driver = findUserById(driverId);
+  if (!driver || driver.deletedAt || !driver.isApproved || driver.role !== 'conductor')
+    throw badRequest(ERR.selectDriver);
+  if (!driver.taskTypes.includes(row.vehicleType)) throw conflict(ERR.driverLacksType);
+  return driver;
+}
+
+export function deleteTask(id: string, actor: UserRow): void {
+  commit((fx) => {
+    const row = liveTask(id);
+    fx.deleted(row);
+    const at = fx.at;
+    db.update(tasks)
+      .set({ deletedAt: at, updatedAt: at, version: row.version + 1 })
+      .where(eq(tasks.id, id))
+      .run();
+    recordEvent(fx, id, 'deleted', { actor, driverId: row.assignedTo, from: row.status });
+    logActivity('task', actor, TASK_LOG.deleted.action, TASK_LOG.deleted.details(row));
+    if (row.status === 'en_proceso' && row.assignedTo) {
+      markIdle(row.assignedTo, fx);
+      notifyWithdrawn(row.assignedTo, row, fx);
+      fx.engine = true;
+    }
+  });
+}
+
+/** A driver deleted or no longer a conductor: their active task goes back to the pool (CONTRACT §4).
+ *  Call it after your own transaction has committed (it pushes and runs the engine). */
+export function releaseDriverTask(driverId: string, actor: Actor): void {
+  commit((fx) => {
+    const row = activeTaskRow(driverId);
+    if (!row) return;
+    backToPool(row, actor, fx);
+    logActivity('task', actor, TASK_LOG.released.action, TASK_LOG.released.details(row, nameOf(driverId)));
+  });
+}
+
+/** Drivers having the task's type, for the board's picker: available first, then by name. */
+export function eligibleDrivers(taskId: string): EligibleDriver[] {
+  const task = db
+    .select({ vehicleType: tasks.vehicleType })
+    .from(tasks)
+    .where(and(eq(tasks.id, taskId), isNull(tasks.deletedAt)))
+    .get();
+  if (!task) throw notFound(ERR.taskNotFound);
+  return driverStates()
+    .filter((d) => d.taskTypes.includes(task.vehicleType))
+    .sort((a, b) => Number(b.available) - Number(a.available) || a.name.localeCompare(b.name, 'es'))
+    .map((d) => ({
+      id: d.id,
+      name: d.name,
+      is_online: d.isOnline,
+      clocked_in: d.clockedIn,
+      busy: d.busy,
+      available: d.available,
+      movements_count: d.movementsCount,
+    }));
+}
+
+/** Every movements_count to 0; the task history (and so analytics) is untouched. */
+export function resetRankings(actor: UserRow): void {
+  commit((fx) => {
+    const res = db.update(users).set({ movementsCount: 0 }).where(ne(users.movementsCount, 0)).run();
+    logActivity('system', actor, TASK_LOG.rankingsReset.action, TASK_LOG.rankingsReset.details(res.changes));
+    fx.figuresChanged();
+  });
+}
+
+// ---- drivers --------------------------------------------------------------------------------
+
+/** Claims a pool task atomically: of many drivers racing, the first transaction wins. */
+export function selfAssign(id: string, driver: UserRow): void {
+  commit((fx) => {
+    const row = liveTask(id);
+    if (row.status === 'finalizada') throw conflict(ERR.taskFinished);
+    if (row.status !== 'bolsa_trabajo') throw conflict(ERR.alreadyAssigned);
+    if (!driver.taskTypes.includes(row.vehicleType)) throw conflict(ERR.typeNotEnabled);
+    assignDriver(row, driver, driver, fx, 'self');
+  });
+}
+
+/** The assignee completes; repeating it on a task they completed changes nothing (safe retry). */
+export function completeByDriver(id: string, driver: UserRow): void {
+  commit((fx) => {
+    const row = liveTask(id);
+    if (row.status === 'finalizada' && row.assignedTo === driver.id) return;
+    if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
+    completeTask(row, driver, fx);
+  });
+}
+
+export function returnByDriver(id: string, driver: UserRow, reason: string | null): void {
+  commit((fx) => {
+    const row = liveTask(id);
+    if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
+    backToPool(row, driver, fx, { reason });
+    logActivity(
+      'task',
+      driver,
+      TASK_LOG.returned.action,
+      TASK_LOG.returned.details(row, driver.name, reason),
+    );
+    if (row.createdBy && row.createdBy !== driver.id) {
+      const n = TASK_NOTIFICATION.returned;
+      fx.push(
+        notify(row.createdBy, 'task_returned', n.title, n.message(row, driver.name, reason), { taskId: id }),
+      );
+    }
+  });
+  // When the 30 minutes pass the task may go back to this driver, even if nothing else happens.
+  runAssignmentAfterCooldown();
+}
+
+/** A conductor's PUT: claim a pool task of their types, or return/complete their own task. */
+function driverMove(id: string, input: UpdateTaskData, driver: UserRow): void {
+  const { status, assigned_to, ...fields } = input;
+  const row = liveTask(id);
+  const others = Object.keys(fields).length > 0 || (assigned_to != null && assigned_to !== driver.id);
+  const target =
+    status ?? (assigned_to === driver.id && row.status === 'bolsa_trabajo' ? 'en_proceso' : row.status);
+  if (!others) {
+    if (row.status === 'bolsa_trabajo' && target === 'en_proceso') return selfAssign(id, driver);
+    if (row.status === 'en_proceso' && row.assignedTo === driver.id) {
+      if (target === 'bolsa_trabajo') return returnByDriver(id, driver, null);
+      if (target === 'finalizada') return completeByDriver(id, driver);
+      return;
+    }
+  }
+  throw conflict(ERR.driverMoveRule);
+}
+
+// ---- reading --------------------------------------------------------------------------------
+
+const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
+const newestFirst = (a: Task, b: Task) =>
+  b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id);
+
+/**
+ * The board (CONTRACT §5): every pool and in-process task plus those finished in the last 24 h, newest
+ * first; gestor without finalizada; a conductor the pool of their types plus their own. Two queries, each
+ * on its own index (status; completed_at), so 100k finished tasks in history cost nothing.
+ */
+export function listTasks(user: UserRow): Task[] {
+  const driver = user.role === 'conductor';
+  const open: SQL[] = [inArray(tasks.status, OPEN), isNull(tasks.deletedAt)];
+  if (driver)
+    open.push(
+      or(
+        and(eq(tasks.status, 'bolsa_trabajo'), inArray(tasks.vehicleType, user.taskTypes)),
+        eq(tasks.assignedTo, user.id),
+      )!,
+    );
+  const list = selectTasks()
+    .where(and(...open))
+    .all()
+    .map(presentJoined);
+  if (user.role !== 'gestor') {
+    // completed_at is set only while a task is finalizada; a status term here would lead SQLite to
+    // walk the whole finalizada history through tasks_status instead of the completed_at range.
+    const done: SQL[] = [
+      gt(tasks.completedAt, new Date(nowMs() - BOARD_FINISHED_WINDOW_MS)),
+      isNull(tasks.deletedAt),
+    ];
+    if (driver) done.push(eq(tasks.assignedTo, user.id));
+    list.push(
+      ...selectTasks()
+        .where(and(...done))
+        .all()
+        .map(presentJoined),
+    );
+  }
+  return list.sort(newestFirst);
+}
+
+function activeTaskRow(driverId: string): TaskRow | undefined {
+  return db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.assignedTo, driverId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt)))
+    .get();
+}
+
+export function myActiveTask(driverId: string): Task {
+  const task = loadTask(
+    and(eq(tasks.assignedTo, driverId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt))!,
+  );
+  if (!task) throw notFound(ERR.noActiveTask);
+  return task;
+}
+
+/** Pool swap tasks, newest first; empty for a driver without the swap type. */
+export function swapAvailable(driver: UserRow): Task[] {
+  if (!driver.taskTypes.includes('swap')) return [];
+  return selectTasks()
+    .where(and(eq(tasks.status, 'bolsa_trabajo'), eq(tasks.vehicleType, 'swap'), isNull(tasks.deletedAt)))
+    .orderBy(desc(tasks.createdAt))
+    .all()
+    .map(presentJoined);
+}

@@ -24,8 +24,8 @@ export const UI_USERS = {
   notApplicable: '—',
   actions: { role: 'Rol', taskTypes: 'Tareas', delete: 'Eliminar' },
   actionLabels: {
-    role: (name: string) => `Cambiar el rol de ${name}`,
-    taskTypes: (name: string) => `Configurar los tipos de tarea de ${name}`,
+    role: (name: string) => `Rol de ${name}`,
+    taskTypes: (name: string) => `Tareas de ${name}`,
     delete: (name: string) => `Eliminar a ${name}`,
   },
   you: 'Tú',
@@ -93,8 +93,7 @@ export const UI_SYSTEM = {
     tasksByStatus: 'Tareas por estado',
     integrityOk: 'Sin problemas de integridad',
     /** SPEC §2 data-integrity warning. */
-    integrityIssue: (n: number) =>
-      `${plural(n, 'conductor', 'conductores')} sin tipos de tarea`,
+    integrityIssue: (n: number) => `${plural(n, 'conductor', 'conductores')} sin tipos de tarea`,
     integrityHint:
       'No pueden recibir ninguna tarea. Ejecuta las migraciones para darles el tipo por defecto (Semi).',
   },
@@ -128,7 +127,13 @@ export const UI_SYSTEM = {
   },
   logs: {
     title: 'Actividad reciente',
-    columns: { type: 'Tipo', user: 'Usuario', action: 'Acción', details: 'Detalles', timestamp: 'Fecha y hora' },
+    columns: {
+      type: 'Tipo',
+      user: 'Usuario',
+      action: 'Acción',
+      details: 'Detalles',
+      timestamp: 'Fecha y hora',
+    },
     count: (n: number) => plural(n, 'registro', 'registros'),
     empty: 'No hay actividad registrada',
   },

@@ -92,9 +92,9 @@ export const UI_BOARD = {
     online: 'Online',
     available: 'Disponibles',
     busy: 'Ocupados',
-    idle: 'Online sin fichar o sin tipo',
     utilization: 'Utilización',
-    pendingUsers: (n: number) => `${n} ${n === 1 ? 'usuario pendiente' : 'usuarios pendientes'} de aprobación`,
+    pendingUsers: (n: number) =>
+      `${n} ${n === 1 ? 'usuario pendiente' : 'usuarios pendientes'} de aprobación`,
     noPendingUsers: 'No hay usuarios pendientes',
     review: 'Revisar',
     queueTitle: 'Cola de Espera',

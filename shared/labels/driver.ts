@@ -47,7 +47,7 @@ export const UI_DRIVER = {
     loading: 'Cargando fichajes…',
   },
   swap: {
-    title: 'Tareas Swap Disponibles',
+    title: 'Tareas Swap',
     count: (n: number) => `${n} disponibles`,
     selfAssign: 'Auto-asignarme esta tarea',
     note: 'Las tareas Swap requieren asignación manual',
@@ -60,8 +60,5 @@ export const UI_DRIVER = {
     confirmTitle: '¿Auto-asignarte esta tarea?',
     confirmMessage: (task: string) => `${task} pasará a ser tu tarea activa.`,
     confirm: 'Sí, asignármela',
-  },
-  board: {
-    title: 'Tablero de Tareas',
   },
 } as const;

@@ -15,7 +15,7 @@ export const REPORT_TYPE_LABELS: Record<ReportType, string> = {
 
 export const DEFICIENCY_REASON_LABELS: Record<DeficiencyReason, string> = {
   no_drivers_available: 'Sin conductores disponibles',
-  other: 'Otro motivo',
+  other: 'Otro',
 };
 
 export const CLOCK_TYPE_LABELS: Record<ClockType, string> = { entrada: 'Entrada', salida: 'Salida' };
@@ -100,5 +100,184 @@ export const EXCEL = {
         minutes: 'Duración (min)',
       },
     },
+  },
+} as const;
+
+// ---- the supervision views (client) ----------------------------------------------------------------
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** SPEC §2 Searcher (Buscador Tareas). Status/priority/vehicle badges are the enum labels of common.ts. */
+export const UI_SEARCH = {
+  title: 'Buscador Tareas',
+  subtitle: 'Cualquier movimiento del historial, por ID, remolque, origen o destino',
+  term: 'Término de búsqueda',
+  termPlaceholder: 'ID, matrícula, origen o destino…',
+  searchIn: 'Buscar en',
+  searchTypes: { all: 'Todo', id: 'ID', trailer: 'Remolque', origin: 'Origen', destination: 'Destino' },
+  dateFrom: 'Fecha desde',
+  dateTo: 'Fecha hasta',
+  search: 'Buscar',
+  clear: 'Limpiar',
+  results: 'Resultados',
+  count: (n: number) => count(n, 'tarea', 'tareas'),
+  capped: (max: number) => `Se muestran las ${max} más recientes: acota la búsqueda para ver el resto.`,
+  intro: 'Escribe un término o elige un rango de fechas y pulsa Buscar.',
+  introHint: 'Mayúsculas y acentos dan igual: «camion» encuentra «Camión». Las fechas son días de Madrid.',
+  empty: 'No se encontraron tareas',
+  emptyHint: 'Prueba con otro término, busca en otro campo o amplía el rango de fechas.',
+  fields: {
+    id: 'ID',
+    trailer: 'Remolque',
+    createdBy: 'Creada por',
+    createdAt: 'Fecha de creación',
+    origin: 'Origen',
+    destination: 'Destino',
+    description: 'Descripción',
+  },
+  timeline: {
+    label: 'Cronología de la tarea',
+    created: 'Creada',
+    assigned: 'Asignada',
+    finished: 'Finalizada',
+    inProgress: 'En progreso',
+    pending: 'Pendiente',
+    by: (name: string) => `por ${name}`,
+    returns: (n: number) => `Devuelta a la bolsa ${n === 1 ? '1 vez' : `${n} veces`}`,
+  },
+  location: {
+    title: 'Ubicación actual del remolque',
+    at: 'en',
+    since: (time: string) => `desde ${time}`,
+    none: 'Sin movimientos finalizados todavía',
+  },
+} as const;
+
+/** The Excel export dialogs of Control Conductores and Analytics (SPEC §2, §5). */
+export const UI_EXPORT = {
+  open: 'Exportar Excel',
+  dateFrom: 'Fecha Desde',
+  dateTo: 'Fecha Hasta',
+  download: 'Descargar Excel',
+  contents: 'El informe incluye',
+  timezone: 'Fechas y horas en hora de Madrid.',
+  timeclock: {
+    title: 'Exportar control horario',
+    description: 'Fichajes de todos los conductores entre las dos fechas, ambas incluidas.',
+    contents: [
+      'Resumen diario por conductor: estado, primera entrada, última salida y horas trabajadas',
+      'Totales por conductor: días con fichajes, horas trabajadas y días incompletos',
+      'Todos los fichajes (entrada/salida) con su fecha y hora',
+    ],
+  },
+  analytics: {
+    title: 'Exportar Analytics de Conductores',
+    description: 'Rendimiento de los conductores entre las dos fechas, ambas incluidas.',
+    contents: [
+      'Tareas finalizadas por conductor',
+      'Tiempo medio de finalización',
+      'Tiempo total invertido',
+      'Eficiencia (tareas por hora)',
+    ],
+  },
+} as const;
+
+/** SPEC §2 Control Conductores. Status labels are DAILY_STATUS_LABELS (common.ts). */
+export const UI_TIME_CONTROL = {
+  title: 'Control Conductores',
+  subtitle: 'Fichajes de entrada y salida de cada conductor',
+  last24h: 'Últimas 24 horas',
+  stats: {
+    total: 'Total conductores',
+    working: 'Trabajando',
+    finished: 'Finalizados',
+    avgHours: 'Promedio de horas',
+    avgHoursHint: 'de los conductores que ficharon',
+  },
+  columns: {
+    driver: 'Conductor',
+    status: 'Estado',
+    firstEntry: 'Primera entrada',
+    lastExit: 'Última salida',
+    hours: 'Horas trabajadas',
+    punches: 'Fichajes',
+  },
+  none: '—',
+  empty: 'No hay datos de fichajes para esta fecha',
+  emptyHint: 'Aquí aparecerán los conductores aprobados y sus fichajes de las últimas 24 horas.',
+} as const;
+
+/** SPEC §2 Informes de Operaciones. Report types are REPORT_TYPE_LABELS, reasons DEFICIENCY_REASON_LABELS. */
+export const UI_REPORTS = {
+  title: 'Informes de Operaciones',
+  subtitle: 'Retrasos de asignación y de finalización de los movimientos',
+  type: 'Tipo de informe',
+  period: 'Periodo',
+  periods: { '24h': 'Últimas 24h', day: 'Día', hour: 'Hora' },
+  date: 'Fecha',
+  hour: 'Hora',
+  hourOption: (h: number) => `${String(h).padStart(2, '0')}:00`,
+  threshold: (min: number) => `Un incidente es un retraso de más de ${min} minutos.`,
+  summary: {
+    total: 'Total incidentes',
+    avg: 'Retraso promedio',
+    max: 'Retraso máximo',
+    period: 'Periodo',
+  },
+  minutes: (value: string) => `${value} min`,
+  incidents: 'Incidentes',
+  count: (n: number) => count(n, 'incidente', 'incidentes'),
+  chart: 'Incidentes por hora',
+  chartBar: (hour: string, n: number) => `${hour}: ${count(n, 'incidente', 'incidentes')}`,
+  legend: { red: 'Más de 30 min', orange: 'Más de 20 min', yellow: 'Hasta 20 min' },
+  empty: 'Sin incidentes reportados',
+  emptyHint: 'Ninguna tarea superó el umbral de retraso en este periodo.',
+  fields: {
+    priority: 'Prioridad',
+    reason: 'Motivo',
+    delay: 'Retraso de asignación',
+    completionDelay: 'Retraso de finalización',
+    trailer: 'Remolque',
+    created: 'Creada',
+    assigned: 'Asignada',
+    completed: 'Finalizada',
+    assignee: 'Conductor',
+    status: 'Estado',
+    notYet: 'Todavía no',
+  },
+} as const;
+
+/** SPEC §2 Admin Analytics de Conductores. */
+export const UI_ANALYTICS = {
+  title: 'Analytics de Conductores',
+  subtitle: 'Movimientos, conexión y tiempos de cada conductor',
+  stats: {
+    total: 'Total Conductores',
+    online: 'Conductores Online',
+    movements: 'Total Movimientos',
+    average: 'Promedio Movimientos',
+  },
+  columns: {
+    driver: 'Conductor',
+    status: 'Estado',
+    movements: 'Movimientos',
+    online24h: 'Online 24h',
+    avgTime: 'Tiempo Prom.',
+    lastActivity: 'Última Actividad',
+  },
+  online: 'Online',
+  offline: 'Offline',
+  rank: (n: number) => `#${n}`,
+  medal: (n: number) => `Medalla del puesto ${n}`,
+  refresh: 'Actualizar',
+  reset: 'Reiniciar Rankings',
+  empty: 'No hay conductores registrados',
+  emptyHint: 'Los conductores aparecerán aquí cuando un administrador apruebe sus cuentas.',
+  resetDialog: {
+    title: 'Reiniciar Rankings',
+    message:
+      'Los movimientos de todos los conductores volverán a 0. El historial de tareas se conserva: los informes y las exportaciones no cambian.',
+    irreversible: 'Esta acción no se puede deshacer.',
+    confirm: 'Reiniciar',
   },
 } as const;

@@ -1,25 +1,17 @@
 // Every text the client shows that is not an enum label (common.ts) or a server detail (errors.ts).
 // Grouped by screen; the SPEC §8 toasts are all here so every view takes them from one place.
-import { APP_TITLE } from './common';
-
 export const UI_COMMON = {
   cancel: 'Cancelar',
   close: 'Cerrar',
-  confirm: 'Confirmar',
   loading: 'Cargando…',
-  processing: 'Procesando…',
   retry: 'Reintentar',
   refresh: 'Actualizar',
-  save: 'Guardar',
-  required: 'Obligatorio',
   notYetAvailable: 'Esta vista aún no está disponible',
   notYetAvailableHint: 'Esta parte de la aplicación se está construyendo. Vuelve a intentarlo más adelante.',
-  featureNotYetAvailable: 'Esta función aún no está disponible',
   skipToContent: 'Saltar al contenido',
 } as const;
 
 export const UI_LOGIN = {
-  title: APP_TITLE,
   loginMode: 'Iniciar sesión',
   registerMode: 'Crear cuenta',
   modeSwitchLabel: 'Modo de acceso',
@@ -36,8 +28,6 @@ export const UI_LOGIN = {
   submitRegister: 'Crear cuenta',
   submittingLogin: 'Iniciando sesión…',
   submittingRegister: 'Creando cuenta…',
-  noAccount: '¿No tienes cuenta?',
-  haveAccount: '¿Ya tienes cuenta?',
   /** The SPEC §2 detail fragment that turns a refused login into the pending screen. */
   pendingMarker: 'pendiente de aprobación',
 } as const;

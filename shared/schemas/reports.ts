@@ -2,36 +2,56 @@ import { z } from 'zod';
 import { REPORT_PERIODS, SEARCH_TYPES } from '../enums';
 import type { DeficiencyReason, Priority, TaskStatus } from '../enums';
 import { TEXT_MAX } from '../constants';
+import { ERR } from '../labels/errors';
 import { daySchema } from './common';
+
+/** An empty query-string value (`?date=`) counts as absent, as the client's cleared inputs send it. */
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalDay = z.preprocess(blankToUndefined, daySchema.optional());
+/** 'YYYY-MM-DD' strings compare like the days they name. */
+const inOrder = (from?: string, to?: string) => !from || !to || from <= to;
 
 export const searchQuerySchema = z
   .object({
     search_type: z.enum(SEARCH_TYPES, { error: 'Tipo de búsqueda no válido' }).default('all'),
-    query: z.string().trim().max(TEXT_MAX).optional(),
-    date_from: daySchema.optional(),
-    date_to: daySchema.optional(),
+    query: z.preprocess(blankToUndefined, z.string().trim().max(TEXT_MAX).optional()),
+    date_from: optionalDay,
+    date_to: optionalDay,
   })
-  .strict();
+  .strict()
+  // Refinements without a path: the detail is the bare sentence the searcher shows (SPEC §5).
+  .refine((q) => q.query || q.date_from || q.date_to, ERR.searchCriteria)
+  .refine((q) => inOrder(q.date_from, q.date_to), ERR.dateOrder);
+export type SearchQuery = z.output<typeof searchQuerySchema>;
 
 export const reportQuerySchema = z
   .object({
     period: z.enum(REPORT_PERIODS, { error: 'Periodo no válido (24h, day u hour)' }).default('24h'),
-    date: daySchema.optional(),
-    hour: z.coerce
-      .number({ error: 'Hora no válida' })
-      .int('Hora no válida')
-      .min(0, 'La hora va de 0 a 23')
-      .max(23, 'La hora va de 0 a 23')
-      .optional(),
+    date: optionalDay,
+    // CONTRACT §13: an integer 0–23; '09' is accepted.
+    hour: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^\d{1,2}$/, 'Hora no válida')
+        .transform(Number)
+        .pipe(z.number().max(23, 'La hora va de 0 a 23'))
+        .optional(),
+    ),
   })
-  .strict();
+  .strict()
+  .refine((q) => q.period === '24h' || q.date !== undefined, ERR.dateRequired)
+  .refine((q) => q.period !== 'hour' || q.hour !== undefined, ERR.hourRequired);
+export type ReportQuery = z.output<typeof reportQuerySchema>;
 
+/** Both Excel exports: two Madrid days, both required, in order. */
 export const dateRangeQuerySchema = z
-  .object({
-    date_from: daySchema,
-    date_to: daySchema,
-  })
-  .strict();
+  .object({ date_from: optionalDay, date_to: optionalDay })
+  .strict()
+  .refine((q) => q.date_from && q.date_to, ERR.bothDates)
+  .refine((q) => inOrder(q.date_from, q.date_to), ERR.dateOrder)
+  .transform((q) => ({ date_from: q.date_from as string, date_to: q.date_to as string }));
+export type DateRangeQuery = z.output<typeof dateRangeQuerySchema>;
 
 export interface ReportSummary {
   total_incidents: number;

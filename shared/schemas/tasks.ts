@@ -28,6 +28,8 @@ export const createTaskSchema = z.object({
   vehicle_type: z.enum(VEHICLE_TYPES, { error: 'Tipo de vehículo no válido' }).default('semiremolque'),
 });
 export type CreateTaskInput = z.input<typeof createTaskSchema>;
+/** What the server works with once the input is validated (trimmed, upper-cased, defaults applied). */
+export type CreateTaskData = z.output<typeof createTaskSchema>;
 
 /** PUT /tasks/{id}: any subset of the editable fields, the status, and the driver for en_proceso. */
 export const updateTaskSchema = z
@@ -46,6 +48,7 @@ export const updateTaskSchema = z
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'No hay cambios que aplicar');
 export type UpdateTaskInput = z.input<typeof updateTaskSchema>;
+export type UpdateTaskData = z.output<typeof updateTaskSchema>;
 
 export const returnTaskSchema = z
   .object({ reason: z.enum(RETURN_REASONS, { error: 'Motivo no válido' }).nullish() })

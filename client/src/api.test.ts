@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ERR } from '@shared/labels';
+import { api, ApiError, errorText, filenameFromDisposition } from './api';
+import { json, mockFetch } from './test/http';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('errors', () => {
+  it("carries the server's detail; a network failure is status 0 with no detail", async () => {
+    mockFetch(() => json(409, { detail: ERR.trailerBusy('R-1') }));
+    const conflict = await api.post('/tasks', {}).catch((e: unknown) => e);
+    expect(conflict).toMatchObject({ status: 409, detail: 'El remolque R-1 ya tiene una tarea abierta' });
+    expect(errorText(conflict, 'Error al crear tarea')).toBe('El remolque R-1 ya tiene una tarea abierta');
+
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    const offline = await api.get('/tasks').catch((e: unknown) => e);
+    expect(offline).toBeInstanceOf(ApiError);
+    expect(offline).toMatchObject({ status: 0, detail: null });
+    expect(errorText(offline, 'Error al cargar los datos')).toBe('Error al cargar los datos');
+  });
+});
+
+describe('downloads', () => {
+  it.each([
+    [
+      'attachment; filename="control_horario_2026-11-01_to_2026-11-22.xlsx"',
+      'control_horario_2026-11-01_to_2026-11-22.xlsx',
+    ],
+    ["attachment; filename*=UTF-8''analytics%20tareas.xlsx", 'analytics tareas.xlsx'],
+    ['attachment; filename=plain.xlsx', 'plain.xlsx'],
+    [null, null],
+  ])('reads the file name of %s', (header, name) => {
+    expect(filenameFromDisposition(header)).toBe(name);
+  });
+
+  it("saves the blob under the server's name, else the fallback", async () => {
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const fetch = mockFetch(
+      () =>
+        new Response('xlsx', {
+          status: 200,
+          headers: { 'Content-Disposition': 'attachment; filename="analytics_tareas_a_to_b.xlsx"' },
+        }),
+    );
+    await expect(
+      api.download('/admin/analytics/export-excel', 'respaldo.xlsx', { date_from: 'a', date_to: 'b' }),
+    ).resolves.toBe('analytics_tareas_a_to_b.xlsx');
+    expect(fetch.mock.calls[0][0]).toBe('/api/admin/analytics/export-excel?date_from=a&date_to=b');
+
+    fetch.mockResolvedValueOnce(new Response('xlsx', { status: 200 }));
+    await expect(api.download('/admin/analytics/export-excel', 'respaldo.xlsx')).resolves.toBe(
+      'respaldo.xlsx',
+    );
+    expect(clicks).toEqual(['analytics_tareas_a_to_b.xlsx', 'respaldo.xlsx']);
+  });
+
+  it('a refused download throws with the JSON detail', async () => {
+    mockFetch(() => json(400, { detail: ERR.bothDates }));
+    await expect(api.download('/admin/timeclock/export-excel', 'x.xlsx')).rejects.toMatchObject({
+      status: 400,
+      detail: ERR.bothDates,
+    });
+  });
+});

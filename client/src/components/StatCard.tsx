@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import { cn } from './cn';
+import { ACCENT_TONE, type Tone } from './tones';
+
+interface StatCardProps {
+  label: string;
+  value: ReactNode;
+  icon?: ReactNode;
+  tone?: Tone;
+  /** A line under the figure, e.g. 'de 12 online'. */
+  hint?: ReactNode;
+  className?: string;
+}
+
+export function StatCard({ label, value, icon, tone = 'slate', hint, className }: StatCardProps) {
+  return (
+    <div
+      className={cn(
+        'flex items-center gap-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200',
+        className,
+      )}
+    >
+      {icon && (
+        <div className={cn('grid size-11 shrink-0 place-items-center rounded-lg', ACCENT_TONE[tone])}>
+          {icon}
+        </div>
+      )}
+      <div className="min-w-0">
+        <p className="truncate text-sm font-medium text-slate-500">{label}</p>
+        <p className="text-2xl font-bold tabular-nums text-slate-900">{value}</p>
+        {hint && <p className="truncate text-xs text-slate-500">{hint}</p>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,395 @@
+// The kanban in jsdom: columns per role, every card field and the delay colouring, keyboard drags through
+// the driver picker, the rollback toast, delete confirmation, and the driver mode's rules.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import type { Role } from '@shared/enums';
+import type { EligibleDriver, Task } from '@shared/schemas';
+import { COLUMN_EMPTY, ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_DRIVER } from '@shared/labels';
+import { json, mockFetch, sentBody } from '../../test/http';
+import { useSession } from '../../stores/session';
+import { useTasks } from '../../stores/tasks';
+import { Kanban } from './Kanban';
+
+/** No pause between keystrokes: this machine is slow enough. */
+const user = () => userEvent.setup({ delay: null });
+
+vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
+
+let n = 0;
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+function task(fields: Partial<Task> = {}): Task {
+  const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+  return {
+    id,
+    title: 'Mover',
+    description: 'Con lona azul',
+    origin: 'Muelle 3',
+    destination: 'Campa Norte',
+    trailer_id: `R-${1000 + n}-BCD`,
+    priority: 'high',
+    status: 'bolsa_trabajo',
+    vehicle_type: 'semiremolque',
+    assigned_to: null,
+    assigned_to_name: null,
+    created_by: 'g1',
+    created_by_name: 'Gema Gestora',
+    created_at: minutesAgo(60 - n),
+    updated_at: minutesAgo(1),
+    assigned_at: null,
+    completed_at: null,
+    status_since: minutesAgo(5),
+    return_reason: null,
+    version: 1,
+    ...fields,
+  };
+}
+
+function signIn(role: Role, id = 'me') {
+  useSession.setState({
+    token: 'tok',
+    user: { id, name: 'Yo Mismo', email: 'yo@patio.es', role },
+    status: 'authenticated',
+  });
+  localStorage.setItem('torre.token', 'tok');
+}
+
+function seed(...tasks: Task[]) {
+  for (const t of tasks) useTasks.getState().apply(t);
+}
+
+const column = (status: string) =>
+  screen.getByRole('region', { name: STATUS_LABELS[status as keyof typeof STATUS_LABELS] });
+const cardOf = (t: Task) => screen.getByRole('article', { name: `${t.title} ${t.trailer_id}` });
+const handleOf = (t: Task) => cardOf(t).parentElement!;
+
+/**
+ * jsdom lays nothing out, and @hello-pangea/dnd moves a card between columns by their boxes: columns
+ * side by side, 300 px apart; cards stacked in them.
+ */
+const COLUMN_ORDER = ['bolsa_trabajo', 'en_proceso', 'finalizada'];
+function layOut() {
+  const box = (x: number, y: number, width: number, height: number) =>
+    ({
+      x,
+      y,
+      width,
+      height,
+      top: y,
+      left: x,
+      right: x + width,
+      bottom: y + height,
+      toJSON: () => ({}),
+    }) as DOMRect;
+  vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
+    const columnId = this.closest('[data-rfd-droppable-id]')?.getAttribute('data-rfd-droppable-id') ?? '';
+    const x = COLUMN_ORDER.indexOf(columnId) * 300;
+    if (this.hasAttribute('data-rfd-droppable-id')) return box(x, 0, 280, 1000);
+    if (this.hasAttribute('data-rfd-draggable-id')) {
+      const index = [...this.parentElement!.children].indexOf(this);
+      return box(x + 10, index * 120, 260, 110);
+    }
+    return box(0, 0, 0, 0);
+  });
+  // The viewport: a column must be visible to be a keyboard target.
+  vi.spyOn(document.documentElement, 'clientWidth', 'get').mockReturnValue(1200);
+  vi.spyOn(document.documentElement, 'clientHeight', 'get').mockReturnValue(1000);
+}
+
+const KEY = { Space: 32, ArrowLeft: 37, ArrowRight: 39 } as const;
+/** @hello-pangea/dnd's keyboard drag: lift with Space, move with the arrows, drop with Space. */
+function keyboardDrag(t: Task, arrows: ('ArrowLeft' | 'ArrowRight')[]) {
+  const handle = handleOf(t);
+  handle.focus();
+  fireEvent.keyDown(handle, { keyCode: KEY.Space });
+  for (const a of arrows) fireEvent.keyDown(handle, { keyCode: KEY[a] });
+  fireEvent.keyDown(handle, { keyCode: KEY.Space });
+}
+
+beforeEach(() => {
+  layOut();
+  useTasks.getState().reset();
+  vi.mocked(toast.success).mockClear();
+  vi.mocked(toast.error).mockClear();
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe('staff board', { timeout: 20_000 }, () => {
+  it('shows the three columns with counts and empty texts, and every field of a card', () => {
+    signIn('admin');
+    const t = task({ return_reason: 'Remolque dañado' });
+    seed(t);
+    render(<Kanban mode="staff" />);
+    expect(within(column('bolsa_trabajo')).getByTestId('column-count')).toHaveTextContent('1');
+    expect(within(column('en_proceso')).getByText(COLUMN_EMPTY.en_proceso)).toBeInTheDocument();
+    expect(within(column('finalizada')).getByText(COLUMN_EMPTY.finalizada)).toBeInTheDocument();
+    const card = cardOf(t);
+    for (const text of [
+      'Mover',
+      t.trailer_id,
+      'Muelle 3',
+      'Campa Norte',
+      'Con lona azul',
+      'Alta',
+      'SEMIREMOLQUE',
+      'Gema Gestora',
+      UI_BOARD.card.unassigned,
+    ])
+      expect(within(card).getByText(text)).toBeInTheDocument();
+    expect(card).toHaveTextContent(`${UI_BOARD.card.returnReason}: Remolque dañado`);
+    for (const action of [UI_BOARD.card.edit, UI_BOARD.picker.confirm, UI_BOARD.card.delete])
+      expect(within(card).getByRole('button', { name: action })).toBeInTheDocument();
+  });
+
+  it('mounts a long column a page at a time; the count is the whole column', async () => {
+    signIn('admin');
+    seed(...Array.from({ length: 35 }, () => task()));
+    const observers: { fire: (hit: boolean) => void }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(private cb: (e: { isIntersecting: boolean }[]) => void) {
+          observers.push(this);
+        }
+        fire(hit: boolean) {
+          this.cb([{ isIntersecting: hit }]);
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    render(<Kanban mode="staff" />);
+    const pool = column('bolsa_trabajo');
+    expect(within(pool).getByTestId('column-count')).toHaveTextContent('35');
+    expect(within(pool).getAllByRole('article')).toHaveLength(20);
+    // The end of the shown cards scrolls into reach: the rest follows.
+    act(() => observers.at(-1)!.fire(true));
+    expect(within(pool).getAllByRole('article')).toHaveLength(35);
+  });
+
+  it('gestor: no Finalizada column', () => {
+    signIn('gestor');
+    render(<Kanban mode="staff" />);
+    expect(screen.getByRole('region', { name: STATUS_LABELS.bolsa_trabajo })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: STATUS_LABELS.finalizada })).toBeNull();
+  });
+
+  it('colours the time in state by the SPEC §9 delay thresholds', () => {
+    signIn('admin');
+    const fresh = task({ status_since: minutesAgo(5) });
+    const late = task({ status_since: minutesAgo(25) });
+    const stuck = task({
+      status: 'en_proceso',
+      assigned_to: 'd1',
+      assigned_to_name: 'Lucía',
+      status_since: minutesAgo(45),
+    });
+    seed(fresh, late, stuck);
+    render(<Kanban mode="staff" />);
+    const tone = (t: Task) => within(cardOf(t)).getByTestId('time-in-state');
+    expect(tone(fresh)).toHaveAttribute('data-tone', 'yellow');
+    expect(tone(fresh)).toHaveTextContent('0h 5min');
+    expect(tone(late)).toHaveAttribute('data-tone', 'orange');
+    expect(tone(stuck)).toHaveAttribute('data-tone', 'red');
+    expect(tone(stuck)).toHaveTextContent('0h 45min');
+    expect(within(cardOf(stuck)).getByText('Lucía')).toBeInTheDocument();
+  });
+
+  it('a pool card dragged by keyboard to En Proceso asks for the driver; busy ones cannot be chosen', async () => {
+    signIn('admin');
+    const t = task();
+    seed(t);
+    const drivers: EligibleDriver[] = [
+      {
+        id: 'd1',
+        name: 'Lucía Romero',
+        is_online: true,
+        clocked_in: true,
+        busy: false,
+        available: true,
+        movements_count: 4,
+      },
+      {
+        id: 'd2',
+        name: 'Pablo Serrano',
+        is_online: true,
+        clocked_in: true,
+        busy: true,
+        available: false,
+        movements_count: 9,
+      },
+    ];
+    const fetch = mockFetch((path, init) => {
+      if (path === `/tasks/${t.id}/eligible-drivers`) return json(200, drivers);
+      if (path === `/tasks/${t.id}` && init.method === 'PUT')
+        return json(200, {
+          ...t,
+          status: 'en_proceso',
+          assigned_to: 'd1',
+          assigned_to_name: 'Lucía Romero',
+          version: 2,
+        });
+      return json(404, {});
+    });
+    render(<Kanban mode="staff" />);
+    keyboardDrag(t, ['ArrowRight']);
+
+    const picker = await screen.findByRole('dialog', { name: UI_BOARD.picker.title });
+    await within(picker).findByText('Lucía Romero');
+    expect(within(picker).getByRole('radio', { name: /Pablo Serrano/ })).toBeDisabled();
+    expect(within(picker).getByRole('radio', { name: /Lucía Romero/ })).toBeChecked();
+    await user().click(within(picker).getByRole('button', { name: UI_BOARD.picker.confirm }));
+
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.taskUpdated));
+    const put = fetch.mock.calls.findIndex(([, init]) => init?.method === 'PUT');
+    expect(sentBody(fetch, put)).toEqual({ status: 'en_proceso', assigned_to: 'd1' });
+    expect(within(column('en_proceso')).getByText('Lucía Romero')).toBeInTheDocument();
+  });
+
+  it('a refused drag goes back to its column with the server detail as the toast', async () => {
+    signIn('manager');
+    const t = task({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Lucía' });
+    seed(t);
+    mockFetch(() => json(409, { detail: 'La tarea cambió mientras tanto' }));
+    render(<Kanban mode="staff" />);
+    keyboardDrag(t, ['ArrowRight']);
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('La tarea cambió mientras tanto'));
+    expect(within(column('en_proceso')).getByRole('article')).toBe(cardOf(t));
+    expect(useTasks.getState().byId[t.id]).toBe(t);
+  });
+
+  it('falls back to the SPEC §8 text when the refusal has no detail', async () => {
+    signIn('admin');
+    const t = task({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Lucía' });
+    seed(t);
+    mockFetch(() => new Response('', { status: 500 }));
+    render(<Kanban mode="staff" />);
+    keyboardDrag(t, ['ArrowLeft']);
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(TOAST.updateTaskError));
+    expect(useTasks.getState().byId[t.id].status).toBe('en_proceso');
+  });
+
+  it('delete asks first; only the confirmation sends it', async () => {
+    signIn('gestor');
+    const t = task();
+    seed(t);
+    const fetch = mockFetch(() => json(200, { message: 'Tarea eliminada' }));
+    render(<Kanban mode="staff" />);
+    await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.delete }));
+    const dialog = screen.getByRole('dialog', { name: UI_BOARD.deleteConfirm.title });
+    expect(fetch).not.toHaveBeenCalled();
+    await user().click(within(dialog).getByRole('button', { name: UI_BOARD.deleteConfirm.confirm }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.taskDeleted));
+    expect(fetch.mock.calls[0][1]?.method).toBe('DELETE');
+    expect(screen.queryByRole('article')).toBeNull();
+  });
+});
+
+describe('driver mode', { timeout: 20_000 }, () => {
+  it("shows 'Asignarme' on a free pool task and 'Devolver' on the driver's own, nothing on others'", () => {
+    signIn('conductor');
+    const free = task();
+    const mine = task({ status: 'en_proceso', assigned_to: 'me', assigned_to_name: 'Yo Mismo' });
+    const done = task({
+      status: 'finalizada',
+      assigned_to: 'me',
+      assigned_to_name: 'Yo Mismo',
+      completed_at: minutesAgo(3),
+    });
+    seed(free, mine, done);
+    render(<Kanban mode="driver" />);
+    expect(within(cardOf(free)).getByRole('button', { name: UI_BOARD.card.selfAssign })).toBeInTheDocument();
+    expect(within(cardOf(mine)).getByRole('button', { name: UI_BOARD.card.giveBack })).toBeInTheDocument();
+    expect(within(cardOf(done)).queryByRole('button')).toBeNull();
+    expect(screen.queryByRole('button', { name: UI_BOARD.card.delete })).toBeNull();
+    expect(screen.queryByRole('button', { name: UI_BOARD.card.edit })).toBeNull();
+  });
+
+  it("'Asignarme' claims at once (a Swap task after a confirmation) with the server's message", async () => {
+    signIn('conductor');
+    const semi = task();
+    const swap = task({ vehicle_type: 'swap' });
+    seed(semi, swap);
+    const fetch = mockFetch(() => json(200, { message: 'Te has asignado esta tarea' }));
+    render(<Kanban mode="driver" />);
+    await user().click(within(cardOf(semi)).getByRole('button', { name: UI_BOARD.card.selfAssign }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Te has asignado esta tarea'));
+    expect(String(fetch.mock.calls[0][0])).toContain(`/tasks/${semi.id}/self-assign`);
+    expect(useTasks.getState().byId[semi.id]).toMatchObject({ status: 'en_proceso', assigned_to: 'me' });
+
+    await user().click(within(cardOf(swap)).getByRole('button', { name: UI_BOARD.card.selfAssign }));
+    const confirm = screen.getByRole('dialog', { name: UI_DRIVER.swap.confirmTitle });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await user().click(within(confirm).getByRole('button', { name: UI_DRIVER.swap.confirm }));
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
+  });
+
+  it("refuses on the client a pool task that is already assigned ('Esta tarea ya está asignada')", async () => {
+    signIn('conductor');
+    // A stale card: still in the pool here, but the store already knows someone holds it.
+    const taken = task({ assigned_to: 'other', assigned_to_name: 'Otro' });
+    seed(taken);
+    const fetch = mockFetch(() => json(200, {}));
+    render(<Kanban mode="driver" />);
+    keyboardDrag(taken, ['ArrowRight']);
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(ERR.alreadyAssigned));
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('refuses a drag the SPEC §4 rules do not allow, without calling the server', async () => {
+    signIn('conductor');
+    const othersDone = task({ status: 'finalizada', assigned_to: 'me', completed_at: minutesAgo(2) });
+    seed(othersDone);
+    const fetch = mockFetch(() => json(200, {}));
+    render(<Kanban mode="driver" />);
+    keyboardDrag(othersDone, ['ArrowLeft']);
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(ERR.driverMoveRule));
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("'Devolver' asks first, with the optional reason, and the card goes back to the pool", async () => {
+    signIn('conductor');
+    const mine = task({ status: 'en_proceso', assigned_to: 'me', assigned_to_name: 'Yo Mismo' });
+    seed(mine);
+    const fetch = mockFetch(() => json(200, { message: 'Tarea devuelta a bolsa de trabajo' }));
+    render(<Kanban mode="driver" />);
+    await user().click(within(cardOf(mine)).getByRole('button', { name: UI_BOARD.card.giveBack }));
+    const dialog = screen.getByRole('dialog', { name: UI_DRIVER.returnConfirm.title });
+    await user().selectOptions(
+      within(dialog).getByLabelText(UI_DRIVER.returnConfirm.reason),
+      'Ubicación ocupada',
+    );
+    await user().click(within(dialog).getByRole('button', { name: UI_DRIVER.returnConfirm.confirm }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.returnedToPool));
+    expect(String(fetch.mock.calls[0][0])).toContain(`/tasks/${mine.id}/return`);
+    expect(sentBody(fetch)).toEqual({ reason: 'Ubicación ocupada' });
+    expect(within(column('bolsa_trabajo')).getByRole('article')).toBe(cardOf(mine));
+  });
+
+  it('on a phone the columns become tabs', async () => {
+    signIn('conductor');
+    const free = task();
+    seed(free);
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width: 767px'),
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    render(<Kanban mode="driver" />);
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual([
+      `${STATUS_LABELS.bolsa_trabajo}1 tarea`,
+      `${STATUS_LABELS.en_proceso}0 tareas`,
+      `${STATUS_LABELS.finalizada}0 tareas`,
+    ]);
+    expect(cardOf(free)).toBeInTheDocument();
+    await user().click(tabs[1]);
+    expect(screen.getByText(COLUMN_EMPTY.en_proceso)).toBeInTheDocument();
+  });
+});

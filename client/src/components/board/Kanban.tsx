@@ -1,0 +1,302 @@
+// The kanban board (SPEC §2, §4, §5; CONTRACT §5) in two modes:
+// - staff (admin, manager, gestor): drag any card to any visible column; En Proceso asks for the driver
+//   (DriverPicker); edit, assign/reassign and delete (with confirmation) on every card;
+// - driver: 'Asignarme' on pool tasks, 'Devolver' on their own task, drags only under SPEC §4 (anything
+//   else is refused here with the SPEC §5 text), the Finalizada column, and tabs on a phone.
+// Moves are optimistic (stores/tasks) and rolled back with the server's detail as the toast.
+// Mount the data with `useTasksFeed()` (stores/tasks) wherever this board is shown.
+import { useCallback, useMemo, useState } from 'react';
+import { DragDropContext, type DropResult } from '@hello-pangea/dnd';
+import * as Tabs from '@radix-ui/react-tabs';
+import { toast } from 'sonner';
+import { RETURN_REASONS, type ReturnReason, type TaskStatus } from '@shared/enums';
+import type { Task } from '@shared/schemas';
+import { ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_DRIVER } from '@shared/labels';
+import { useSession } from '../../stores/session';
+import { useTasks, type Assignee } from '../../stores/tasks';
+import { toastError } from '../../toast';
+import { cn } from '../cn';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { inputClass } from '../Field';
+import {
+  BoardContext,
+  boardColumns,
+  type BoardActions,
+  type BoardContextValue,
+  type BoardMode,
+} from './context';
+import { useMediaQuery } from './hooks';
+import { DriverPicker } from './DriverPicker';
+import { COLUMN_LOOK, KanbanColumn } from './KanbanColumn';
+import { TaskFormModal } from './TaskFormModal';
+
+type Dialog = { kind: 'assign' | 'edit' | 'delete' | 'claim' | 'return' | 'complete'; task: Task };
+
+const PHONE = '(max-width: 767px)';
+const named = (t: Task) => `${t.title} ${t.trailer_id}`;
+
+/** SPEC §8 toasts around a store call; rethrows so a confirmation dialog stays open for a retry. */
+async function run(work: () => Promise<unknown>, success: (result: unknown) => string, fallback: string) {
+  try {
+    toast.success(success(await work()));
+  } catch (err) {
+    toastError(err, fallback);
+    throw err;
+  }
+}
+const quiet = (p: Promise<unknown>) => void p.catch(() => undefined);
+
+const moveTo = (task: Task, to: TaskStatus, driver?: Assignee) =>
+  run(
+    () => useTasks.getState().move(task.id, to, driver),
+    () => TOAST.taskUpdated,
+    TOAST.updateTaskError,
+  );
+
+interface KanbanProps {
+  mode: BoardMode;
+  className?: string;
+}
+
+export function Kanban({ mode, className }: KanbanProps) {
+  const user = useSession((s) => s.user);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const close = useCallback(() => setDialog(null), []);
+  const userId = user?.id ?? '';
+  const userName = user?.name ?? '';
+
+  const statuses = boardColumns(mode, user?.role ?? 'conductor');
+
+  const actions = useMemo<BoardActions>(() => {
+    const open = (kind: Dialog['kind']) => (task: Task) => setDialog({ kind, task });
+    return {
+      edit: open('edit'),
+      remove: open('delete'),
+      assign: open('assign'),
+      claim(task) {
+        // SPEC §5: refused on the client when the task is no longer free.
+        if (task.assigned_to || task.status !== 'bolsa_trabajo') return void toast.error(ERR.alreadyAssigned);
+        // SPEC §5: claiming a Swap task asks first.
+        if (task.vehicle_type === 'swap') return setDialog({ kind: 'claim', task });
+        quiet(claimTask(task, { id: userId, name: userName }));
+      },
+      giveBack(task) {
+        if (task.status !== 'en_proceso' || task.assigned_to !== userId)
+          return void toast.error(ERR.driverMoveRule);
+        setDialog({ kind: 'return', task });
+      },
+    };
+  }, [userId, userName]);
+
+  const board = useMemo<BoardContextValue>(() => ({ mode, userId, actions }), [mode, userId, actions]);
+
+  const onDragEnd = useCallback(
+    ({ draggableId, source, destination }: DropResult) => {
+      if (!destination || destination.droppableId === source.droppableId) return;
+      const task = useTasks.getState().byId[draggableId];
+      if (!task) return;
+      const to = destination.droppableId as TaskStatus;
+      if (mode === 'staff') {
+        if (to === 'en_proceso') return actions.assign(task);
+        return quiet(moveTo(task, to));
+      }
+      // SPEC §4: a driver claims a pool task, or moves their own task (return or complete); nothing else.
+      if (task.status === 'bolsa_trabajo' && to === 'en_proceso') return actions.claim(task);
+      if (task.status === 'en_proceso' && task.assigned_to === userId) {
+        if (to === 'bolsa_trabajo') return setDialog({ kind: 'return', task });
+        if (to === 'finalizada') return setDialog({ kind: 'complete', task });
+      }
+      toast.error(ERR.driverMoveRule);
+    },
+    [mode, userId, actions],
+  );
+
+  const phoneTabs = useMediaQuery(PHONE) && mode === 'driver';
+
+  return (
+    <BoardContext.Provider value={board}>
+      <DragDropContext onDragEnd={onDragEnd}>
+        {phoneTabs ? (
+          <PhoneTabs statuses={statuses} className={className} />
+        ) : (
+          <div
+            data-testid="kanban"
+            className={cn(
+              'grid gap-3',
+              statuses.length === 3 ? 'md:grid-cols-3' : 'md:grid-cols-2',
+              className,
+            )}
+          >
+            {statuses.map((s) => (
+              <KanbanColumn key={s} status={s} />
+            ))}
+          </div>
+        )}
+      </DragDropContext>
+      <BoardDialogs dialog={dialog} close={close} me={{ id: userId, name: userName }} />
+    </BoardContext.Provider>
+  );
+}
+
+function claimTask(task: Task, me: Assignee) {
+  return run(
+    () => useTasks.getState().selfAssign(task.id, me),
+    (message) => String(message),
+    TOAST.selfAssignError,
+  );
+}
+
+function PhoneTabs({ statuses, className }: { statuses: TaskStatus[]; className?: string }) {
+  return (
+    <Tabs.Root defaultValue={statuses[0]} className={className} data-testid="kanban">
+      <Tabs.List
+        aria-label={UI_BOARD.kanban.tabs}
+        className={cn(
+          'grid gap-1 rounded-xl bg-slate-200 p-1',
+          statuses.length === 3 ? 'grid-cols-3' : 'grid-cols-2',
+        )}
+      >
+        {statuses.map((s) => (
+          <Tabs.Trigger
+            key={s}
+            value={s}
+            className="flex min-h-11 flex-col items-center justify-center gap-0.5 rounded-lg px-1 text-xs font-semibold text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm"
+          >
+            <span className="flex items-center gap-1.5">
+              <span aria-hidden className={cn('size-2 rounded-full', COLUMN_LOOK[s].dot)} />
+              {STATUS_LABELS[s]}
+            </span>
+            <TabCount status={s} />
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      {statuses.map((s) => (
+        <Tabs.Content key={s} value={s} className="mt-2 focus-visible:outline-none">
+          <KanbanColumn status={s} bare />
+        </Tabs.Content>
+      ))}
+    </Tabs.Root>
+  );
+}
+
+function TabCount({ status }: { status: TaskStatus }) {
+  const n = useTasks((s) => {
+    let count = 0;
+    for (const id in s.byId) if (s.byId[id].status === status) count++;
+    return count;
+  });
+  return <span className="tabular-nums text-slate-500">{UI_BOARD.kanban.count(n)}</span>;
+}
+
+interface DialogsProps {
+  dialog: Dialog | null;
+  close: () => void;
+  me: Assignee;
+}
+
+function BoardDialogs({ dialog, close, me }: DialogsProps) {
+  const onOpenChange = (open: boolean) => !open && close();
+  const task = dialog?.task;
+  return (
+    <>
+      <DriverPicker
+        task={dialog?.kind === 'assign' ? dialog.task : null}
+        onOpenChange={onOpenChange}
+        onPick={(driver) => {
+          const picked = dialog!.task;
+          close();
+          quiet(moveTo(picked, 'en_proceso', { id: driver.id, name: driver.name }));
+        }}
+      />
+      <TaskFormModal
+        open={dialog?.kind === 'edit'}
+        onOpenChange={onOpenChange}
+        task={dialog?.kind === 'edit' ? task : null}
+      />
+      {dialog?.kind === 'delete' && (
+        <ConfirmDialog
+          open
+          onOpenChange={onOpenChange}
+          title={UI_BOARD.deleteConfirm.title}
+          message={UI_BOARD.deleteConfirm.message(named(dialog.task))}
+          confirmLabel={UI_BOARD.deleteConfirm.confirm}
+          onConfirm={() =>
+            run(
+              () => useTasks.getState().remove(dialog.task.id),
+              () => TOAST.taskDeleted,
+              TOAST.deleteTaskError,
+            )
+          }
+        />
+      )}
+      {dialog?.kind === 'claim' && (
+        <ConfirmDialog
+          open
+          onOpenChange={onOpenChange}
+          variant="primary"
+          title={UI_DRIVER.swap.confirmTitle}
+          message={UI_DRIVER.swap.confirmMessage(named(dialog.task))}
+          confirmLabel={UI_DRIVER.swap.confirm}
+          onConfirm={() => claimTask(dialog.task, me)}
+        />
+      )}
+      {dialog?.kind === 'complete' && (
+        <ConfirmDialog
+          open
+          onOpenChange={onOpenChange}
+          variant="success"
+          title={UI_DRIVER.completeConfirm.title}
+          message={UI_DRIVER.completeConfirm.message(named(dialog.task))}
+          confirmLabel={UI_DRIVER.completeConfirm.confirm}
+          onConfirm={() =>
+            run(
+              () => useTasks.getState().complete(dialog.task.id),
+              (m) => String(m),
+              TOAST.completeError,
+            )
+          }
+        />
+      )}
+      {dialog?.kind === 'return' && <ReturnDialog task={dialog.task} onOpenChange={onOpenChange} />}
+    </>
+  );
+}
+
+/** 'Devolver' asks first, with the optional reason the card will show (CONTRACT §5). */
+function ReturnDialog({ task, onOpenChange }: { task: Task; onOpenChange: (open: boolean) => void }) {
+  const [reason, setReason] = useState<ReturnReason | ''>('');
+  const texts = UI_DRIVER.returnConfirm;
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={onOpenChange}
+      variant="warning"
+      title={texts.title}
+      message={texts.message(named(task))}
+      confirmLabel={texts.confirm}
+      onConfirm={() =>
+        run(
+          () => useTasks.getState().giveBack(task.id, reason || null),
+          () => TOAST.returnedToPool,
+          TOAST.returnError,
+        )
+      }
+    >
+      <label className="block space-y-1.5">
+        <span className="block text-sm font-medium text-slate-700">{texts.reason}</span>
+        <select
+          value={reason}
+          onChange={(e) => setReason(e.target.value as ReturnReason | '')}
+          className={inputClass}
+        >
+          <option value="">{texts.noReason}</option>
+          {RETURN_REASONS.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </label>
+    </ConfirmDialog>
+  );
+}

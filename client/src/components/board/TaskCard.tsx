@@ -1,0 +1,287 @@
+// A task on the board (SPEC §2 Dashboard cards, CONTRACT §5, §11): every field, the badges, the time in
+// its current state coloured by the SPEC §9 delay thresholds, the last return reason, and the actions the
+// viewer may take. Memoised: the store keeps a task's object until its data changes, so a push re-renders
+// only the card it is about.
+import { memo, useContext } from 'react';
+import { Draggable } from '@hello-pangea/dnd';
+import {
+  ArrowRight,
+  CircleCheck,
+  Clock,
+  Hand,
+  Pencil,
+  Trash2,
+  TriangleAlert,
+  Undo2,
+  UserCog,
+  UserPlus,
+} from 'lucide-react';
+import type { Task } from '@shared/schemas';
+import { PRIORITY_LABELS, STATUS_LABELS, UI_BOARD, VEHICLE_BADGES } from '@shared/labels';
+import { formatMinutes, formatTime } from '@shared/time';
+import { PriorityBadge, VehicleBadge } from '../Badge';
+import { cn } from '../cn';
+import { BADGE_TONE, delayTone } from '../tones';
+import { BoardContext, type Density } from './context';
+import { useMinutesSince } from './hooks';
+
+const PRIORITY_EDGE = {
+  high: 'border-l-red-500',
+  normal: 'border-l-sky-400',
+  low: 'border-l-slate-300',
+} as const;
+
+/** The time in the current state: a chip coloured by delay while the task waits or runs. */
+export function TimeInState({ task, compact }: { task: Task; compact?: boolean }) {
+  const minutes = useMinutesSince(task.status_since);
+  const finished = task.status === 'finalizada';
+  const finishedAt = formatTime(task.completed_at ?? task.status_since);
+  const text = finished
+    ? compact
+      ? finishedAt
+      : UI_BOARD.card.finishedAt(finishedAt)
+    : formatMinutes(minutes);
+  const tone = finished ? 'slate' : delayTone(minutes);
+  return (
+    <span
+      title={`${UI_BOARD.card.timeInState}: ${STATUS_LABELS[task.status]}`}
+      data-testid="time-in-state"
+      data-tone={tone}
+      className={cn(
+        'inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded-md font-semibold tabular-nums ring-1 ring-inset',
+        compact ? 'px-1.5 py-0.5 text-sm' : 'px-1.5 py-0.5 text-xs',
+        BADGE_TONE[tone],
+      )}
+    >
+      {finished ? (
+        <CircleCheck aria-hidden className="size-3.5" />
+      ) : (
+        <Clock aria-hidden className="size-3.5" />
+      )}
+      {text}
+    </span>
+  );
+}
+
+interface ActionProps {
+  label: string;
+  icon: typeof Pencil;
+  onClick: () => void;
+  tone?: 'default' | 'danger' | 'primary';
+  /** Staff buttons are icons (named for screen readers and on hover); a driver's are spelled out. */
+  iconOnly?: boolean;
+}
+
+function Action({ label, icon: Icon, onClick, tone = 'default', iconOnly }: ActionProps) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      title={label}
+      className={cn(
+        'inline-flex items-center justify-center gap-1 rounded-md text-xs font-semibold transition-colors',
+        'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-500',
+        iconOnly ? 'size-8' : 'h-9 px-3',
+        tone === 'danger' && 'text-red-600 hover:bg-red-50',
+        tone === 'primary' && 'bg-blue-600 text-white hover:bg-blue-500',
+        tone === 'default' && 'text-slate-500 hover:bg-slate-100 hover:text-slate-900',
+        tone === 'default' && !iconOnly && 'ring-1 ring-inset ring-slate-300',
+      )}
+    >
+      <Icon aria-hidden className={iconOnly ? 'size-4' : 'size-3.5'} />
+      {!iconOnly && label}
+    </button>
+  );
+}
+
+/** The buttons of a card: staff edit/assign/delete; a driver claims a pool task or gives back their own. */
+function CardActions({ task }: { task: Task }) {
+  const board = useContext(BoardContext);
+  if (!board) return null;
+  const { mode, userId, actions } = board;
+  const buttons: ActionProps[] = [];
+  if (mode === 'staff') {
+    buttons.push({
+      label: UI_BOARD.card.edit,
+      icon: Pencil,
+      onClick: () => actions.edit(task),
+      iconOnly: true,
+    });
+    if (task.status === 'bolsa_trabajo')
+      buttons.push({
+        label: UI_BOARD.picker.confirm,
+        icon: UserPlus,
+        onClick: () => actions.assign(task),
+        iconOnly: true,
+      });
+    if (task.status === 'en_proceso')
+      buttons.push({
+        label: UI_BOARD.card.reassign,
+        icon: UserCog,
+        onClick: () => actions.assign(task),
+        iconOnly: true,
+      });
+    buttons.push({
+      label: UI_BOARD.card.delete,
+      icon: Trash2,
+      onClick: () => actions.remove(task),
+      tone: 'danger',
+      iconOnly: true,
+    });
+  } else if (task.status === 'bolsa_trabajo' && !task.assigned_to) {
+    buttons.push({
+      label: UI_BOARD.card.selfAssign,
+      icon: Hand,
+      onClick: () => actions.claim(task),
+      tone: 'primary',
+    });
+  } else if (task.status === 'en_proceso' && task.assigned_to === userId) {
+    buttons.push({ label: UI_BOARD.card.giveBack, icon: Undo2, onClick: () => actions.giveBack(task) });
+  }
+  if (!buttons.length) return null;
+  return (
+    <div role="group" aria-label={UI_BOARD.card.actions} className="flex shrink-0 items-end gap-0.5">
+      {buttons.map((b) => (
+        <Action key={b.label} {...b} />
+      ))}
+    </div>
+  );
+}
+
+interface BodyProps {
+  task: Task;
+  density?: Density;
+  dragging?: boolean;
+}
+
+/** The card itself, without drag and drop (the wall screen shows these read-only). */
+export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal', dragging }: BodyProps) {
+  const label = `${task.title} ${task.trailer_id}`;
+  if (density === 'compact') {
+    return (
+      <article
+        aria-label={label}
+        data-testid="task-card"
+        data-task-id={task.id}
+        data-status={task.status}
+        className={cn(
+          // Read-only on the wall: the browser may skip laying out cards scrolled out of sight.
+          'rounded-lg border-l-4 bg-white px-2.5 py-1.5 text-slate-900 shadow-sm [contain-intrinsic-size:auto_4.5rem] [content-visibility:auto]',
+          PRIORITY_EDGE[task.priority],
+        )}
+      >
+        <div className="flex items-center gap-2">
+          <span className="min-w-0 flex-1 truncate font-mono text-base font-bold">{task.trailer_id}</span>
+          <TimeInState task={task} compact />
+        </div>
+        <div className="flex items-center gap-1.5 text-sm text-slate-700">
+          <span className="truncate">{task.origin}</span>
+          <ArrowRight aria-hidden className="size-3.5 shrink-0 text-slate-400" />
+          <span className="truncate">{task.destination}</span>
+        </div>
+        <div className="flex items-center gap-1.5 text-xs font-semibold">
+          <span
+            className={cn(
+              'rounded px-1',
+              task.priority === 'high' ? 'bg-red-600 text-white' : 'text-slate-500',
+            )}
+          >
+            {PRIORITY_LABELS[task.priority]}
+          </span>
+          <span className="text-slate-700">{task.title}</span>
+          <span className="text-slate-500">{VEHICLE_BADGES[task.vehicle_type]}</span>
+          {task.assigned_to_name && (
+            <span className="ml-auto min-w-0 truncate text-blue-700">{task.assigned_to_name}</span>
+          )}
+        </div>
+      </article>
+    );
+  }
+  return (
+    <article
+      aria-label={label}
+      data-testid="task-card"
+      data-task-id={task.id}
+      data-status={task.status}
+      className={cn(
+        'rounded-lg border-l-4 bg-white p-3 shadow-sm ring-1 ring-slate-200 transition-shadow',
+        PRIORITY_EDGE[task.priority],
+        dragging && 'shadow-xl ring-2 ring-blue-400',
+      )}
+    >
+      <div className="flex items-start justify-between gap-2">
+        <div className="flex flex-wrap gap-1">
+          <PriorityBadge priority={task.priority} />
+          <VehicleBadge type={task.vehicle_type} />
+        </div>
+        <TimeInState task={task} />
+      </div>
+      <div className="mt-1.5 flex flex-wrap items-baseline gap-x-2">
+        <h3 className="text-base font-semibold leading-tight text-slate-900">{task.title}</h3>
+        <p className="text-sm text-slate-600">
+          {UI_BOARD.card.trailer}:{' '}
+          <span className="font-mono font-bold text-slate-900">{task.trailer_id}</span>
+        </p>
+      </div>
+      <p className="mt-1 flex items-center gap-1.5 text-sm font-medium text-slate-800">
+        <span className="min-w-0 break-words">{task.origin}</span>
+        <ArrowRight aria-hidden className="size-4 shrink-0 text-slate-400" />
+        <span className="sr-only">→</span>
+        <span className="min-w-0 break-words">{task.destination}</span>
+      </p>
+      {task.description && <p className="mt-1 line-clamp-2 text-sm text-slate-500">{task.description}</p>}
+      <div className="mt-1.5 flex items-end justify-between gap-2">
+        <dl className="min-w-0 space-y-0.5 text-xs text-slate-500">
+          <div className="flex gap-1">
+            <dt>{UI_BOARD.card.assignedTo}:</dt>
+            <dd
+              className={cn(
+                'truncate font-semibold',
+                task.assigned_to_name ? 'text-blue-700' : 'text-slate-400',
+              )}
+            >
+              {task.assigned_to_name ?? UI_BOARD.card.unassigned}
+            </dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>{UI_BOARD.card.createdBy}:</dt>
+            <dd className="truncate font-medium text-slate-700">
+              {task.created_by_name ?? UI_BOARD.card.unknownCreator}
+            </dd>
+          </div>
+        </dl>
+        <CardActions task={task} />
+      </div>
+      {task.return_reason && (
+        <p className="mt-2 flex items-center gap-1.5 rounded-md bg-amber-50 px-2 py-1 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-200">
+          <TriangleAlert aria-hidden className="size-3.5 shrink-0" />
+          {UI_BOARD.card.returnReason}: {task.return_reason}
+        </p>
+      )}
+    </article>
+  );
+});
+
+interface DraggableProps {
+  task: Task;
+  index: number;
+}
+
+/** A card in a kanban column: the whole card is the drag handle (mouse, touch, or Space + arrows). */
+export const DraggableTaskCard = memo(function DraggableTaskCard({ task, index }: DraggableProps) {
+  return (
+    <Draggable draggableId={task.id} index={index}>
+      {(provided, snapshot) => (
+        <div
+          ref={provided.innerRef}
+          {...provided.draggableProps}
+          {...provided.dragHandleProps}
+          className="rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-500"
+        >
+          <TaskCardBody task={task} dragging={snapshot.isDragging} />
+        </div>
+      )}
+    </Draggable>
+  );
+});

@@ -1,0 +1,149 @@
+// 'Nueva Tarea' and the edit dialog: SPEC §5 validation, the submit disabled in flight, the trailer's 409
+// inside the form (creation errors are otherwise only logged, SPEC §8), the created task in the store.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import type { Task } from '@shared/schemas';
+import { ERR, TOAST, UI_BOARD, UI_COMMON, VEHICLE_TYPE_OPTIONS } from '@shared/labels';
+import { json, mockFetch, sentBody } from '../../test/http';
+import { useTasks } from '../../stores/tasks';
+import { TaskFormModal } from './TaskFormModal';
+
+/** No pause between keystrokes: this machine is slow enough. */
+const user = () => userEvent.setup({ delay: null });
+
+vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
+
+const created: Task = {
+  id: '00000000-0000-4000-8000-000000000001',
+  title: 'Recolocar',
+  description: null,
+  origin: 'Muelle 7',
+  destination: 'Campa Sur',
+  trailer_id: 'R-77-XYZ',
+  priority: 'high',
+  status: 'bolsa_trabajo',
+  vehicle_type: 'swap',
+  assigned_to: null,
+  assigned_to_name: null,
+  created_by: 'a',
+  created_by_name: 'Admin',
+  created_at: '2026-01-01T08:00:00.000Z',
+  updated_at: '2026-01-01T08:00:00.000Z',
+  assigned_at: null,
+  completed_at: null,
+  status_since: '2026-01-01T08:00:00.000Z',
+  return_reason: null,
+  version: 1,
+};
+
+beforeEach(() => {
+  useTasks.getState().reset();
+  vi.mocked(toast.success).mockClear();
+  vi.mocked(toast.error).mockClear();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const dialog = () => screen.getByRole('dialog');
+const field = (label: string) => within(dialog()).getByLabelText(label);
+const submit = (name: string = UI_BOARD.form.create) =>
+  user().click(within(dialog()).getByRole('button', { name }));
+
+async function fill() {
+  await user().selectOptions(field(UI_BOARD.form.movement), 'Recolocar');
+  await user().type(field(UI_BOARD.form.origin), '  Muelle 7 ');
+  await user().type(field(UI_BOARD.form.destination), 'Campa Sur');
+  await user().type(field(UI_BOARD.form.trailer), 'r-77-xyz');
+  await user().selectOptions(field(UI_BOARD.form.priority), 'high');
+  await user().selectOptions(field(UI_BOARD.form.vehicleType), VEHICLE_TYPE_OPTIONS.swap);
+}
+
+describe('Nueva Tarea', { timeout: 20_000 }, () => {
+  it('requires movement type, origin, destination and trailer, and sends nothing', async () => {
+    const fetch = mockFetch(() => json(201, created));
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    expect(field(UI_BOARD.form.priority)).toHaveValue('normal');
+    expect(field(UI_BOARD.form.vehicleType)).toHaveValue('semiremolque');
+    await submit();
+    for (const text of [
+      'El tipo de movimiento es obligatorio',
+      'El origen es obligatorio',
+      'El destino es obligatorio',
+      'El remolque es obligatorio',
+    ])
+      expect(within(dialog()).getByText(text)).toBeInTheDocument();
+    expect(field(UI_BOARD.form.trailer)).toHaveAttribute('aria-invalid', 'true');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('creates: trimmed and upper-cased payload, disabled while in flight, toast, task in the store, closed', async () => {
+    let answer!: (r: Response) => void;
+    const fetch = mockFetch(() => new Promise<Response>((r) => (answer = r)));
+    const onOpenChange = vi.fn();
+    render(<TaskFormModal open onOpenChange={onOpenChange} />);
+    await fill();
+    await submit();
+    expect(within(dialog()).getByRole('button', { name: UI_BOARD.form.creating })).toBeDisabled();
+    expect(sentBody(fetch)).toEqual({
+      title: 'Recolocar',
+      origin: 'Muelle 7',
+      destination: 'Campa Sur',
+      trailer_id: 'R-77-XYZ',
+      description: null,
+      priority: 'high',
+      vehicle_type: 'swap',
+    });
+    answer(json(201, created));
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(toast.success).toHaveBeenCalledWith(TOAST.taskCreated);
+    expect(useTasks.getState().byId[created.id]).toEqual(created);
+  });
+
+  it("shows the trailer's 409 on its field, with no toast, and stays open", async () => {
+    const detail = ERR.trailerBusy('R-77-XYZ');
+    mockFetch(() => json(409, { detail }));
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onOpenChange = vi.fn();
+    render(<TaskFormModal open onOpenChange={onOpenChange} />);
+    await fill();
+    await submit();
+    await within(dialog()).findByText(detail);
+    expect(field(UI_BOARD.form.trailer)).toHaveAttribute('aria-invalid', 'true');
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(log).toHaveBeenCalled();
+    expect(onOpenChange).not.toHaveBeenCalled();
+    // Cancel closes it.
+    await user().click(within(dialog()).getByRole('button', { name: UI_COMMON.cancel }));
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+});
+
+describe('edit', { timeout: 20_000 }, () => {
+  it('sends only the changed fields and toasts the SPEC §8 text', async () => {
+    useTasks.getState().apply(created);
+    const fetch = mockFetch(() => json(200, { ...created, destination: 'Puerta 2', version: 2 }));
+    const onOpenChange = vi.fn();
+    render(<TaskFormModal open onOpenChange={onOpenChange} task={created} />);
+    expect(field(UI_BOARD.form.trailer)).toHaveValue('R-77-XYZ');
+    await user().clear(field(UI_BOARD.form.destination));
+    await user().type(field(UI_BOARD.form.destination), 'Puerta 2');
+    await submit(UI_BOARD.form.save);
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.taskUpdated));
+    expect(fetch.mock.calls[0][1]?.method).toBe('PUT');
+    expect(sentBody(fetch)).toEqual({ destination: 'Puerta 2' });
+    expect(useTasks.getState().byId[created.id].destination).toBe('Puerta 2');
+  });
+
+  it('a refused edit toasts the server detail', async () => {
+    mockFetch(() => json(409, { detail: ERR.trailerBusy('R-1') }));
+    render(<TaskFormModal open onOpenChange={vi.fn()} task={created} />);
+    await user().clear(field(UI_BOARD.form.trailer));
+    await user().type(field(UI_BOARD.form.trailer), 'R-1');
+    await submit(UI_BOARD.form.save);
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(ERR.trailerBusy('R-1')));
+  });
+});

@@ -1,0 +1,36 @@
+// What each role sees in the UI (SPEC §6). The server enforces the same rules on every endpoint
+// (server/policies.ts); this table only decides which buttons, columns and views to show.
+import { VIEWS, type Role, type View } from '@shared/enums';
+
+const STAFF: readonly Role[] = ['admin', 'manager', 'gestor'];
+const SUPERVISORS: readonly Role[] = ['admin', 'manager'];
+const ADMIN: readonly Role[] = ['admin'];
+
+export const VIEW_ROLES: Record<View, readonly Role[]> = {
+  dashboard: STAFF,
+  searcher: STAFF,
+  timecontrol: SUPERVISORS,
+  reports: SUPERVISORS,
+  analytics: ADMIN,
+  users: ADMIN,
+  'admin-panel': ADMIN,
+};
+
+const CAPABILITIES = {
+  /** The driver screen (active task, Swap panel, time clock) instead of the staff views. */
+  driverScreen: ['conductor'],
+  createTasks: STAFF,
+  /** Delete button on cards and dragging to any column. */
+  manageTasks: STAFF,
+  seeFinishedColumn: ['conductor', 'manager', 'admin'],
+  seeRanking: SUPERVISORS,
+  approveUsers: ADMIN,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export const can = (role: Role, capability: Capability): boolean =>
+  (CAPABILITIES[capability] as readonly Role[]).includes(role);
+
+/** The header's view buttons for a role, in SPEC §2 order. */
+export const viewsFor = (role: Role): View[] => VIEWS.filter((v) => VIEW_ROLES[v].includes(role));

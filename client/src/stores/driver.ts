@@ -1,0 +1,152 @@
+// The driver's own work (SPEC §2 Driver screen, CONTRACT §5, §9): the active task and the Swap tasks
+// they may claim. Loaded over REST, kept live by the task events of their rooms, polled every 5 s
+// (SPEC §9) only while the socket is down.
+import { create } from 'zustand';
+import { toast } from 'sonner';
+import type { MessageResponse, Task } from '@shared/schemas';
+import type { ReturnReason } from '@shared/enums';
+import { POLL_MS } from '@shared/constants';
+import { TOAST } from '@shared/labels';
+import { api, ApiError, errorText } from '../api';
+import { usePollingFallback, useResync, useSocketEvent } from '../socket';
+import { useSession } from './session';
+import { onSessionEnd } from './session-end';
+
+interface DriverState {
+  /** The en_proceso task assigned to me; null when none. */
+  active: Task | null;
+  activeLoaded: boolean;
+  /** Pool Swap tasks, newest first (empty for a driver without the swap type). */
+  swap: Task[];
+  swapLoaded: boolean;
+  loadActive: () => Promise<void>;
+  loadSwap: () => Promise<void>;
+  /** A task event of my rooms: places the task where it now belongs (active, swap list or nowhere). */
+  applyTask: (task: Task) => void;
+  /** `task:removed` / `task:deleted`: the task left my view. */
+  dropTask: (id: string) => void;
+  /** Each resolves with the server's message and throws ApiError on refusal. */
+  complete: () => Promise<string>;
+  returnTask: (reason: ReturnReason | null) => Promise<string>;
+  selfAssign: (id: string) => Promise<string>;
+}
+
+const initial = { active: null as Task | null, activeLoaded: false, swap: [] as Task[], swapLoaded: false };
+
+const me = () => useSession.getState().user?.id ?? null;
+const isMyActive = (t: Task) => t.status === 'en_proceso' && t.assigned_to !== null && t.assigned_to === me();
+const isClaimableSwap = (t: Task) =>
+  t.vehicle_type === 'swap' && t.status === 'bolsa_trabajo' && t.assigned_to === null;
+const newestFirst = (a: Task, b: Task) => b.created_at.localeCompare(a.created_at);
+
+/** Keeps `next` unless the store already holds a newer version of the same task (a late event). */
+const fresher = (current: Task | undefined | null, next: Task): boolean =>
+  !current || current.id !== next.id || next.version >= current.version;
+
+export const useDriver = create<DriverState>((set, get) => ({
+  ...initial,
+
+  async loadActive() {
+    try {
+      const task = await api.get<Task>('/tasks/my-active');
+      set((s) => ({ active: fresher(s.active, task) ? task : s.active, activeLoaded: true }));
+    } catch (err) {
+      // SPEC §7: a 404 means no active task.
+      if (err instanceof ApiError && err.status === 404) return set({ active: null, activeLoaded: true });
+      throw err;
+    }
+  },
+
+  async loadSwap() {
+    const swap = await api.get<Task[]>('/tasks/swap-available');
+    set({ swap, swapLoaded: true });
+  },
+
+  applyTask(task) {
+    set((s) => {
+      let active = s.active;
+      if (isMyActive(task)) {
+        if (fresher(active, task)) active = task;
+      } else if (active?.id === task.id && task.version >= active.version) {
+        active = null;
+      }
+      const current = s.swap.find((t) => t.id === task.id);
+      let swap = s.swap;
+      if (!fresher(current, task)) return { active };
+      if (isClaimableSwap(task)) swap = [task, ...s.swap.filter((t) => t.id !== task.id)].sort(newestFirst);
+      else if (current) swap = s.swap.filter((t) => t.id !== task.id);
+      return { active, swap };
+    });
+  },
+
+  dropTask(id) {
+    set((s) => ({
+      active: s.active?.id === id ? null : s.active,
+      swap: s.swap.filter((t) => t.id !== id),
+    }));
+  },
+
+  async complete() {
+    const task = get().active;
+    if (!task) return '';
+    const { message } = await api.post<MessageResponse>(`/tasks/${task.id}/complete`);
+    set((s) => ({ active: s.active?.id === task.id ? null : s.active }));
+    return message;
+  },
+
+  async returnTask(reason) {
+    const task = get().active;
+    if (!task) return '';
+    const { message } = await api.post<MessageResponse>(`/tasks/${task.id}/return`, reason ? { reason } : {});
+    set((s) => ({ active: s.active?.id === task.id ? null : s.active }));
+    return message;
+  },
+
+  async selfAssign(id) {
+    try {
+      const { message } = await api.post<MessageResponse>(`/tasks/${id}/self-assign`);
+      // SPEC §4: the claimed task leaves the list; it is now the active task.
+      set((s) => ({ swap: s.swap.filter((t) => t.id !== id) }));
+      await get()
+        .loadActive()
+        .catch(() => undefined);
+      return message;
+    } catch (err) {
+      // Claimed by someone else meanwhile: it is not available any more.
+      if (err instanceof ApiError && err.status === 409)
+        set((s) => ({ swap: s.swap.filter((t) => t.id !== id) }));
+      throw err;
+    }
+  },
+}));
+
+onSessionEnd(() => useDriver.setState(initial));
+
+/** SPEC §8 loading errors: the server's detail or the fallback; a 401 (session ended) is silent. */
+function loadWithToast(load: () => Promise<void>, fallback: string) {
+  return () =>
+    void load().catch((err: unknown) => {
+      if (err instanceof ApiError && (err.sessionEnded || err.status === 401)) return;
+      // One toast per kind, replaced on repeat: a dead link polled every 5 s must not stack toasts.
+      toast.error(errorText(err, fallback), { id: fallback });
+    });
+}
+
+const loadActive = loadWithToast(() => useDriver.getState().loadActive(), TOAST.loadActiveTaskError);
+const loadSwap = loadWithToast(() => useDriver.getState().loadSwap(), TOAST.loadSwapError);
+
+/** Mount once on the driver screen: load + resync on (re)connect, task events, fallback polling. */
+export function useDriverFeed(): void {
+  useResync(() => {
+    loadActive();
+    loadSwap();
+  });
+  const apply = ({ task }: { task: Task }) => useDriver.getState().applyTask(task);
+  const drop = ({ id }: { id: string }) => useDriver.getState().dropTask(id);
+  useSocketEvent('task:created', apply);
+  useSocketEvent('task:updated', apply);
+  useSocketEvent('task:removed', drop);
+  useSocketEvent('task:deleted', drop);
+  usePollingFallback(loadActive, POLL_MS.activeTask);
+  usePollingFallback(loadSwap, POLL_MS.swapTasks);
+}

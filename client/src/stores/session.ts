@@ -1,0 +1,103 @@
+// Who is logged in. The token and user live in local storage (SPEC §7) and mirror here; the route
+// guards and the socket follow `status`. SPEC §2: a stored session is validated on start through
+// GET /dashboard/stats, and forgotten when the server refuses it.
+import { create } from 'zustand';
+import type { AuthResponse, DashboardStats, LoginInput, RegisterInput, SessionUser } from '@shared/schemas';
+import { api, ApiError, setSessionEndedHandler } from '../api';
+import { clearStoredSession, getStoredToken, getStoredUser, storeSession, storeToken } from '../storage';
+import { resetSessionStores } from './session-end';
+
+export type SessionStatus = 'checking' | 'authenticated' | 'anonymous';
+
+interface SessionState {
+  token: string | null;
+  user: SessionUser | null;
+  status: SessionStatus;
+  /** Logs in; a refused login throws ApiError (403 + 'pendiente de aprobación' for a pending account). */
+  login: (input: LoginInput) => Promise<AuthResponse>;
+  /** Registers; the answer's status is 'pending_approval' until an admin approves the account. */
+  register: (input: RegisterInput) => Promise<AuthResponse>;
+  /** Tells the server (a failure is only logged, SPEC §4) and forgets the session. */
+  logout: () => Promise<void>;
+  /** Start-up check of a stored session. */
+  validate: () => Promise<void>;
+  /** CONTRACT §4: a fresh 12 h token; the socket's next handshake uses it. */
+  refreshToken: () => Promise<void>;
+  /** Forgets the session locally (revoked, 401/403) and resets every session store. */
+  end: () => void;
+}
+
+const storedToken = getStoredToken();
+let validating: Promise<void> | null = null;
+const storedUser = getStoredUser();
+
+export const useSession = create<SessionState>((set, get) => ({
+  token: storedToken && storedUser ? storedToken : null,
+  user: storedToken ? storedUser : null,
+  status: storedToken && storedUser ? 'checking' : 'anonymous',
+
+  async login(input) {
+    const res = await api.post<AuthResponse>('/auth/login', input);
+    if (res.access_token) adopt(res.access_token, res.user);
+    return res;
+  },
+
+  async register(input) {
+    const res = await api.post<AuthResponse>('/auth/register', input);
+    if (res.status === 'approved' && res.access_token) adopt(res.access_token, res.user);
+    return res;
+  },
+
+  async logout() {
+    try {
+      await api.post('/auth/logout');
+    } catch (err) {
+      console.warn('Fallo al cerrar sesión en el servidor', err);
+    }
+    get().end();
+  },
+
+  validate() {
+    validating ??= (async () => {
+      if (!get().token) return get().end();
+      try {
+        await api.get<DashboardStats>('/dashboard/stats');
+        set({ status: 'authenticated' });
+      } catch (err) {
+        // A server that cannot be reached has not refused the session: keep it, the link will retry.
+        if (err instanceof ApiError && err.status === 0) set({ status: 'authenticated' });
+        else get().end();
+      }
+    })().finally(() => {
+      validating = null;
+    });
+    return validating;
+  },
+
+  async refreshToken() {
+    if (!get().token) return;
+    try {
+      const { access_token } = await api.post<{ access_token: string }>('/auth/refresh');
+      storeToken(access_token);
+      set({ token: access_token });
+    } catch (err) {
+      // A 401 has already ended the session (api.ts); anything else is retried at the next tick.
+      console.warn('No se pudo renovar el token', err);
+    }
+  },
+
+  end() {
+    clearStoredSession();
+    if (get().status !== 'anonymous' || get().token) {
+      set({ token: null, user: null, status: 'anonymous' });
+      resetSessionStores();
+    }
+  },
+}));
+
+function adopt(token: string, user: SessionUser): void {
+  storeSession(token, user);
+  useSession.setState({ token, user, status: 'authenticated' });
+}
+
+setSessionEndedHandler(() => useSession.getState().end());

@@ -1,0 +1,323 @@
+// The board's stores against a scripted server and a fake socket (CONTRACT §9): a REST resync on every
+// (re)connect replaces the state; stale versions are ignored; task:removed drops a card; the SPEC §9
+// polling runs only while the socket is down; a refused move is rolled back.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, renderHook } from '@testing-library/react';
+import type { DashboardStats, Task } from '@shared/schemas';
+import { POLL_MS } from '@shared/constants';
+import { ERR } from '@shared/labels';
+import { json, mockFetch, sentBody } from '../test/http';
+import { useSession } from './session';
+
+vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
+
+/** socket.io-client's Socket as far as client/src/socket.ts uses it; `fire` plays the server. */
+class FakeSocket {
+  listeners = new Map<string, ((...a: unknown[]) => void)[]>();
+  any: ((event: string, ...a: unknown[]) => void)[] = [];
+  connect = vi.fn();
+  disconnect = vi.fn();
+  on(event: string, fn: (...a: unknown[]) => void) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
+    return this;
+  }
+  once(event: string, fn: (...a: unknown[]) => void) {
+    return this.on(event, fn);
+  }
+  onAny(fn: (event: string, ...a: unknown[]) => void) {
+    this.any.push(fn);
+  }
+  removeAllListeners() {
+    this.listeners.clear();
+    this.any = [];
+  }
+  fire(event: string, ...args: unknown[]) {
+    for (const fn of this.listeners.get(event) ?? []) fn(...args);
+    if (!['connect', 'disconnect', 'connect_error'].includes(event))
+      for (const fn of this.any) fn(event, ...args);
+  }
+}
+let socket: FakeSocket;
+vi.mock('socket.io-client', () => ({ io: () => (socket = new FakeSocket()) }));
+
+const { initRealtime } = await import('../socket');
+const { selectColumn, useTasks, useTasksFeed } = await import('./tasks');
+const { useStats, useStatsFeed } = await import('./stats');
+const { useDrivers, useDriversFeed } = await import('./drivers');
+
+let n = 0;
+function task(fields: Partial<Task> = {}): Task {
+  const id = fields.id ?? `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+  return {
+    id,
+    title: 'Mover',
+    description: null,
+    origin: 'Muelle 1',
+    destination: 'Campa',
+    trailer_id: `R-${id.slice(-4)}`,
+    priority: 'normal',
+    status: 'bolsa_trabajo',
+    vehicle_type: 'semiremolque',
+    assigned_to: null,
+    assigned_to_name: null,
+    created_by: 'staff',
+    created_by_name: 'Gestora',
+    created_at: new Date(Date.UTC(2026, 0, 1, 8, n)).toISOString(),
+    updated_at: '2026-01-01T08:00:00.000Z',
+    assigned_at: null,
+    completed_at: null,
+    status_since: '2026-01-01T08:00:00.000Z',
+    return_reason: null,
+    version: 1,
+    ...fields,
+  };
+}
+
+const stats = (pool: number): DashboardStats => ({
+  bolsa_trabajo: pool,
+  en_proceso: 0,
+  finalizada: 0,
+  online_drivers: 2,
+  available_drivers: 1,
+  busy_drivers: 0,
+  pending_users: 0,
+  workload_alert: {
+    status: 'normal',
+    severity: 0,
+    message: 'Todo en orden',
+    recommendations: [],
+    metrics: { pending_tasks: pool, available_drivers: 1, busy_drivers: 0, driver_utilization: 0 },
+  },
+});
+
+/** What GET /tasks answers now; tests change it between calls. */
+let serverTasks: Task[] = [];
+let fetchMock: ReturnType<typeof mockFetch>;
+const tasksCalls = () =>
+  fetchMock.mock.calls.filter(
+    ([u, init]) => String(u).endsWith('/api/tasks') && !init?.method?.match(/PUT|POST|DELETE/),
+  ).length;
+const ids = () => Object.keys(useTasks.getState().byId).sort();
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  });
+
+let stop = () => {};
+beforeEach(() => {
+  localStorage.setItem('torre.token', 'tok');
+  useSession.setState({
+    token: 'tok',
+    user: { id: 'me', name: 'Yo', email: 'yo@patio.es', role: 'admin' },
+    status: 'authenticated',
+  });
+  useTasks.getState().reset();
+  serverTasks = [];
+  fetchMock = mockFetch((path, init) => {
+    if (path === '/tasks' && (init.method ?? 'GET') === 'GET') return json(200, serverTasks);
+    if (path === '/dashboard/stats') return json(200, stats(serverTasks.length));
+    if (path === '/dashboard/online-drivers')
+      return json(200, [{ id: 'd1', name: 'Lucía', movements_count: 3 }]);
+    if (path === '/dashboard/rankings')
+      return json(200, [{ id: 'd1', name: 'Lucía', is_online: true, movements_count: 3 }]);
+    return json(404, { detail: 'no' });
+  });
+  stop = initRealtime();
+});
+afterEach(() => {
+  cleanup();
+  stop();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+function mountFeeds() {
+  return renderHook(() => {
+    useTasksFeed();
+    useStatsFeed();
+    useDriversFeed();
+  });
+}
+
+describe('resync', () => {
+  it('loads on connect and replaces the whole state on every reconnect', async () => {
+    const a = task();
+    const b = task();
+    serverTasks = [a, b];
+    mountFeeds();
+    await act(async () => socket.fire('connect'));
+    await flush();
+    expect(ids()).toEqual([a.id, b.id].sort());
+    expect(useStats.getState().stats?.bolsa_trabajo).toBe(2);
+    expect(useDrivers.getState().online).toHaveLength(1);
+
+    // While the link was down, a was deleted, b moved and c was created: the resync shows exactly that.
+    const b2 = { ...b, status: 'en_proceso' as const, assigned_to: 'd1', version: 2 };
+    const c = task();
+    serverTasks = [b2, c];
+    await act(async () => socket.fire('disconnect'));
+    await act(async () => socket.fire('connect'));
+    await flush();
+    expect(ids()).toEqual([b.id, c.id].sort());
+    expect(useTasks.getState().byId[b.id]).toEqual(b2);
+  });
+
+  it('keeps what an event changed while the resync request was out', async () => {
+    const a = task({ version: 4 });
+    const gone = task();
+    let answer!: (r: Response) => void;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (answer = r)));
+    mountFeeds();
+    await act(async () => socket.fire('connect'));
+    // The snapshot is taken before these pushes arrive.
+    await act(async () => {
+      socket.fire('task:updated', { task: { ...a, version: 5, priority: 'high' } });
+      socket.fire('task:removed', { id: gone.id });
+    });
+    await act(async () => answer(json(200, [a, gone])));
+    await flush();
+    expect(useTasks.getState().byId[a.id]).toMatchObject({ version: 5, priority: 'high' });
+    expect(useTasks.getState().byId[gone.id]).toBeUndefined();
+  });
+});
+
+describe('events', () => {
+  it('ignores an event whose version is not newer than the known one', async () => {
+    mountFeeds();
+    const t = task({ version: 3, origin: 'Muelle 3' });
+    await act(async () => socket.fire('task:created', { task: t }));
+    await act(async () => socket.fire('task:updated', { task: { ...t, version: 2, origin: 'viejo' } }));
+    await act(async () => socket.fire('task:updated', { task: { ...t, version: 3, origin: 'duplicado' } }));
+    expect(useTasks.getState().byId[t.id].origin).toBe('Muelle 3');
+    await act(async () => socket.fire('task:updated', { task: { ...t, version: 4, origin: 'Muelle 4' } }));
+    expect(useTasks.getState().byId[t.id]).toMatchObject({ version: 4, origin: 'Muelle 4' });
+  });
+
+  it('task:removed drops the card; only a newer event brings it back', async () => {
+    mountFeeds();
+    const t = task({ version: 2 });
+    await act(async () => socket.fire('task:created', { task: t }));
+    await act(async () => socket.fire('task:removed', { id: t.id }));
+    expect(useTasks.getState().byId[t.id]).toBeUndefined();
+    await act(async () => socket.fire('task:updated', { task: t }));
+    expect(useTasks.getState().byId[t.id]).toBeUndefined();
+    await act(async () => socket.fire('task:updated', { task: { ...t, version: 3 } }));
+    expect(useTasks.getState().byId[t.id]?.version).toBe(3);
+  });
+
+  it('task:deleted is final: no later event brings the task back', async () => {
+    mountFeeds();
+    const t = task();
+    await act(async () => socket.fire('task:created', { task: t }));
+    await act(async () => socket.fire('task:deleted', { id: t.id }));
+    await act(async () => socket.fire('task:updated', { task: { ...t, version: 9 } }));
+    expect(useTasks.getState().byId[t.id]).toBeUndefined();
+  });
+
+  it('stats:updated and drivers:updated replace the figures', async () => {
+    mountFeeds();
+    await flush();
+    await act(async () => socket.fire('stats:updated', { stats: stats(7) }));
+    expect(useStats.getState().stats?.bolsa_trabajo).toBe(7);
+    await act(async () =>
+      socket.fire('drivers:updated', {
+        online_drivers: [],
+        rankings: [{ id: 'd2', name: 'Pablo', is_online: false, movements_count: 9 }],
+      }),
+    );
+    expect(useDrivers.getState()).toMatchObject({
+      online: [],
+      rankings: [{ name: 'Pablo', movements_count: 9 }],
+    });
+  });
+
+  it('columns: newest first, finished by completion', () => {
+    const older = task({ created_at: '2026-01-01T08:00:00.000Z' });
+    const newer = task({ created_at: '2026-01-01T09:00:00.000Z' });
+    const doneEarly = task({
+      status: 'finalizada',
+      completed_at: '2026-01-01T10:00:00.000Z',
+      created_at: '2026-01-01T07:00:00.000Z',
+    });
+    const doneLate = task({
+      status: 'finalizada',
+      completed_at: '2026-01-01T11:00:00.000Z',
+      created_at: '2026-01-01T06:00:00.000Z',
+    });
+    for (const t of [older, newer, doneEarly, doneLate]) useTasks.getState().apply(t);
+    expect(selectColumn('bolsa_trabajo')(useTasks.getState()).map((t) => t.id)).toEqual([newer.id, older.id]);
+    expect(selectColumn('finalizada')(useTasks.getState()).map((t) => t.id)).toEqual([
+      doneLate.id,
+      doneEarly.id,
+    ]);
+  });
+});
+
+describe('fallback polling (SPEC §9)', () => {
+  it('polls every 3 s only while the socket is down, and stops on reconnect', async () => {
+    vi.useFakeTimers();
+    mountFeeds();
+    await act(async () => socket.fire('connect'));
+    const afterConnect = tasksCalls();
+    await act(async () => vi.advanceTimersByTime(POLL_MS.dashboard * 3));
+    expect(tasksCalls()).toBe(afterConnect);
+
+    await act(async () => socket.fire('disconnect'));
+    await act(async () => vi.advanceTimersByTime(POLL_MS.dashboard * 2));
+    expect(tasksCalls()).toBe(afterConnect + 2);
+
+    await act(async () => socket.fire('connect'));
+    const afterReconnect = tasksCalls();
+    expect(afterReconnect).toBe(afterConnect + 3); // the resync
+    await act(async () => vi.advanceTimersByTime(POLL_MS.dashboard * 3));
+    expect(tasksCalls()).toBe(afterReconnect);
+  });
+});
+
+describe('optimistic moves', () => {
+  it('shows the move at once and rolls it back when the server refuses', async () => {
+    const t = task();
+    useTasks.getState().apply(t);
+    let refuse!: (r: Response) => void;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (refuse = r)));
+
+    const move = useTasks.getState().move(t.id, 'en_proceso', { id: 'd1', name: 'Lucía' });
+    expect(useTasks.getState().byId[t.id]).toMatchObject({ status: 'en_proceso', assigned_to_name: 'Lucía' });
+    expect(sentBody(fetchMock, fetchMock.mock.calls.length - 1)).toEqual({
+      status: 'en_proceso',
+      assigned_to: 'd1',
+    });
+
+    refuse(json(409, { detail: ERR.driverBusy }));
+    await expect(move).rejects.toMatchObject({ status: 409, detail: ERR.driverBusy });
+    expect(useTasks.getState().byId[t.id]).toBe(t);
+  });
+
+  it('keeps the server answer on success (its version)', async () => {
+    const t = task();
+    useTasks.getState().apply(t);
+    const done = {
+      ...t,
+      status: 'finalizada' as const,
+      completed_at: '2026-01-01T09:00:00.000Z',
+      version: 2,
+    };
+    fetchMock.mockImplementationOnce(() => Promise.resolve(json(200, done)));
+    await useTasks.getState().move(t.id, 'finalizada');
+    expect(useTasks.getState().byId[t.id]).toEqual(done);
+  });
+
+  it('a rollback never undoes a newer push that arrived meanwhile', async () => {
+    const t = task();
+    useTasks.getState().apply(t);
+    let refuse!: (r: Response) => void;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (refuse = r)));
+    const move = useTasks.getState().move(t.id, 'finalizada');
+    const pushed = { ...t, priority: 'high' as const, version: 2 };
+    useTasks.getState().apply(pushed);
+    refuse(json(409, { detail: 'no' }));
+    await expect(move).rejects.toBeTruthy();
+    expect(useTasks.getState().byId[t.id]).toBe(pushed);
+  });
+});

@@ -1,0 +1,94 @@
+// The driver's time clock (SPEC §2 Control de Horario, CONTRACT §7): the status and flags from the
+// server, the punch in flight, and the offset between this device's clock and the server's, so the
+// widget's live clock (and every "now" on the driver screen) shows the server's Madrid time.
+import { create } from 'zustand';
+import type { ClockType } from '@shared/enums';
+import type { PunchResponse, ServerTime, TimeclockStatus } from '@shared/schemas';
+import { POLL_MS } from '@shared/constants';
+import { api } from '../api';
+import { usePollingFallback, useResync, useSocketEvent } from '../socket';
+import { onSessionEnd } from './session-end';
+
+interface TimeclockState {
+  status: TimeclockStatus | null;
+  /** The punch being sent; both buttons stay disabled meanwhile (SPEC §5). */
+  punching: ClockType | null;
+  /** Server clock minus this device's clock, in ms. */
+  offsetMs: number;
+  load: () => Promise<void>;
+  syncServerTime: () => Promise<void>;
+  /** Punches, then reloads the status (SPEC §4). Null when a punch is already in flight; ApiError when refused. */
+  punch: (type: ClockType) => Promise<PunchResponse | null>;
+  received: (status: TimeclockStatus) => void;
+}
+
+const initial = { status: null as TimeclockStatus | null, punching: null as ClockType | null };
+
+export const useTimeclock = create<TimeclockState>((set, get) => ({
+  ...initial,
+  offsetMs: 0,
+
+  async load() {
+    set({ status: await api.get<TimeclockStatus>('/timeclock/status') });
+  },
+
+  async syncServerTime() {
+    const sent = Date.now();
+    const { epoch_ms } = await api.get<ServerTime>('/server-time');
+    // The answer was true about half-way through the round trip.
+    set({ offsetMs: epoch_ms - (sent + Date.now()) / 2 });
+  },
+
+  async punch(type) {
+    if (get().punching) return null;
+    set({ punching: type });
+    try {
+      const res = await api.post<PunchResponse>('/timeclock/punch', undefined, { clock_type: type });
+      await get()
+        .load()
+        .catch(() => undefined);
+      return res;
+    } finally {
+      set({ punching: null });
+    }
+  },
+
+  received(status) {
+    set({ status });
+  },
+}));
+
+onSessionEnd(() => useTimeclock.setState(initial));
+
+/** The server's "now" as this device sees it. */
+export const serverNow = (): number => Date.now() + useTimeclock.getState().offsetMs;
+
+/** SPEC §2 / CONTRACT §7: minutes worked today = now − last entrada, only while clocked in. */
+export function workedMinutes(status: TimeclockStatus | null, nowMs: number): number | null {
+  if (status?.status !== 'clocked_in' || !status.last_entrada) return null;
+  return Math.max(0, (nowMs - Date.parse(status.last_entrada)) / 60_000);
+}
+
+/** Whether each button may be pressed now: the server's flag, and no punch in flight. */
+export function punchAllowed(status: TimeclockStatus | null, punching: ClockType | null) {
+  return {
+    entrada: Boolean(status?.can_clock_in) && !punching,
+    salida: Boolean(status?.can_clock_out) && !punching,
+  };
+}
+
+const logError = (what: string) => (err: unknown) => console.warn(what, err);
+const load = () =>
+  void useTimeclock.getState().load().catch(logError('Error al cargar el estado de fichaje'));
+const sync = () =>
+  void useTimeclock.getState().syncServerTime().catch(logError('Error al leer la hora del servidor'));
+
+/** Mount once on the driver screen: status + server time on (re)connect, pushes, 60 s polling while down. */
+export function useTimeclockFeed(): void {
+  useResync(() => {
+    load();
+    sync();
+  });
+  useSocketEvent('timeclock:updated', ({ status }) => useTimeclock.getState().received(status));
+  usePollingFallback(load, POLL_MS.timeclockStatus);
+}

@@ -1,0 +1,9 @@
+import { TaskFormModal } from '../../components/board/TaskFormModal';
+import { useUi } from '../../stores/ui';
+
+/** The header's 'Nueva Tarea' (SPEC §2), opened through useUi.createTaskOpen. */
+export function CreateTaskDialog() {
+  const open = useUi((s) => s.createTaskOpen);
+  const setOpen = useUi((s) => s.setCreateTaskOpen);
+  return <TaskFormModal open={open} onOpenChange={setOpen} />;
+}

@@ -1,0 +1,63 @@
+// SPEC §2 stat cards: the yard at a glance. Usuarios Pendientes only for admin.
+import { CircleCheck, Inbox, LoaderCircle, Truck, UserCheck, UserPlus } from 'lucide-react';
+import type { Role } from '@shared/enums';
+import { UI_BOARD } from '@shared/labels';
+import { StatCard } from '../../components/StatCard';
+import { can } from '../../permissions';
+import { useStats } from '../../stores/stats';
+
+const dash = '–';
+
+export function StatCards({ role }: { role: Role }) {
+  const stats = useStats((s) => s.stats);
+  const t = UI_BOARD.stats;
+  const admin = can(role, 'approveUsers');
+  const icon = 'size-6';
+  return (
+    <section
+      aria-label={t.label}
+      data-testid="stat-cards"
+      className={`grid grid-cols-2 gap-3 sm:grid-cols-3 ${admin ? 'xl:grid-cols-6' : 'xl:grid-cols-5'}`}
+    >
+      <StatCard
+        label={t.pool}
+        value={stats?.bolsa_trabajo ?? dash}
+        tone="amber"
+        icon={<Inbox aria-hidden className={icon} />}
+      />
+      <StatCard
+        label={t.inProgress}
+        value={stats?.en_proceso ?? dash}
+        tone="blue"
+        icon={<LoaderCircle aria-hidden className={icon} />}
+      />
+      <StatCard
+        label={t.finished}
+        value={stats?.finalizada ?? dash}
+        tone="green"
+        icon={<CircleCheck aria-hidden className={icon} />}
+      />
+      <StatCard
+        label={t.available}
+        value={stats?.available_drivers ?? dash}
+        hint={stats ? t.availableOf(stats.online_drivers) : undefined}
+        tone="teal"
+        icon={<UserCheck aria-hidden className={icon} />}
+      />
+      <StatCard
+        label={t.busy}
+        value={stats?.busy_drivers ?? dash}
+        tone="indigo"
+        icon={<Truck aria-hidden className={icon} />}
+      />
+      {admin && (
+        <StatCard
+          label={t.pendingUsers}
+          value={stats?.pending_users ?? dash}
+          tone={stats?.pending_users ? 'orange' : 'slate'}
+          icon={<UserPlus aria-hidden className={icon} />}
+        />
+      )}
+    </section>
+  );
+}

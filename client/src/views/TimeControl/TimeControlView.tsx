@@ -1,0 +1,254 @@
+import { useEffect, useState } from 'react';
+import { Clock, FileSpreadsheet, LogIn, LogOut, RefreshCw, Timer, UserCheck, Users } from 'lucide-react';
+import { DAILY_SUMMARY_STATUSES, type DailySummaryStatus } from '@shared/enums';
+import { SHORT_ID_LENGTH } from '@shared/constants';
+import {
+  CLOCK_TYPE_LABELS,
+  DAILY_STATUS_LABELS,
+  EXPORT_FILE_NAMES,
+  TOAST,
+  UI_COMMON,
+  UI_EXPORT,
+  UI_TIME_CONTROL,
+  UNKNOWN_LABEL,
+} from '@shared/labels';
+import type { DailySummary } from '@shared/schemas';
+import { formatDateTime, formatHours, formatTime } from '@shared/time';
+import { Badge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { Card } from '../../components/Card';
+import { EmptyState } from '../../components/EmptyState';
+import { Spinner } from '../../components/Spinner';
+import { StatCard } from '../../components/StatCard';
+import { hoursTone, type Tone } from '../../components/tones';
+import { hoursNow, loadTimeControl, useTimeControl, useTimeControlFeed } from '../../stores/timeControl';
+import { ExcelExportDialog, type ExcelExport } from './ExcelExportDialog';
+
+const C = UI_TIME_CONTROL;
+
+export const TIMECLOCK_EXPORT: ExcelExport = {
+  ...UI_EXPORT.timeclock,
+  path: '/admin/timeclock/export-excel',
+  fileName: EXPORT_FILE_NAMES.timeclock,
+  successToast: TOAST.excelDownloaded,
+  errorToast: TOAST.exportError,
+};
+
+/** The daily-summary status colours (working green, finished blue, not started grey, incomplete red). */
+const STATUS_TONE: Record<DailySummaryStatus, Tone> = {
+  working: 'green',
+  clocked_out: 'blue',
+  not_started: 'slate',
+  incomplete: 'red',
+};
+
+/** SPEC §4: the four statuses by label; anything else the server might send is 'Desconocido'. */
+export function statusLabel(status: string): { label: string; tone: Tone } {
+  const known = (DAILY_SUMMARY_STATUSES as readonly string[]).includes(status);
+  return known
+    ? {
+        label: DAILY_STATUS_LABELS[status as DailySummaryStatus],
+        tone: STATUS_TONE[status as DailySummaryStatus],
+      }
+    : { label: UNKNOWN_LABEL, tone: 'slate' };
+}
+
+/** Re-renders every minute, so a working driver's hours keep counting on screen. */
+function useMinuteTick(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** SPEC §2 Control Conductores (admin, manager): always the last 24 hours, live from punches. */
+export function TimeControlView() {
+  useTimeControlFeed();
+  const { rows, loaded, failed, loadedAt } = useTimeControl();
+  const now = Math.max(useMinuteTick(), loadedAt);
+  const [exportOpen, setExportOpen] = useState(false);
+  const [reloading, setReloading] = useState(false);
+
+  const reload = async () => {
+    setReloading(true);
+    await loadTimeControl();
+    setReloading(false);
+  };
+
+  const hours = rows.map((r) => hoursNow(r, loadedAt, now));
+  return (
+    <div className="space-y-4">
+      <Stats rows={rows} hours={hours} />
+      <Card
+        title={C.title}
+        icon={<Clock aria-hidden className="size-5" />}
+        bodyClassName="p-0"
+        // On a phone the buttons show only their icons, so the card title keeps its room.
+        actions={
+          <>
+            <Badge tone="blue" className="text-sm">
+              {C.last24h}
+            </Badge>
+            <Button variant="secondary" size="sm" loading={reloading} onClick={() => void reload()}>
+              {!reloading && <RefreshCw aria-hidden className="size-4" />}
+              <span className="sr-only sm:not-sr-only">{UI_COMMON.refresh}</span>
+            </Button>
+            <Button variant="success" size="sm" onClick={() => setExportOpen(true)}>
+              <FileSpreadsheet aria-hidden className="size-4" />
+              <span className="sr-only sm:not-sr-only">{UI_EXPORT.open}</span>
+            </Button>
+          </>
+        }
+      >
+        {!loaded ? (
+          failed ? (
+            <EmptyState
+              title={TOAST.loadTimeControlError}
+              action={
+                <Button variant="secondary" onClick={() => void reload()} loading={reloading}>
+                  {UI_COMMON.retry}
+                </Button>
+              }
+            />
+          ) : (
+            <p role="status" className="flex items-center justify-center gap-2 py-10 text-sm text-slate-500">
+              <Spinner />
+              {UI_COMMON.loading}
+            </p>
+          )
+        ) : rows.length === 0 ? (
+          <EmptyState title={C.empty} hint={C.emptyHint} icon={<Clock aria-hidden className="size-6" />} />
+        ) : (
+          <PunchTable rows={rows} hours={hours} />
+        )}
+      </Card>
+      <ExcelExportDialog open={exportOpen} onOpenChange={setExportOpen} exportSpec={TIMECLOCK_EXPORT} />
+    </div>
+  );
+}
+
+function Stats({ rows, hours }: { rows: DailySummary[]; hours: number[] }) {
+  const S = C.stats;
+  // The average is over the drivers who punched: counting the ones who did not work would hide a short day.
+  const worked = hours.filter((_, i) => rows[i].status !== 'not_started');
+  const average = worked.length ? worked.reduce((a, b) => a + b, 0) / worked.length : 0;
+  return (
+    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+      <StatCard
+        label={S.total}
+        value={rows.length}
+        tone="slate"
+        icon={<Users aria-hidden className="size-5" />}
+      />
+      <StatCard
+        label={S.working}
+        value={rows.filter((r) => r.status === 'working').length}
+        tone="green"
+        icon={<UserCheck aria-hidden className="size-5" />}
+      />
+      <StatCard
+        label={S.finished}
+        value={rows.filter((r) => r.status === 'clocked_out').length}
+        tone="blue"
+        icon={<LogOut aria-hidden className="size-5" />}
+      />
+      <StatCard
+        label={S.avgHours}
+        value={formatHours(average)}
+        hint={S.avgHoursHint}
+        tone="amber"
+        icon={<Timer aria-hidden className="size-5" />}
+      />
+    </div>
+  );
+}
+
+const COLUMNS = [
+  C.columns.driver,
+  C.columns.status,
+  C.columns.firstEntry,
+  C.columns.lastExit,
+  C.columns.hours,
+  C.columns.punches,
+];
+
+function PunchTable({ rows, hours }: { rows: DailySummary[]; hours: number[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[860px] text-left text-sm">
+        <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
+          <tr>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col" className="px-4 py-2.5">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row, i) => (
+            <PunchRow key={row.user_id} row={row} hours={hours[i]} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const when = (iso: string | null) =>
+  iso ? (
+    <time dateTime={iso} className="tabular-nums">
+      {formatDateTime(iso)}
+    </time>
+  ) : (
+    <span className="text-slate-400">{C.none}</span>
+  );
+
+function PunchRow({ row, hours }: { row: DailySummary; hours: number }) {
+  const status = statusLabel(row.status);
+  return (
+    <tr data-testid="timecontrol-row" className="align-top hover:bg-slate-50/60">
+      <td className="px-4 py-3">
+        <p className="font-semibold text-slate-900">{row.user_name}</p>
+        <p className="font-mono text-xs text-slate-500">#{row.user_id.slice(-SHORT_ID_LENGTH)}</p>
+      </td>
+      <td className="px-4 py-3">
+        <Badge tone={status.tone}>{status.label}</Badge>
+      </td>
+      <td className="px-4 py-3 text-slate-700">{when(row.clock_in)}</td>
+      <td className="px-4 py-3 text-slate-700">{when(row.clock_out)}</td>
+      <td className="px-4 py-3">
+        <Badge tone={hoursTone(hours)} className="text-sm tabular-nums">
+          <span data-testid="hours-worked" data-tone={hoursTone(hours)}>
+            {formatHours(hours)}
+          </span>
+        </Badge>
+      </td>
+      <td className="px-4 py-3">
+        {row.punches.length === 0 ? (
+          <span className="text-slate-400">{C.none}</span>
+        ) : (
+          <ul className="flex flex-wrap gap-1.5">
+            {row.punches.map((p) => (
+              <li key={`${p.clock_type}-${p.timestamp}`} title={formatDateTime(p.timestamp)}>
+                <Badge tone={p.clock_type === 'entrada' ? 'green' : 'slate'} className="font-medium">
+                  {p.clock_type === 'entrada' ? (
+                    <LogIn aria-hidden className="size-3" />
+                  ) : (
+                    <LogOut aria-hidden className="size-3" />
+                  )}
+                  {CLOCK_TYPE_LABELS[p.clock_type]}
+                  <time dateTime={p.timestamp} className="tabular-nums">
+                    {formatTime(p.timestamp)}
+                  </time>
+                </Badge>
+              </li>
+            ))}
+          </ul>
+        )}
+      </td>
+    </tr>
+  );
+}

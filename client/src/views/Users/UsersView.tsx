@@ -1,0 +1,271 @@
+import { useState } from 'react';
+import { RefreshCw, Settings2, Trash2, Truck, UserCog, UserRoundCheck, Users, Wifi } from 'lucide-react';
+import { toast } from 'sonner';
+import { VEHICLE_TYPES } from '@shared/enums';
+import { ERR, TASK_TYPE_LABELS, TOAST, UI_COMMON, UI_USERS, USER_STATUS } from '@shared/labels';
+import type { AdminUser } from '@shared/schemas';
+import { Badge, RoleBadge } from '../../components/Badge';
+import { Button } from '../../components/Button';
+import { Card } from '../../components/Card';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { Spinner } from '../../components/Spinner';
+import { StatCard } from '../../components/StatCard';
+import { VEHICLE_TONE } from '../../components/tones';
+import { useSession } from '../../stores/session';
+import { loadUsers, useUsers, useUsersFeed } from '../../stores/users';
+import { toastError } from '../../toast';
+import { RoleDialog } from './RoleDialog';
+import { TaskTypesDialog } from './TaskTypesDialog';
+
+type Dialog = { kind: 'role' | 'types' | 'delete'; user: AdminUser } | null;
+
+/** SPEC §2 Usuarios (admin): summary cards and the users table, live from users:changed. */
+export function UsersView() {
+  useUsersFeed();
+  const users = useUsers((s) => s.users);
+  const loaded = useUsers((s) => s.loaded);
+  const failed = useUsers((s) => s.failed);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [reloading, setReloading] = useState(false);
+  const close = () => setDialog(null);
+  // Dialogs follow the live row (a push may change it while one is open).
+  const target = dialog && (users.find((u) => u.id === dialog.user.id) ?? dialog.user);
+
+  const reload = async () => {
+    setReloading(true);
+    await loadUsers();
+    setReloading(false);
+  };
+
+  const remove = async (user: AdminUser) => {
+    try {
+      toast.success(await useUsers.getState().remove(user.id));
+    } catch (err) {
+      toastError(err, TOAST.deleteUserError);
+      throw err;
+    }
+  };
+
+  return (
+    <div className="space-y-4">
+      <SummaryCards users={users} />
+      <Card
+        title={UI_USERS.title}
+        icon={<Users aria-hidden className="size-5" />}
+        bodyClassName="p-0"
+        actions={
+          <>
+            {loaded && <Badge>{users.length}</Badge>}
+            <Button variant="secondary" size="sm" loading={reloading} onClick={() => void reload()}>
+              {!reloading && <RefreshCw aria-hidden className="size-4" />}
+              {UI_COMMON.refresh}
+            </Button>
+          </>
+        }
+      >
+        {!loaded ? (
+          failed ? (
+            <EmptyState
+              title={TOAST.loadUsersError}
+              action={
+                <Button variant="secondary" onClick={() => void reload()} loading={reloading}>
+                  {UI_COMMON.retry}
+                </Button>
+              }
+            />
+          ) : (
+            <p role="status" className="flex items-center justify-center gap-2 py-10 text-sm text-slate-500">
+              <Spinner />
+              {UI_COMMON.loading}
+            </p>
+          )
+        ) : users.length === 0 ? (
+          <EmptyState title={UI_USERS.empty} hint={UI_USERS.emptyHint} />
+        ) : (
+          <UsersTable users={users} onAction={(kind, user) => setDialog({ kind, user })} />
+        )}
+      </Card>
+
+      {target && dialog?.kind === 'role' && <RoleDialog key={target.id} user={target} onClose={close} />}
+      {target && dialog?.kind === 'types' && (
+        <TaskTypesDialog key={target.id} user={target} onClose={close} />
+      )}
+      <ConfirmDialog
+        open={dialog?.kind === 'delete'}
+        onOpenChange={(open) => !open && close()}
+        title={UI_USERS.deleteDialog.title}
+        message={target ? UI_USERS.deleteDialog.message(target.name, target.email) : ''}
+        confirmLabel={UI_USERS.deleteDialog.confirm}
+        onConfirm={() => target && remove(target)}
+      >
+        <p className="font-semibold text-red-700">{UI_USERS.deleteDialog.irreversible}</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function SummaryCards({ users }: { users: AdminUser[] }) {
+  const S = UI_USERS.stats;
+  return (
+    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+      <StatCard
+        label={S.total}
+        value={users.length}
+        tone="slate"
+        icon={<Users aria-hidden className="size-5" />}
+      />
+      <StatCard
+        label={S.online}
+        value={users.filter((u) => u.is_online).length}
+        tone="green"
+        icon={<Wifi aria-hidden className="size-5" />}
+      />
+      <StatCard
+        label={S.pending}
+        value={users.filter((u) => !u.is_approved).length}
+        tone="amber"
+        icon={<UserRoundCheck aria-hidden className="size-5" />}
+      />
+      <StatCard
+        label={S.drivers}
+        value={users.filter((u) => u.role === 'conductor').length}
+        tone="blue"
+        icon={<Truck aria-hidden className="size-5" />}
+      />
+    </div>
+  );
+}
+
+const TH = 'px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500';
+
+function UsersTable({
+  users,
+  onAction,
+}: {
+  users: AdminUser[];
+  onAction: (kind: 'role' | 'types' | 'delete', user: AdminUser) => void;
+}) {
+  const me = useSession((s) => s.user?.id);
+  const C = UI_USERS.columns;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[960px] text-sm">
+        <thead className="border-b border-slate-200 bg-slate-50">
+          <tr>
+            <th scope="col" className={TH}>
+              {C.user}
+            </th>
+            <th scope="col" className={TH}>
+              {C.email}
+            </th>
+            <th scope="col" className={TH}>
+              {C.role}
+            </th>
+            <th scope="col" className={TH}>
+              {C.status}
+            </th>
+            <th scope="col" className={`${TH} text-right`}>
+              {C.movements}
+            </th>
+            <th scope="col" className={TH}>
+              {C.taskTypes}
+            </th>
+            <th scope="col" className={`${TH} text-right`}>
+              {C.actions}
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {users.map((u) => (
+            <tr key={u.id} data-testid="user-row" data-user-id={u.id} className="hover:bg-slate-50/70">
+              <td className="px-4 py-3">
+                <div className="flex items-center gap-2">
+                  <span className="font-semibold text-slate-900">{u.name}</span>
+                  {u.id === me && <Badge tone="sky">{UI_USERS.you}</Badge>}
+                </div>
+                <span className="font-mono text-xs text-slate-500">{UI_USERS.shortId(u.id)}</span>
+              </td>
+              <td className="max-w-72 truncate px-4 py-3 text-slate-700">{u.email}</td>
+              <td className="px-4 py-3">
+                <RoleBadge role={u.role} />
+              </td>
+              <td className="px-4 py-3">
+                <UserStatus user={u} />
+              </td>
+              <td className="px-4 py-3 text-right font-semibold tabular-nums text-slate-900">
+                {u.movements_count}
+              </td>
+              <td className="px-4 py-3">
+                <TaskTypes user={u} />
+              </td>
+              <td className="px-4 py-3">
+                <div className="flex justify-end gap-1.5">
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    aria-label={UI_USERS.actionLabels.role(u.name)}
+                    onClick={() => onAction('role', u)}
+                  >
+                    <UserCog aria-hidden className="size-4" />
+                    {UI_USERS.actions.role}
+                  </Button>
+                  {u.role === 'conductor' && (
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      aria-label={UI_USERS.actionLabels.taskTypes(u.name)}
+                      onClick={() => onAction('types', u)}
+                    >
+                      <Settings2 aria-hidden className="size-4" />
+                      {UI_USERS.actions.taskTypes}
+                    </Button>
+                  )}
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    className="text-red-700 hover:bg-red-50"
+                    aria-label={UI_USERS.actionLabels.delete(u.name)}
+                    disabled={u.id === me}
+                    title={u.id === me ? ERR.cannotDeleteSelf : undefined}
+                    onClick={() => onAction('delete', u)}
+                  >
+                    <Trash2 aria-hidden className="size-4" />
+                    {UI_USERS.actions.delete}
+                  </Button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** SPEC §4: not approved = Pendiente; approved and online = En línea; else Desconectado. */
+function UserStatus({ user }: { user: AdminUser }) {
+  if (!user.is_approved) return <Badge tone="amber">{USER_STATUS.pending}</Badge>;
+  if (user.is_online)
+    return (
+      <Badge tone="green">
+        <span aria-hidden className="size-1.5 rounded-full bg-emerald-500" />
+        {USER_STATUS.online}
+      </Badge>
+    );
+  return <Badge tone="slate">{USER_STATUS.offline}</Badge>;
+}
+
+function TaskTypes({ user }: { user: AdminUser }) {
+  if (user.role !== 'conductor') return <span className="text-slate-400">{UI_USERS.notApplicable}</span>;
+  if (user.task_types.length === 0) return <Badge tone="red">{UI_USERS.noTaskTypes}</Badge>;
+  return (
+    <div className="flex flex-wrap gap-1" data-testid="task-types">
+      {VEHICLE_TYPES.filter((t) => user.task_types.includes(t)).map((t) => (
+        <Badge key={t} tone={VEHICLE_TONE[t]}>
+          {TASK_TYPE_LABELS[t]}
+        </Badge>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+// The server under test, always a SEPARATE process (its CPU and memory are read from /proc/<pid>), and
+// the few client-side calls every section needs: log in, call the API, seed bench accounts.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import bcrypt from 'bcrypt';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import type { Role, VehicleType } from '@shared/enums';
+import { users } from '../../server/db/schema';
+import { inBatches } from './stats';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BENCH_PASSWORD = 'bench-password';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** A fresh temporary folder for one section's database; removed by the returned function. */
+export function tempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `torre-bench-${prefix}-`));
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * `node --import tsx server/index.ts` over `dbPath` on a random loopback port (TEST_CLOCK off, as in
+ * production); resolves once it prints its URL. `env` adds variables (CLIENT_DIST for the render test).
+ */
+export function startServer(dbPath: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const fullEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DB_PATH: dbPath,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    SERVE_CLIENT: '0',
+    ...env,
+  };
+  delete fullEnv.TEST_CLOCK;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: ROOT,
+    env: fullEnv,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = (): Promise<void> =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      if (out.length > 10_000) return;
+      out += chunk;
+      const match = /lista en (http:\/\/\S+)/.exec(out);
+      if (match)
+        resolve({ child, pid: child.pid!, url: match[1].replace('localhost', '127.0.0.1'), stop });
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited before listening (code ${code})`)));
+  });
+}
+
+let clockTicks: number | undefined;
+/** Kernel clock ticks per second (utime/stime in /proc/<pid>/stat are counted in them). */
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
+}
+
+/** Resident memory of a process, in MB. */
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+export async function api<T>(url: string, method: string, token: string, body?: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export async function login(url: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`login ${email} → ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export interface BenchAccount {
+  email: string;
+  role: Role;
+}
+
+/**
+ * Bench accounts straight into the database, with a cheap hash (cost 4: hashing 500 passwords at the
+ * production cost would dominate the run); each then logs in through the API like a real client.
+ * Drivers get `taskTypes`.
+ */
+export function seedAccounts(
+  dbPath: string,
+  roles: Role[],
+  taskTypes: VehicleType[] = ['semiremolque'],
+  tag = 'bench',
+): BenchAccount[] {
+  const sqlite = new Database(dbPath);
+  const db = drizzle(sqlite);
+  const passwordHash = bcrypt.hashSync(BENCH_PASSWORD, 4);
+  const createdAt = new Date();
+  const rows = roles.map((role, i) => ({
+    id: crypto.randomUUID(),
+    email: `${tag}-${i}@bench.local`,
+    name: `${role === 'conductor' ? 'Conductor' : 'Supervisor'} ${tag} ${i}`,
+    passwordHash,
+    role,
+    isApproved: true,
+    taskTypes: role === 'conductor' ? taskTypes : [],
+    createdAt,
+    approvedAt: createdAt,
+  }));
+  db.transaction((t) => {
+    for (const row of rows) t.insert(users).values(row).run();
+  });
+  sqlite.close();
+  return rows.map((r) => ({ email: r.email, role: r.role }));
+}
+
+export const loginAll = (url: string, accounts: BenchAccount[]): Promise<string[]> =>
+  inBatches(accounts, (a) => login(url, a.email, BENCH_PASSWORD));

@@ -1,0 +1,170 @@
+// The words of a Spanish line-haul yard: people's names, the yard's places, trailer plates, routes
+// and the notes a gestor writes on a task.
+import type { TaskTitle, VehicleType } from '@shared/enums';
+import type { Rng } from './random';
+
+export const FIRST_NAMES = [
+  'Antonio', 'José', 'Manuel', 'Francisco', 'David', 'Juan', 'Javier', 'Daniel', 'Carlos', 'Jesús',
+  'Alejandro', 'Miguel', 'Rafael', 'Pedro', 'Pablo', 'Ángel', 'Sergio', 'Fernando', 'Jorge', 'Luis',
+  'Alberto', 'Álvaro', 'Rubén', 'Iván', 'Raúl', 'Óscar', 'Adrián', 'Diego', 'Víctor', 'Mario',
+  'Enrique', 'Ramón', 'Vicente', 'Joaquín', 'Andrés', 'Iker', 'Unai', 'Jordi', 'Xavier', 'Marc',
+  'María', 'Carmen', 'Ana', 'Isabel', 'Laura', 'Cristina', 'Marta', 'Lucía', 'Elena', 'Pilar',
+  'Raquel', 'Sara', 'Paula', 'Nuria', 'Rocío', 'Silvia', 'Beatriz', 'Patricia', 'Irene', 'Alba',
+  'Noelia', 'Montserrat', 'Ainhoa', 'Nerea', 'Inmaculada', 'Mercedes', 'Begoña', 'Yolanda',
+] as const; // prettier-ignore
+
+export const SURNAMES = [
+  'García', 'Rodríguez', 'González', 'Fernández', 'López', 'Martínez', 'Sánchez', 'Pérez', 'Gómez',
+  'Martín', 'Jiménez', 'Ruiz', 'Hernández', 'Díaz', 'Moreno', 'Muñoz', 'Álvarez', 'Romero', 'Alonso',
+  'Gutiérrez', 'Navarro', 'Torres', 'Domínguez', 'Vázquez', 'Ramos', 'Gil', 'Ramírez', 'Serrano',
+  'Blanco', 'Molina', 'Morales', 'Suárez', 'Ortega', 'Delgado', 'Castro', 'Ortiz', 'Rubio', 'Marín',
+  'Sanz', 'Núñez', 'Iglesias', 'Medina', 'Garrido', 'Cortés', 'Castillo', 'Santos', 'Lozano',
+  'Guerrero', 'Cano', 'Prieto', 'Méndez', 'Cruz', 'Calvo', 'Gallego', 'Herrera', 'Márquez', 'León',
+  'Peña', 'Flores', 'Cabrera', 'Campos', 'Vega', 'Fuentes', 'Carrasco', 'Díez', 'Caballero', 'Reyes',
+  'Nieto', 'Aguilar', 'Pascual', 'Santana', 'Herrero', 'Lorenzo', 'Montero', 'Hidalgo', 'Giménez',
+  'Ibáñez', 'Ferrer', 'Durán', 'Santiago', 'Benítez', 'Mora', 'Vicente', 'Vargas', 'Arias', 'Carmona',
+  'Crespo', 'Román', 'Pastor', 'Soto', 'Sáez', 'Velasco', 'Moya', 'Soler', 'Parra', 'Esteban',
+  'Bravo', 'Gallardo', 'Rojas', 'Etxeberria', 'Puig', 'Otero', 'Castaño', 'Quintana', 'Zamora',
+] as const; // prettier-ignore
+
+/** Where the yard's trailers come from and go to. */
+export const CITIES = [
+  'Zaragoza', 'Barcelona', 'Valencia', 'Sevilla', 'Bilbao', 'Vigo', 'A Coruña', 'Málaga', 'Murcia',
+  'Valladolid', 'Alicante', 'Córdoba', 'Granada', 'Pamplona', 'Vitoria', 'Santander', 'Oviedo',
+  'Burgos', 'León', 'Salamanca', 'Badajoz', 'Tarragona', 'Lleida', 'Girona', 'Castellón', 'Almería',
+  'Huelva', 'Algeciras', 'Jaén', 'Logroño', 'Toledo', 'Guadalajara', 'Lisboa', 'Oporto', 'Perpiñán',
+  'Toulouse', 'Burdeos', 'Lyon',
+] as const; // prettier-ignore
+
+/** 'Lucía García Martín', and the ASCII local part of an email: 'lucia.garcia'. */
+export function personName(rng: Rng): { name: string; emailLocal: string } {
+  const first = rng.pick(FIRST_NAMES);
+  const last1 = rng.pick(SURNAMES);
+  let last2 = rng.pick(SURNAMES);
+  while (last2 === last1) last2 = rng.pick(SURNAMES);
+  const ascii = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
+  return { name: `${first} ${last1} ${last2}`, emailLocal: `${ascii(first)}.${ascii(last1)}` };
+}
+
+// ---- The yard's places --------------------------------------------------------------------------
+
+export type PlaceKind = 'muelle' | 'campa' | 'swap' | 'exterior' | 'servicio';
+export interface Place {
+  kind: PlaceKind;
+  name: string;
+}
+
+export const DOCKS = 40;
+export const CAMPA_ROWS = ['A', 'B', 'C', 'D', 'E', 'F'] as const;
+export const CAMPA_SLOTS = 30;
+export const SWAP_ZONES = 8;
+export const EXTERIOR_SLOTS = 20;
+export const SERVICE_POINTS = ['Báscula', 'Taller', 'Lavadero'] as const;
+
+const randomPlace = (rng: Rng, kind: PlaceKind): Place => {
+  switch (kind) {
+    case 'muelle':
+      return { kind, name: `Muelle ${rng.int(1, DOCKS)}` };
+    case 'campa':
+      return { kind, name: `Campa ${rng.pick(CAMPA_ROWS)}-${rng.int(1, CAMPA_SLOTS)}` };
+    case 'swap':
+      return { kind, name: `Zona Swap ${rng.int(1, SWAP_ZONES)}` };
+    case 'exterior':
+      return { kind, name: `Aparcamiento Exterior P-${rng.int(1, EXTERIOR_SLOTS)}` };
+    case 'servicio':
+      return { kind, name: rng.pick(SERVICE_POINTS) };
+  }
+};
+
+/** Where a trailer of the fleet stands before the history starts. */
+export const initialPlace = (rng: Rng, swapBody: boolean): Place =>
+  randomPlace(rng, swapBody ? rng.weighted([['swap', 4], ['muelle', 1]]) : rng.weighted([['campa', 8], ['muelle', 2], ['exterior', 1]])); // prettier-ignore
+
+type Choice = readonly (readonly [PlaceKind, number])[];
+/** Mover takes a trailer to another kind of place; Recolocar to another spot of the same kind. */
+const MOVER: Record<VehicleType, Record<PlaceKind, Choice>> = {
+  semiremolque: {
+    campa: [['muelle', 6], ['servicio', 2]],
+    muelle: [['campa', 7], ['servicio', 1]],
+    servicio: [['campa', 3], ['muelle', 2]],
+    exterior: [['campa', 2], ['muelle', 3]],
+    swap: [['muelle', 1]],
+  },
+  // Out KM0: the trailer leaves for (or comes back from) the outside car park.
+  semiremolque_out_km0: {
+    campa: [['exterior', 1]],
+    muelle: [['exterior', 1]],
+    servicio: [['exterior', 1]],
+    exterior: [['muelle', 2], ['campa', 1]],
+    swap: [['exterior', 1]],
+  },
+  swap: {
+    swap: [['muelle', 1]],
+    muelle: [['swap', 4], ['servicio', 1]],
+    servicio: [['swap', 1]],
+    campa: [['swap', 1]],
+    exterior: [['swap', 1]],
+  },
+}; // prettier-ignore
+const RECOLOCAR: Record<VehicleType, readonly PlaceKind[]> = {
+  semiremolque: ['campa', 'muelle'],
+  semiremolque_out_km0: ['exterior'],
+  swap: ['swap', 'muelle'],
+};
+
+/** The movement a trailer standing at `origin` gets: its title and a destination other than the origin. */
+export function moveFor(
+  rng: Rng,
+  type: VehicleType,
+  origin: Place,
+): { title: TaskTitle; destination: Place } {
+  const title: TaskTitle = RECOLOCAR[type].includes(origin.kind) && rng.chance(0.3) ? 'Recolocar' : 'Mover';
+  const kinds: Choice = title === 'Recolocar' ? [[origin.kind, 1]] : MOVER[type][origin.kind];
+  for (;;) {
+    const destination = randomPlace(rng, rng.weighted(kinds));
+    if (destination.name !== origin.name) return { title, destination };
+  }
+}
+
+// ---- Plates -------------------------------------------------------------------------------------
+
+/** Letters of Spanish plates: consonants only, no Ñ or Q. */
+const PLATE_LETTERS = 'BCDFGHJKLMNPRSTVWXYZ';
+const digits = (rng: Rng, n: number) => String(rng.int(0, 10 ** n - 1)).padStart(n, '0');
+const letters = (rng: Rng, n: number) =>
+  Array.from({ length: n }, () => PLATE_LETTERS[rng.int(0, PLATE_LETTERS.length - 1)]).join('');
+
+/** A semi-trailer: trailer plate 'R-1234-BCD' (most) or a tractor-style '1234 BCD'; a swap body 'SW-0457'. */
+export function plate(rng: Rng, swapBody: boolean): string {
+  if (swapBody) return `SW-${digits(rng, 4)}`;
+  return rng.chance(0.75) ? `R-${digits(rng, 4)}-${letters(rng, 3)}` : `${digits(rng, 4)} ${letters(rng, 3)}`;
+}
+
+// ---- What a gestor writes on a task -------------------------------------------------------------
+
+const hhmm = (rng: Rng) => `${String(rng.int(5, 23)).padStart(2, '0')}:${rng.pick(['00', '15', '30', '45'])}`;
+const NOTES: readonly ((rng: Rng) => string)[] = [
+  (r) => `Cargado para ruta ${r.pick(CITIES)}`,
+  (r) => `Cargado para ruta ${r.pick(CITIES)}, salida a las ${hhmm(r)}`,
+  (r) => `Llega de ${r.pick(CITIES)}, pendiente de descarga`,
+  (r) => `Vacío para carga en ${r.pick(CITIES)}`,
+  () => 'Vacío, revisar luces',
+  () => 'Vacío, revisar presión de neumáticos',
+  (r) => `Precinto ${r.int(100000, 999999)}`,
+  (r) => `Refrigerado a ${r.pick(['-18', '-20', '2', '4'])} °C, conectar a la toma`,
+  () => 'Frigo apagado, vacío',
+  () => 'Descarga urgente, el cliente espera',
+  () => 'Mercancía ADR: aparcar en la zona señalizada',
+  () => 'Pasar por báscula antes de salir',
+  () => 'Retorno de palets vacíos',
+  () => 'Lona rota, avisar al taller',
+  () => 'Doble piso, cuidado con la altura',
+  (r) => `Cambio de muelle pedido por ${r.pick(['tráfico', 'almacén', 'el cliente'])}`,
+];
+
+/** A task's description: often none, otherwise a short yard note. */
+export const description = (rng: Rng): string | null => (rng.chance(0.4) ? null : rng.pick(NOTES)(rng));

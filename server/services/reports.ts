@@ -1,0 +1,158 @@
+// Informes de Operaciones (CONTRACT §8). Deficiencies: how long auto-assigned tasks waited for their
+// first driver. Delayed assignments: how long assigned tasks took to finish. A delay strictly over
+// INCIDENT_THRESHOLD_MIN is an incident; the filter runs in SQL over an indexed time range
+// (tasks_created, tasks_assigned_at), so only the incidents reach JavaScript.
+import type Database from 'better-sqlite3';
+import { AUTO_ASSIGNED_TYPES, type Priority, type TaskStatus, type TaskTitle } from '@shared/enums';
+import { INCIDENT_THRESHOLD_MIN } from '@shared/constants';
+import { REPORT_PERIOD_LABEL } from '@shared/labels';
+import type {
+  DeficienciesReport,
+  DelayedAssignmentsReport,
+  ReportQuery,
+  ReportSummary,
+} from '@shared/schemas';
+import { madridDayRange, madridHourRange, roundMinutes } from '@shared/time';
+import { sqlite } from '../db';
+import { nowMs } from '../clock';
+import type { Window } from './timeclock-summary';
+
+const THRESHOLD_MS = INCIDENT_THRESHOLD_MIN * 60_000;
+const LAST_24H_MS = 24 * 3_600_000;
+const AUTO_TYPES = AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ');
+
+// The wait ends at the first assignment (the history's first 'assigned'; assigned_at for a row
+// without history), else at completion (a pool task dragged straight to finalizada), else now.
+const DEFICIENCIES_SQL = `
+  SELECT * FROM (
+    SELECT t.id, t.title, t.priority, t.trailer_id, t.created_at, t.completed_at, t.no_drivers_available,
+           COALESCE(
+             (SELECT MIN(e.at) FROM task_events e WHERE e.task_id = t.id AND e.type = 'assigned'),
+             t.assigned_at) AS first_assigned_at
+    FROM tasks t
+    WHERE t.created_at >= @start AND t.created_at < @end AND t.deleted_at IS NULL
+      AND t.vehicle_type IN (${AUTO_TYPES})
+  )
+  WHERE COALESCE(first_assigned_at, completed_at, @now) - created_at > @threshold`;
+
+// Still en_proceso: the delay runs up to now.
+const DELAYED_SQL = `
+  SELECT t.id, t.title, t.priority, t.status, t.trailer_id, t.assigned_at, t.completed_at,
+         u.name AS assigned_to_name
+  FROM tasks t LEFT JOIN users u ON u.id = t.assigned_to
+  WHERE t.assigned_at >= @start AND t.assigned_at < @end AND t.deleted_at IS NULL
+    AND t.status IN ('en_proceso', 'finalizada')
+    AND COALESCE(t.completed_at, @now) - t.assigned_at > @threshold`;
+
+interface DeficiencyRow {
+  id: string;
+  title: TaskTitle;
+  priority: Priority;
+  trailer_id: string;
+  created_at: number;
+  completed_at: number | null;
+  no_drivers_available: number | null;
+  first_assigned_at: number | null;
+}
+
+interface DelayedRow {
+  id: string;
+  title: TaskTitle;
+  priority: Priority;
+  status: TaskStatus;
+  trailer_id: string;
+  assigned_at: number;
+  completed_at: number | null;
+  assigned_to_name: string | null;
+}
+
+let stmts:
+  { conn: Database.Database; deficiencies: Database.Statement; delayed: Database.Statement } | undefined;
+function statements() {
+  if (stmts?.conn !== sqlite)
+    stmts = {
+      conn: sqlite,
+      deficiencies: sqlite.prepare(DEFICIENCIES_SQL),
+      delayed: sqlite.prepare(DELAYED_SQL),
+    };
+  return stmts;
+}
+
+/** The report's window and its readable label; hours are Madrid local hours (DST-correct). */
+export function reportPeriod(q: ReportQuery, now: number): Window & { label: string } {
+  if (q.period === 'day' && q.date)
+    return { ...madridDayRange(q.date), label: REPORT_PERIOD_LABEL.day(q.date) };
+  if (q.period === 'hour' && q.date && q.hour !== undefined)
+    return { ...madridHourRange(q.date, q.hour), label: REPORT_PERIOD_LABEL.hour(q.date, q.hour) };
+  // The schema lets day/hour through only with their date and hour: what is left is 24h.
+  return { start: now - LAST_24H_MS, end: now + 1, label: REPORT_PERIOD_LABEL.last24h };
+}
+
+/** Averages and maxima over the incidents listed, from the unrounded delays; 0 with none. */
+function summarize(delaysMs: number[], period: string): ReportSummary {
+  const total = delaysMs.length;
+  return {
+    total_incidents: total,
+    avg_delay_minutes: total ? roundMinutes(delaysMs.reduce((a, b) => a + b, 0) / total) : 0,
+    max_delay_minutes: total ? roundMinutes(Math.max(...delaysMs)) : 0,
+    period,
+  };
+}
+
+const params = (w: Window, now: number) => ({ start: w.start, end: w.end, now, threshold: THRESHOLD_MS });
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** Worst first; equal delays oldest first. */
+const byDelay = <T extends { delay: number; at: number }>(a: T, b: T) => b.delay - a.delay || a.at - b.at;
+
+export function deficienciesReport(q: ReportQuery): DeficienciesReport {
+  const now = nowMs();
+  const period = reportPeriod(q, now);
+  const rows = (statements().deficiencies.all(params(period, now)) as DeficiencyRow[])
+    .map((r) => ({
+      r,
+      delay: (r.first_assigned_at ?? r.completed_at ?? now) - r.created_at,
+      at: r.created_at,
+    }))
+    .sort(byDelay);
+  return {
+    summary: summarize(
+      rows.map((x) => x.delay),
+      period.label,
+    ),
+    incidents: rows.map(({ r, delay }) => ({
+      task_id: r.id,
+      task_title: r.title,
+      priority: r.priority,
+      reason: r.no_drivers_available ? 'no_drivers_available' : 'other',
+      delay_minutes: roundMinutes(delay),
+      trailer_id: r.trailer_id,
+      created_at: new Date(r.created_at).toISOString(),
+      timestamp: iso(r.first_assigned_at),
+    })),
+  };
+}
+
+export function delayedAssignmentsReport(q: ReportQuery): DelayedAssignmentsReport {
+  const now = nowMs();
+  const period = reportPeriod(q, now);
+  const rows = (statements().delayed.all(params(period, now)) as DelayedRow[])
+    .map((r) => ({ r, delay: (r.completed_at ?? now) - r.assigned_at, at: r.assigned_at }))
+    .sort(byDelay);
+  return {
+    summary: summarize(
+      rows.map((x) => x.delay),
+      period.label,
+    ),
+    assignments: rows.map(({ r, delay }) => ({
+      task_id: r.id,
+      task_title: r.title,
+      priority: r.priority,
+      status: r.status,
+      completion_delay_minutes: roundMinutes(delay),
+      assigned_to_name: r.assigned_to_name,
+      trailer_id: r.trailer_id,
+      assigned_at: new Date(r.assigned_at).toISOString(),
+      completed_at: iso(r.completed_at),
+    })),
+  };
+}

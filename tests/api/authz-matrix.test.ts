@@ -1,0 +1,243 @@
+// The authorization matrix (CONTRACT §3, §4, §12): every /api endpoint × every kind of caller, with the
+// expected status written out by hand — deliberately NOT derived from server/policies.ts, so a wrong
+// entry in the policy table makes a cell fail. Every cell runs on fresh users and fixtures.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_TTL_MS } from '@shared/constants';
+import type { Role } from '@shared/enums';
+import { config, configure } from '../../server/config';
+import { users } from '../../server/db/schema';
+import { signToken } from '../../server/services/tokens';
+import { nowMs } from '../../server/clock';
+import { PASSWORD, db, makeTask, makeUser, setupApp } from '../helpers/context';
+
+const CALLERS = [
+  'none',
+  'forged',
+  'expired',
+  'revoked',
+  'deleted',
+  'conductor',
+  'gestor',
+  'manager',
+  'admin',
+] as const;
+type Caller = (typeof CALLERS)[number];
+
+interface Req {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  body?: object;
+}
+/** Builds the request for a caller (fresh fixtures, so an allowed role meets its success case). */
+type Build = (me: { id: string; role: Role }) => Req;
+
+const RANGE = 'date_from=2026-01-01&date_to=2026-01-02';
+let trailer = 0;
+const newTrailer = () => `AZ-${String(++trailer).padStart(5, '0')}`;
+const validTask = () => ({
+  title: 'Mover',
+  origin: 'Muelle 3',
+  destination: 'Campa B-1',
+  trailer_id: newTrailer(),
+  priority: 'normal',
+  vehicle_type: 'semiremolque',
+});
+/** A task the caller drives (when the caller is a conductor), for complete/return. */
+const ownActive = (me: { id: string; role: Role }) =>
+  makeTask({
+    status: 'en_proceso',
+    trailerId: newTrailer(),
+    assignedTo: me.role === 'conductor' ? me.id : makeUser('conductor').user.id,
+  }).id;
+
+// prettier-ignore
+const MATRIX: [string, Build, ...number[]][] = [
+  // endpoint                                        request builder                                                                                                  none forged expired revoked deleted  cond gestor manager admin
+  ['GET /server-time',                               () => ({ method: 'get', path: '/api/server-time' }),                                                              200, 200, 200, 200, 200, 200, 200, 200, 200],
+  ['POST /test/clock',                               () => ({ method: 'post', path: '/api/test/clock', body: { advance_ms: 0 } }),                                   200, 200, 200, 200, 200, 200, 200, 200, 200],
+  ['POST /auth/register',                            () => ({ method: 'post', path: '/api/auth/register', body: { email: `r-${crypto.randomUUID()}@t.es`, password: 'abcdefgh1', name: 'Nuevo' } }), 201, 201, 201, 201, 201, 201, 201, 201, 201],
+  ['POST /auth/login',                               () => ({ method: 'post', path: '/api/auth/login', body: { email: makeUser('gestor').user.email, password: PASSWORD } }), 200, 200, 200, 200, 200, 200, 200, 200, 200],
+  ['POST /auth/refresh',                             () => ({ method: 'post', path: '/api/auth/refresh' }),                                                            401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['POST /auth/logout',                              () => ({ method: 'post', path: '/api/auth/logout' }),                                                             401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['GET /dashboard/stats',                           () => ({ method: 'get', path: '/api/dashboard/stats' }),                                                          401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['GET /dashboard/online-drivers',                  () => ({ method: 'get', path: '/api/dashboard/online-drivers' }),                                                 401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['GET /dashboard/rankings',                        () => ({ method: 'get', path: '/api/dashboard/rankings' }),                                                       401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['GET /tasks',                                     () => ({ method: 'get', path: '/api/tasks' }),                                                                    401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['GET /notifications',                             () => ({ method: 'get', path: '/api/notifications' }),                                                            401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['POST /notifications/{id}/mark-read (unknown)',   () => ({ method: 'post', path: `/api/notifications/${crypto.randomUUID()}/mark-read` }),                          401, 401, 401, 401, 401, 404, 404, 404, 404],
+  ['POST /tasks',                                    () => ({ method: 'post', path: '/api/tasks', body: validTask() }),                                              401, 401, 401, 401, 401, 403, 201, 201, 201],
+  ['PUT /tasks/{id} (a pool task\'s priority)',      () => ({ method: 'put', path: `/api/tasks/${makeTask({ trailerId: newTrailer() }).id}`, body: { priority: 'high' } }), 401, 401, 401, 401, 401, 409, 200, 200, 200],
+  ['PUT /tasks/{id} (unknown)',                      () => ({ method: 'put', path: `/api/tasks/${crypto.randomUUID()}`, body: { priority: 'high' } }),                 401, 401, 401, 401, 401, 404, 404, 404, 404],
+  ['DELETE /tasks/{id}',                             () => ({ method: 'delete', path: `/api/tasks/${makeTask({ trailerId: newTrailer() }).id}` }),                   401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /tasks/{id}/eligible-drivers',               () => ({ method: 'get', path: `/api/tasks/${makeTask({ trailerId: newTrailer() }).id}/eligible-drivers` }),      401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /tasks/swap-available',                      () => ({ method: 'get', path: '/api/tasks/swap-available' }),                                                     401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['GET /tasks/my-active (none: 404)',               () => ({ method: 'get', path: '/api/tasks/my-active' }),                                                          401, 401, 401, 401, 401, 404, 403, 403, 403],
+  ['POST /tasks/{id}/self-assign',                   () => ({ method: 'post', path: `/api/tasks/${makeTask({ vehicleType: 'swap', trailerId: newTrailer() }).id}/self-assign` }), 401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['POST /tasks/{id}/complete',                      (me) => ({ method: 'post', path: `/api/tasks/${ownActive(me)}/complete` }),                                     401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['POST /tasks/{id}/return',                        (me) => ({ method: 'post', path: `/api/tasks/${ownActive(me)}/return`, body: { reason: null } }),                401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['GET /timeclock/status',                          () => ({ method: 'get', path: '/api/timeclock/status' }),                                                         401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['POST /timeclock/punch',                          () => ({ method: 'post', path: '/api/timeclock/punch?clock_type=entrada' }),                                      401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['GET /admin/search/tasks',                        () => ({ method: 'get', path: '/api/admin/search/tasks?query=AZ' }),                                              401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /admin/timeclock/daily',                     () => ({ method: 'get', path: '/api/admin/timeclock/daily' }),                                                    401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['GET /admin/timeclock/export-excel',              () => ({ method: 'get', path: `/api/admin/timeclock/export-excel?${RANGE}` }),                                   401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['GET /admin/reports/deficiencies',                () => ({ method: 'get', path: '/api/admin/reports/deficiencies' }),                                               401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['GET /admin/reports/delayed-assignments',         () => ({ method: 'get', path: '/api/admin/reports/delayed-assignments' }),                                        401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['GET /admin/pending-users',                       () => ({ method: 'get', path: '/api/admin/pending-users' }),                                                      401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/approve-user',                       () => ({ method: 'post', path: '/api/admin/approve-user', body: { user_id: makeUser('conductor', { approved: false }).user.id, approved: true } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /admin/users',                               () => ({ method: 'get', path: '/api/admin/users' }),                                                              401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/update-user-role',                   () => ({ method: 'post', path: '/api/admin/update-user-role', body: { user_id: makeUser('gestor').user.id, new_role: 'manager' } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/update-user-task-types',             () => ({ method: 'post', path: '/api/admin/update-user-task-types', body: { user_id: makeUser('conductor').user.id, task_types: ['swap'] } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['DELETE /admin/delete-user/{id}',                 () => ({ method: 'delete', path: `/api/admin/delete-user/${makeUser('gestor').user.id}` }),                    401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /admin/analytics/drivers',                   () => ({ method: 'get', path: '/api/admin/analytics/drivers' }),                                                  401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /admin/analytics/export-excel',              () => ({ method: 'get', path: `/api/admin/analytics/export-excel?${RANGE}` }),                                   401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/reset-rankings',                     () => ({ method: 'post', path: '/api/admin/reset-rankings' }),                                                    401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /admin/system/db-status',                    () => ({ method: 'get', path: '/api/admin/system/db-status' }),                                                   401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /admin/system/health-check',                 () => ({ method: 'get', path: '/api/admin/system/health-check' }),                                                401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /admin/system/logs',                         () => ({ method: 'get', path: '/api/admin/system/logs?limit=5' }),                                                401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/system/run-migrations',              () => ({ method: 'post', path: '/api/admin/system/run-migrations' }),                                             401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/system/clear-all-tokens',            () => ({ method: 'post', path: '/api/admin/system/clear-all-tokens' }),                                           401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, 200],
+];
+
+let api: ReturnType<typeof setupApp>['api'];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-authz-'));
+beforeAll(() => {
+  ({ api } = setupApp());
+  configure({ dataDir: tmp }); // the backup cell writes here, not into the repository's data/
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** The Authorization header of a caller kind (all invalid kinds are made for an admin: the strongest). */
+function authFor(caller: Caller): { header?: string; me: { id: string; role: Role } } {
+  if (caller === 'none') return { me: { id: '', role: 'admin' } };
+  if (caller === 'forged') {
+    const { user } = makeUser('admin');
+    const iat = Math.floor(nowMs() / 1000);
+    const token = jwt.sign({ sub: user.id, tv: 0, iat, exp: iat + 3600 }, 'no-es-el-secreto-del-servidor');
+    return { header: `Bearer ${token}`, me: user };
+  }
+  if (caller === 'expired') {
+    const { user } = makeUser('admin');
+    const iat = Math.floor((nowMs() - TOKEN_TTL_MS - 60_000) / 1000);
+    const token = jwt.sign({ sub: user.id, tv: user.tokenVersion, iat, exp: iat + TOKEN_TTL_MS / 1000 }, config.jwtSecret);
+    return { header: `Bearer ${token}`, me: user };
+  }
+  if (caller === 'revoked') {
+    const { user, token } = makeUser('admin');
+    db.update(users).set({ tokenVersion: user.tokenVersion + 1 }).where(eq(users.id, user.id)).run();
+    return { header: `Bearer ${token}`, me: user };
+  }
+  if (caller === 'deleted') {
+    const { user, token } = makeUser('admin');
+    db.update(users).set({ deletedAt: new Date(nowMs()) }).where(eq(users.id, user.id)).run();
+    return { header: `Bearer ${token}`, me: user };
+  }
+  const { user } = makeUser(caller, caller === 'conductor' ? { taskTypes: ['semiremolque', 'swap'] } : {});
+  return { header: `Bearer ${signToken(user)}`, me: user };
+}
+
+function send(req: Req, header?: string) {
+  let r = api()[req.method](req.path);
+  if (header) r = r.set('Authorization', header);
+  return req.body ? r.send(req.body) : r;
+}
+
+describe('authorization matrix', () => {
+  it('lists every endpoint once and every caller kind', () => {
+    expect(new Set(MATRIX.map((row) => row[0])).size).toBe(MATRIX.length);
+    for (const row of MATRIX) expect(row.length - 2).toBe(CALLERS.length);
+  });
+
+  for (const [endpoint, build, ...expected] of MATRIX) {
+    it(endpoint, async () => {
+      const got: Record<string, number> = {};
+      const want: Record<string, number> = {};
+      for (const [i, caller] of CALLERS.entries()) {
+        const { header, me } = authFor(caller);
+        const res = await send(build(me), header);
+        got[caller] = res.status;
+        want[caller] = expected[i];
+        if (res.status >= 400) {
+          expect(typeof res.body.detail, `${endpoint} as ${caller}`).toBe('string');
+          expect(res.body.detail.length).toBeGreaterThan(0);
+        }
+      }
+      expect(got).toEqual(want);
+    });
+  }
+});
+
+describe('refusals carry the right Spanish detail', () => {
+  it('an expired token says the session expired; a revoked or deleted one that it is no longer valid', async () => {
+    const expired = await send({ method: 'get', path: '/api/tasks' }, authFor('expired').header);
+    expect(expired.body.detail).toBe('Tu sesión ha caducado. Inicia sesión de nuevo');
+    for (const kind of ['revoked', 'deleted'] as const) {
+      const res = await send({ method: 'get', path: '/api/tasks' }, authFor(kind).header);
+      expect(res.body.detail).toBe('Tu sesión ya no es válida. Inicia sesión de nuevo');
+    }
+    const forged = await send({ method: 'get', path: '/api/tasks' }, authFor('forged').header);
+    expect(forged.body.detail).toBe('No autorizado');
+    const malformed = await api().get('/api/tasks').set('Authorization', 'Basic abc');
+    expect(malformed.status).toBe(401);
+  });
+
+  it('a token signed with another algorithm (none) is refused', async () => {
+    const { user } = makeUser('admin');
+    const iat = Math.floor(nowMs() / 1000);
+    const token = jwt.sign({ sub: user.id, tv: 0, iat, exp: iat + 3600 }, '', { algorithm: 'none' });
+    expect((await api().get('/api/tasks').set('Authorization', `Bearer ${token}`)).status).toBe(401);
+  });
+
+  it('a pending account cannot log in (403) and a rejected/unapproved token is refused', async () => {
+    const pending = makeUser('conductor', { approved: false });
+    const res = await api().post('/api/auth/login').send({ email: pending.user.email, password: PASSWORD });
+    expect(res.status).toBe(403);
+    expect(res.body.detail).toBe('Tu cuenta está pendiente de aprobación por el administrador');
+    expect((await api().get('/api/tasks').set(pending.auth)).status).toBe(401);
+  });
+
+  it('a role change takes effect at once: the old token is refused', async () => {
+    const admin = makeUser('admin');
+    const target = makeUser('manager');
+    const changed = await api()
+      .post('/api/admin/update-user-role')
+      .set(admin.auth)
+      .send({ user_id: target.user.id, new_role: 'conductor' });
+    expect(changed.status).toBe(200);
+    expect((await api().get('/api/admin/reports/deficiencies').set(target.auth)).status).toBe(401);
+  });
+});
+
+describe('the role gate comes before validation', () => {
+  // A forbidden role learns nothing about the input rules: invalid bodies, queries and ids still get 403.
+  const cases: [Role, Req][] = [
+    ['conductor', { method: 'post', path: '/api/tasks', body: { title: 42 } }],
+    ['conductor', { method: 'delete', path: '/api/tasks/no-es-un-id' }],
+    ['conductor', { method: 'get', path: '/api/tasks/no-es-un-id/eligible-drivers' }],
+    ['conductor', { method: 'get', path: '/api/admin/search/tasks?search_type=nada' }],
+    ['gestor', { method: 'post', path: '/api/tasks/no-es-un-id/self-assign' }],
+    ['gestor', { method: 'post', path: '/api/tasks/no-es-un-id/return', body: { reason: 'nada' } }],
+    ['gestor', { method: 'post', path: '/api/timeclock/punch?clock_type=nada' }],
+    ['gestor', { method: 'get', path: '/api/admin/reports/deficiencies?period=nunca' }],
+    ['gestor', { method: 'get', path: '/api/admin/timeclock/export-excel' }],
+    ['manager', { method: 'post', path: '/api/admin/approve-user', body: { user_id: 'x' } }],
+    ['manager', { method: 'post', path: '/api/admin/update-user-role', body: { new_role: 'rey' } }],
+    ['manager', { method: 'delete', path: '/api/admin/delete-user/no-es-un-id' }],
+    ['manager', { method: 'get', path: '/api/admin/system/logs?limit=abc' }],
+    ['manager', { method: 'get', path: '/api/admin/analytics/export-excel?date_from=ayer' }],
+  ];
+  for (const [role, req] of cases) {
+    it(`${role}: ${req.method.toUpperCase()} ${req.path}`, async () => {
+      const res = await send(req, authFor(role).header);
+      expect(res.status).toBe(403);
+      expect(res.body.detail).toBe('No tienes permiso para esta acción');
+      expect((await send(req)).status).toBe(401);
+    });
+  }
+});

@@ -1,0 +1,282 @@
+// Informes de Operaciones (CONTRACT §8): deficiencies and delayed assignments over the last 24 h, a
+// Madrid day and a Madrid hour, with the 10-minute threshold, averages and maxima over the incidents,
+// and both daylight-saving days.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { ERR } from '@shared/labels';
+import { taskEvents, tasks } from '../../server/db/schema';
+import { db, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+let api: ReturnType<typeof setupApp>['api'];
+let manager: TestUser;
+beforeEach(() => {
+  api = setupApp().api;
+  manager = makeUser('manager');
+});
+
+const ago = (ms: number) => new Date(now().getTime() - ms);
+const at = (iso: string) => new Date(iso);
+const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
+
+const deficiencies = (query: Record<string, string | number> = {}) =>
+  api().get('/api/admin/reports/deficiencies').query(query).set(manager.auth);
+const delayed = (query: Record<string, string | number> = {}) =>
+  api().get('/api/admin/reports/delayed-assignments').query(query).set(manager.auth);
+
+/** A pool task created at `createdAt` that a driver got `waitMs` later. */
+function waited(createdAt: Date, waitMs: number, fields: Parameters<typeof makeTask>[0] = {}) {
+  const driver = makeUser('conductor');
+  return makeTask({
+    status: 'finalizada',
+    assignedTo: driver.user.id,
+    createdAt,
+    assignedAt: plus(createdAt, waitMs),
+    completedAt: plus(createdAt, waitMs + 5 * MIN),
+    ...fields,
+  });
+}
+
+/** A task assigned at `assignedAt` and finished `tookMs` later (null: still en_proceso). */
+function took(assignedAt: Date, tookMs: number | null, name?: string) {
+  const driver = makeUser('conductor', { name });
+  return makeTask({
+    status: tookMs === null ? 'en_proceso' : 'finalizada',
+    assignedTo: driver.user.id,
+    createdAt: plus(assignedAt, -MIN),
+    assignedAt,
+    completedAt: tookMs === null ? null : plus(assignedAt, tookMs),
+  });
+}
+
+describe('who may read reports (CONTRACT §12)', () => {
+  it.each(['deficiencies', 'delayed-assignments'])(
+    '%s: manager and admin yes; gestor and conductor 403',
+    async (r) => {
+      const path = `/api/admin/reports/${r}`;
+      expect((await api().get(path).set(manager.auth)).status).toBe(200);
+      expect((await api().get(path).set(makeUser('admin').auth)).status).toBe(200);
+      for (const role of ['gestor', 'conductor'] as const) {
+        const res = await api().get(path).set(makeUser(role).auth);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ detail: ERR.forbidden });
+      }
+      expect((await api().get(path)).status).toBe(401);
+    },
+  );
+});
+
+describe('report query validation', () => {
+  it('asks for the date of a day or hour period, and the hour of an hour period', async () => {
+    expect((await deficiencies({ period: 'day' })).body).toEqual({ detail: ERR.dateRequired });
+    expect((await delayed({ period: 'hour', hour: 9 })).body).toEqual({ detail: ERR.dateRequired });
+    const noHour = await deficiencies({ period: 'hour', date: '2026-11-20' });
+    expect(noHour.status).toBe(400);
+    expect(noHour.body).toEqual({ detail: ERR.hourRequired });
+  });
+
+  it.each([
+    [{ period: 'week' }],
+    [{ period: 'day', date: '2026-02-30' }],
+    [{ period: 'day', date: '20-11-2026' }],
+    [{ period: 'hour', date: '2026-11-20', hour: 24 }],
+    [{ period: 'hour', date: '2026-11-20', hour: -1 }],
+    [{ period: 'hour', date: '2026-11-20', hour: 'nueve' }],
+    [{ period: '24h', extra: 1 }],
+  ])('400 with a Spanish detail for %o', async (query) => {
+    const res = await deficiencies(query);
+    expect(res.status).toBe(400);
+    expect(typeof res.body.detail).toBe('string');
+    expect(res.body.detail.length).toBeGreaterThan(0);
+  });
+
+  it("takes the hour with a leading zero ('09') and defaults to the last 24 h", async () => {
+    const res = await delayed({ period: 'hour', date: '2026-11-20', hour: '09' });
+    expect(res.status).toBe(200);
+    expect(res.body.summary.period).toBe('20/11/2026 09:00–10:00');
+    expect((await deficiencies()).body.summary.period).toBe('Últimas 24 horas');
+  });
+});
+
+describe('deficiencies: the wait for the first driver of auto-assigned tasks', () => {
+  it('counts a wait over 10 minutes, not exactly 10; averages and maxima over the incidents', async () => {
+    const base = ago(2 * HOUR);
+    waited(base, 10 * MIN, { trailerId: 'EXACTO-10' });
+    const slow = waited(plus(base, MIN), 10.1 * 60_000, { priority: 'high' });
+    const slower = waited(plus(base, 2 * MIN), 25 * MIN, { vehicleType: 'semiremolque_out_km0' });
+    waited(plus(base, 3 * MIN), 40 * MIN, { vehicleType: 'swap' }); // swap is never auto-assigned
+    const deleted = waited(plus(base, 4 * MIN), 50 * MIN);
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deleted.id)).run();
+    waited(ago(25 * HOUR), 60 * MIN); // before the last 24 h
+    // Still in the pool after 45 minutes: the wait runs up to now; the engine found nobody.
+    const waiting = makeTask({ createdAt: ago(45 * MIN) });
+    db.update(tasks).set({ noDriversAvailable: true }).where(eq(tasks.id, waiting.id)).run();
+
+    const res = await deficiencies({ period: '24h' });
+    expect(res.status).toBe(200);
+    expect(res.body.incidents.map((i: { task_id: string }) => i.task_id)).toEqual([
+      waiting.id,
+      slower.id,
+      slow.id,
+    ]);
+    const [w, s25, s10] = res.body.incidents;
+    expect(w).toEqual({
+      task_id: waiting.id,
+      task_title: 'Mover',
+      priority: 'normal',
+      reason: 'no_drivers_available',
+      delay_minutes: 45,
+      trailer_id: waiting.trailerId,
+      created_at: waiting.createdAt.toISOString(),
+      timestamp: null,
+    });
+    expect(s25).toMatchObject({
+      delay_minutes: 25,
+      reason: 'other',
+      timestamp: slower.assignedAt!.toISOString(),
+    });
+    expect(s10).toMatchObject({ delay_minutes: 10.1, priority: 'high' });
+    expect(res.body.summary).toEqual({
+      total_incidents: 3,
+      avg_delay_minutes: 26.7, // (45 + 25 + 10.1) / 3
+      max_delay_minutes: 45,
+      period: 'Últimas 24 horas',
+    });
+  });
+
+  it('measures up to the first assignment in the history, not a later reassignment', async () => {
+    const created = ago(3 * HOUR);
+    const driver = makeUser('conductor');
+    const task = makeTask({
+      status: 'en_proceso',
+      assignedTo: driver.user.id,
+      createdAt: created,
+      assignedAt: plus(created, 90 * MIN),
+    });
+    const event = (type: 'assigned' | 'returned', afterMs: number) =>
+      db
+        .insert(taskEvents)
+        .values({ taskId: task.id, type, driverId: driver.user.id, at: plus(created, afterMs) })
+        .run();
+    event('assigned', 12 * MIN);
+    event('returned', 20 * MIN);
+    event('assigned', 90 * MIN);
+
+    const res = await deficiencies();
+    expect(res.body.incidents).toHaveLength(1);
+    expect(res.body.incidents[0]).toMatchObject({
+      delay_minutes: 12,
+      timestamp: plus(created, 12 * MIN).toISOString(),
+    });
+  });
+
+  it('answers zeros and an empty list when nothing waited too long', async () => {
+    waited(ago(HOUR), 9 * MIN);
+    const res = await deficiencies();
+    expect(res.body).toEqual({
+      summary: { total_incidents: 0, avg_delay_minutes: 0, max_delay_minutes: 0, period: 'Últimas 24 horas' },
+      incidents: [],
+    });
+  });
+
+  it('a Madrid day takes tasks by created_at, 25 hours on 2026-10-25', async () => {
+    const first = waited(at('2026-10-24T22:00:00Z'), 15 * MIN); // 00:00 CEST, the day's first instant
+    const last = waited(at('2026-10-25T22:59:00Z'), 15 * MIN); // 23:59 CET
+    waited(at('2026-10-24T21:59:00Z'), 15 * MIN); // 23:59 the day before
+    waited(at('2026-10-25T23:00:00Z'), 15 * MIN); // 00:00 the day after
+
+    const res = await deficiencies({ period: 'day', date: '2026-10-25' });
+    expect(res.body.summary.period).toBe('25/10/2026');
+    expect(res.body.incidents.map((i: { task_id: string }) => i.task_id).sort()).toEqual(
+      [first.id, last.id].sort(),
+    );
+  });
+
+  it('hour 2 of 2026-10-25 spans both 02:00–03:00 (two real hours)', async () => {
+    const summerTwo = waited(at('2026-10-25T00:30:00Z'), 15 * MIN); // 02:30 CEST
+    const winterTwo = waited(at('2026-10-25T01:30:00Z'), 20 * MIN); // 02:30 CET
+    const three = waited(at('2026-10-25T02:30:00Z'), 30 * MIN); // 03:30 CET
+
+    const two = await deficiencies({ period: 'hour', date: '2026-10-25', hour: 2 });
+    expect(two.body.summary).toEqual({
+      total_incidents: 2,
+      avg_delay_minutes: 17.5,
+      max_delay_minutes: 20,
+      period: '25/10/2026 02:00–03:00',
+    });
+    expect(two.body.incidents.map((i: { task_id: string }) => i.task_id)).toEqual([
+      winterTwo.id,
+      summerTwo.id,
+    ]);
+    const threeRes = await deficiencies({ period: 'hour', date: '2026-10-25', hour: 3 });
+    expect(threeRes.body.incidents.map((i: { task_id: string }) => i.task_id)).toEqual([three.id]);
+  });
+
+  it('hour 2 of 2026-03-29 does not exist: empty; the task of 03:30 CEST is in hour 3', async () => {
+    const oneThirty = waited(at('2026-03-29T00:30:00Z'), 15 * MIN); // 01:30 CET
+    const threeThirty = waited(at('2026-03-29T01:30:00Z'), 15 * MIN); // 03:30 CEST
+    const ids = async (hour: number) =>
+      (await deficiencies({ period: 'hour', date: '2026-03-29', hour })).body.incidents.map(
+        (i: { task_id: string }) => i.task_id,
+      );
+    expect(await ids(1)).toEqual([oneThirty.id]);
+    expect(await ids(2)).toEqual([]);
+    expect(await ids(3)).toEqual([threeThirty.id]);
+    // 23 hours: both tasks belong to the day.
+    expect((await deficiencies({ period: 'day', date: '2026-03-29' })).body.summary.total_incidents).toBe(2);
+  });
+});
+
+describe('delayed assignments: the time from assignment to completion', () => {
+  it('counts over 10 minutes, in process up to now; averages and maxima over the incidents', async () => {
+    const base = ago(3 * HOUR);
+    took(base, 10 * MIN);
+    const a = took(plus(base, MIN), 10.1 * 60_000, 'Lucía García');
+    const b = took(plus(base, 2 * MIN), 22 * MIN);
+    const open = took(ago(35 * MIN), null, 'Pedro Ruiz');
+    const gone = took(plus(base, 3 * MIN), 60 * MIN);
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)).run();
+    took(ago(25 * HOUR), 60 * MIN);
+
+    const res = await delayed();
+    expect(res.status).toBe(200);
+    expect(res.body.assignments.map((x: { task_id: string }) => x.task_id)).toEqual([open.id, b.id, a.id]);
+    expect(res.body.assignments[0]).toEqual({
+      task_id: open.id,
+      task_title: 'Mover',
+      priority: 'normal',
+      status: 'en_proceso',
+      completion_delay_minutes: 35,
+      assigned_to_name: 'Pedro Ruiz',
+      trailer_id: open.trailerId,
+      assigned_at: open.assignedAt!.toISOString(),
+      completed_at: null,
+    });
+    expect(res.body.assignments[2]).toMatchObject({
+      status: 'finalizada',
+      completion_delay_minutes: 10.1,
+      assigned_to_name: 'Lucía García',
+      completed_at: a.completedAt!.toISOString(),
+    });
+    expect(res.body.summary).toEqual({
+      total_incidents: 3,
+      avg_delay_minutes: 22.4, // (35 + 22 + 10.1) / 3 = 22.37
+      max_delay_minutes: 35,
+      period: 'Últimas 24 horas',
+    });
+  });
+
+  it('a period takes tasks by assigned_at (Madrid hour, autumn repeat included)', async () => {
+    const inHour = took(at('2026-10-25T01:10:00Z'), 45 * MIN); // assigned 02:10 CET
+    took(at('2026-10-25T02:10:00Z'), 45 * MIN); // assigned 03:10 CET
+    const res = await delayed({ period: 'hour', date: '2026-10-25', hour: '02' });
+    expect(res.body.assignments.map((x: { task_id: string }) => x.task_id)).toEqual([inHour.id]);
+    expect(res.body.summary).toMatchObject({
+      total_incidents: 1,
+      avg_delay_minutes: 45,
+      max_delay_minutes: 45,
+    });
+  });
+});

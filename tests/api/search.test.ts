@@ -1,0 +1,320 @@
+// The searcher (CONTRACT §5): case- and accent-insensitive substring over the chosen field, Madrid
+// days on created_at, newest first, capped, without deleted tasks; where each trailer is now; the
+// history for the timeline.
+import { beforeEach, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { SEARCH_MAX_ROWS } from '@shared/constants';
+import { ERR } from '@shared/labels';
+import type { SearchTask } from '@shared/schemas';
+import { madridDay } from '@shared/time';
+import { taskEvents, tasks } from '../../server/db/schema';
+import { sqlite } from '../../server/db';
+import { RECENT_SLICE } from '../../server/services/search';
+import { db, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+let api: ReturnType<typeof setupApp>['api'];
+let gestor: TestUser;
+beforeEach(() => {
+  api = setupApp().api;
+  gestor = makeUser('gestor');
+});
+
+const ago = (ms: number) => new Date(now().getTime() - ms);
+const at = (iso: string) => new Date(iso);
+
+async function search(query: Record<string, string>): Promise<SearchTask[]> {
+  const res = await api().get('/api/admin/search/tasks').query(query).set(gestor.auth);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+
+describe('who may search (CONTRACT §12)', () => {
+  it('admin, manager and gestor yes; conductor 403; anonymous 401', async () => {
+    const path = '/api/admin/search/tasks?query=muelle';
+    for (const role of ['admin', 'manager', 'gestor'] as const)
+      expect((await api().get(path).set(makeUser(role).auth)).status).toBe(200);
+    const res = await api().get(path).set(makeUser('conductor').auth);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ detail: ERR.forbidden });
+    expect((await api().get(path)).status).toBe(401);
+  });
+});
+
+describe('criteria', () => {
+  it.each([[{}], [{ search_type: 'trailer' }], [{ query: '   ' }], [{ query: '', date_from: '' }]])(
+    '400 Ingresa al menos un criterio de búsqueda for %o',
+    async (query) => {
+      const res = await api().get('/api/admin/search/tasks').query(query).set(gestor.auth);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ detail: ERR.searchCriteria });
+    },
+  );
+
+  it('400 when date_to is before date_from, or for a bad type or date', async () => {
+    const order = await api()
+      .get('/api/admin/search/tasks')
+      .query({ date_from: '2026-11-20', date_to: '2026-11-19' })
+      .set(gestor.auth);
+    expect(order.status).toBe(400);
+    expect(order.body).toEqual({ detail: ERR.dateOrder });
+    for (const query of [
+      { query: 'x', search_type: 'title' },
+      { date_from: '2026-02-30' },
+      { query: 'x', page: '2' },
+    ]) {
+      const res = await api().get('/api/admin/search/tasks').query(query).set(gestor.auth);
+      expect(res.status).toBe(400);
+      expect(typeof res.body.detail).toBe('string');
+    }
+  });
+});
+
+describe('matching', () => {
+  it("ignores case and accents both ways: 'muelle', 'camion', 'ALMACÉN', 'bascula'", async () => {
+    const muelle = makeTask({ origin: 'Muelle 3', destination: 'Campa A-1' });
+    const camion = makeTask({ origin: 'Campa B-2', destination: 'Zona Camión Sur' });
+    const almacen = makeTask({ origin: 'ALMACEN NORTE', destination: 'Campa C-3' });
+    const bascula = makeTask({ origin: 'Báscula', destination: 'Campa D-4' });
+
+    expect(ids(await search({ query: 'muelle' }))).toEqual([muelle.id]);
+    expect(ids(await search({ query: 'camion' }))).toEqual([camion.id]);
+    expect(ids(await search({ query: 'CAMIÓN sur' }))).toEqual([camion.id]);
+    expect(ids(await search({ query: 'almacén' }))).toEqual([almacen.id]);
+    expect(ids(await search({ query: 'bascula' }))).toEqual([bascula.id]);
+    expect(ids(await search({ query: 'BÁSC' }))).toEqual([bascula.id]);
+    expect(await search({ query: 'camión norte' })).toEqual([]);
+  });
+
+  it('search_type limits the field; all covers id, trailer, origin and destination', async () => {
+    const t = makeTask({ origin: 'Taller', destination: 'Lavadero', trailerId: '1234-BCD' });
+    expect(ids(await search({ query: 'lavadero', search_type: 'destination' }))).toEqual([t.id]);
+    expect(await search({ query: 'lavadero', search_type: 'origin' })).toEqual([]);
+    expect(ids(await search({ query: 'taller', search_type: 'origin' }))).toEqual([t.id]);
+    expect(ids(await search({ query: '1234-bc', search_type: 'trailer' }))).toEqual([t.id]);
+    expect(await search({ query: 'taller', search_type: 'id' })).toEqual([]);
+    // The short id (last 8 characters) as the card shows it, in capitals.
+    const shortId = t.id.slice(-8).toUpperCase();
+    expect(ids(await search({ query: shortId, search_type: 'id' }))).toEqual([t.id]);
+    for (const q of ['lavadero', 'taller', '1234-bcd', shortId])
+      expect(ids(await search({ query: q, search_type: 'all' }))).toEqual([t.id]);
+    expect(ids(await search({ query: 'taller' }))).toEqual([t.id]); // all is the default
+  });
+
+  it('takes % and _ literally', async () => {
+    const pct = makeTask({ origin: 'Campa 100%' });
+    makeTask({ origin: 'Campa 1000' });
+    expect(ids(await search({ query: '100%' }))).toEqual([pct.id]);
+    expect(await search({ query: '_' })).toEqual([]);
+  });
+
+  it('leaves deleted tasks out', async () => {
+    const gone = makeTask({ origin: 'Muelle 9' });
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)).run();
+    expect(await search({ query: 'muelle 9' })).toEqual([]);
+  });
+});
+
+describe('dates, order and cap', () => {
+  it('Madrid calendar days, both ends included, on created_at', async () => {
+    makeTask({ createdAt: at('2026-11-19T22:59:00Z'), origin: 'Muelle 1' }); // 23:59 on the 19th
+    const first = makeTask({ createdAt: at('2026-11-19T23:00:00Z'), origin: 'Muelle 1' }); // 00:00 on the 20th
+    const last = makeTask({ createdAt: at('2026-11-21T22:59:59Z'), origin: 'Muelle 1' }); // 23:59 on the 21st
+    makeTask({ createdAt: at('2026-11-21T23:00:00Z'), origin: 'Muelle 1' }); // 00:00 on the 22nd
+
+    expect(ids(await search({ date_from: '2026-11-20', date_to: '2026-11-21' }))).toEqual([
+      last.id,
+      first.id,
+    ]);
+    expect(ids(await search({ date_from: '2026-11-21', date_to: '2026-11-21', query: 'muelle' }))).toEqual([
+      last.id,
+    ]);
+    expect(ids(await search({ date_to: '2026-11-20' }))[0]).toBe(first.id);
+  });
+
+  it('summer days too: 2026-07-15 starts at 22:00Z the day before', async () => {
+    const inside = makeTask({ createdAt: at('2026-07-14T22:00:00Z') });
+    makeTask({ createdAt: at('2026-07-14T21:59:59Z') });
+    expect(ids(await search({ date_from: '2026-07-15', date_to: '2026-07-15' }))).toEqual([inside.id]);
+  });
+
+  it(`newest created_at first, at most ${SEARCH_MAX_ROWS} rows`, async () => {
+    const base = ago(10 * HOUR);
+    const made = Array.from({ length: SEARCH_MAX_ROWS + 1 }, (_, i) =>
+      makeTask({ createdAt: new Date(base.getTime() + i * 1000), origin: 'Campa F-7' }),
+    );
+    const rows = await search({ query: 'campa f-7' });
+    expect(rows).toHaveLength(SEARCH_MAX_ROWS);
+    expect(rows[0].id).toBe(made.at(-1)!.id);
+    expect(rows.at(-1)!.id).toBe(made[1].id);
+  });
+});
+
+describe('a long history (older than the newest RECENT_SLICE tasks)', () => {
+  /** `n` ASCII filler tasks created in the last hours: newer than everything else of the test. */
+  function fillers(n: number) {
+    const insert = sqlite.prepare(
+      `INSERT INTO tasks (id, title, origin, destination, trailer_id, created_at, updated_at, status_since, status)
+       VALUES (?, 'Mover', 'Campa Z-1', 'Muelle 40', ?, ?, ?, ?, 'finalizada')`,
+    );
+    const base = ago(5 * HOUR).getTime();
+    sqlite.transaction(() => {
+      for (let i = 0; i < n; i++) {
+        const t = base + i * 1000;
+        insert.run(crypto.randomUUID(), `FILL-${i}`, t, t, t);
+      }
+    })();
+  }
+
+  it('finds rare matches among the older tasks, newest first, by every field', async () => {
+    const old = (daysAgo: number, fields: Parameters<typeof makeTask>[0]) =>
+      makeTask({ createdAt: ago(daysAgo * 24 * HOUR), status: 'finalizada', ...fields });
+    const a = old(30, { origin: 'Almacén Sur', trailerId: 'VIEJO-0001' });
+    const b = old(20, { destination: 'ALMACEN SUR', trailerId: 'VIEJO-0002' });
+    const gone = old(10, { origin: 'Almacén Sur' });
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)).run();
+    const recent = makeTask({ origin: 'Almacén Sur', createdAt: ago(MIN) });
+    fillers(RECENT_SLICE + 100);
+
+    expect(ids(await search({ query: 'almacen sur' }))).toEqual([recent.id, b.id, a.id]);
+    expect(ids(await search({ query: 'almacén', search_type: 'origin' }))).toEqual([recent.id, a.id]);
+    expect(ids(await search({ query: 'almacen', search_type: 'destination' }))).toEqual([b.id]);
+    expect(ids(await search({ query: 'viejo-000', search_type: 'trailer' }))).toEqual([b.id, a.id]);
+    expect(ids(await search({ query: a.id.slice(-8), search_type: 'id' }))).toEqual([a.id]);
+    const day = madridDay(a.createdAt);
+    expect(ids(await search({ query: 'almacen', date_from: day, date_to: day }))).toEqual([a.id]);
+  });
+
+  it('a page filled from both the newest tasks and the older ones stays in order and capped', async () => {
+    const older = Array.from({ length: 300 }, (_, i) =>
+      makeTask({ createdAt: ago((400 - i) * HOUR), status: 'finalizada', origin: 'Taller' }),
+    );
+    fillers(RECENT_SLICE);
+    const newer = Array.from({ length: 250 }, (_, i) =>
+      makeTask({ createdAt: ago((250 - i) * 1000), status: 'finalizada', origin: 'Taller' }),
+    );
+    const rows = await search({ query: 'taller', search_type: 'origin' });
+    expect(ids(rows)).toEqual([...newer.reverse(), ...older.reverse().slice(0, 250)].map((t) => t.id));
+  });
+});
+
+describe('what each result carries', () => {
+  it('the whole task with nulls, and where its trailer is now', async () => {
+    const driver = makeUser('conductor', { name: 'Rocío Díaz' });
+    const plate = '7788-KLM';
+    makeTask({
+      trailerId: plate,
+      status: 'finalizada',
+      assignedTo: driver.user.id,
+      createdAt: ago(5 * HOUR),
+      completedAt: ago(4 * HOUR),
+      destination: 'Campa A-1',
+    });
+    const latestMove = makeTask({
+      trailerId: plate,
+      status: 'finalizada',
+      assignedTo: driver.user.id,
+      createdAt: ago(3 * HOUR),
+      completedAt: ago(2 * HOUR),
+      destination: 'Muelle 7',
+    });
+    const undone = makeTask({
+      trailerId: plate,
+      status: 'finalizada',
+      createdAt: ago(90 * MIN),
+      completedAt: ago(MIN),
+      destination: 'Taller',
+    });
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, undone.id)).run();
+    const open = makeTask({ trailerId: plate, createdAt: ago(30 * MIN), origin: 'Muelle 7' });
+    const elsewhere = makeTask({ trailerId: '0001-BBB', createdAt: ago(20 * MIN) });
+
+    const rows = await search({ query: plate.toLowerCase(), search_type: 'trailer' });
+    expect(ids(rows)).toEqual([open.id, latestMove.id, expect.any(String)]);
+    for (const r of rows) {
+      expect(r.trailer_last_location).toBe('Muelle 7');
+      expect(r.trailer_last_location_at).toBe(latestMove.completedAt!.toISOString());
+    }
+    expect(rows[0]).toEqual({
+      id: open.id,
+      title: 'Mover',
+      description: null,
+      origin: 'Muelle 7',
+      destination: 'Campa A-12',
+      trailer_id: plate,
+      priority: 'normal',
+      status: 'bolsa_trabajo',
+      vehicle_type: 'semiremolque',
+      assigned_to: null,
+      assigned_to_name: null,
+      created_by: null,
+      created_by_name: null,
+      created_at: open.createdAt.toISOString(),
+      updated_at: open.updatedAt.toISOString(),
+      assigned_at: null,
+      completed_at: null,
+      status_since: open.statusSince.toISOString(),
+      return_reason: null,
+      version: 1,
+      trailer_last_location: 'Muelle 7',
+      trailer_last_location_at: latestMove.completedAt!.toISOString(),
+      timeline: [],
+    });
+    expect(rows[1].assigned_to_name).toBe('Rocío Díaz');
+
+    const [never] = await search({ query: '0001-bbb' });
+    expect(never.id).toBe(elsewhere.id);
+    expect(never.trailer_last_location).toBeNull();
+    expect(never.trailer_last_location_at).toBeNull();
+  });
+
+  it('the history in time order with actor and driver names, for Creada / Asignada / Finalizada', async () => {
+    const creator = makeUser('gestor', { name: 'Marta Gil' });
+    const driver = makeUser('conductor', { name: 'Iker Sanz' });
+    const created = ago(2 * HOUR);
+    const task = makeTask({
+      createdBy: creator.user.id,
+      createdAt: created,
+      status: 'finalizada',
+      assignedTo: driver.user.id,
+      assignedAt: new Date(created.getTime() + 5 * MIN),
+      completedAt: new Date(created.getTime() + 30 * MIN),
+    });
+    const event = (type: 'created' | 'assigned' | 'completed', actorId: string | null, afterMin: number) =>
+      db
+        .insert(taskEvents)
+        .values({
+          taskId: task.id,
+          type,
+          actorId,
+          driverId: type === 'created' ? null : driver.user.id,
+          at: new Date(created.getTime() + afterMin * MIN),
+        })
+        .run();
+    event('completed', driver.user.id, 30);
+    event('created', creator.user.id, 0);
+    event('assigned', null, 5); // the engine assigned it: no actor
+
+    const [row] = await search({ query: task.id.slice(-8) });
+    expect(row.created_by_name).toBe('Marta Gil');
+    expect(row.timeline).toEqual([
+      { type: 'created', at: created.toISOString(), actor_name: 'Marta Gil', driver_name: null },
+      {
+        type: 'assigned',
+        at: new Date(created.getTime() + 5 * MIN).toISOString(),
+        actor_name: null,
+        driver_name: 'Iker Sanz',
+      },
+      {
+        type: 'completed',
+        at: new Date(created.getTime() + 30 * MIN).toISOString(),
+        actor_name: 'Iker Sanz',
+        driver_name: 'Iker Sanz',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,522 @@
+// Tasks API for staff (CONTRACT §5, §12): create, the board per role, PUT moves, delete, the driver
+// picker and the rankings reset — status codes, bodies and what the database keeps.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/schema';
+import { advanceClock, db, makePunch, makeTask, makeUser, now, setupApp } from '../helpers/context';
+
+let api: ReturnType<typeof setupApp>['api'];
+beforeEach(() => {
+  api = setupApp().api;
+});
+
+const HOUR = 3_600_000;
+const payload = (over: Record<string, unknown> = {}) => ({
+  title: 'Mover',
+  origin: 'Muelle 3',
+  destination: 'Campa A-12',
+  trailer_id: 'r-4411-bcd',
+  ...over,
+});
+const row = (id: string) => db.select().from(tasks).where(eq(tasks.id, id)).get()!;
+const events = (id: string) =>
+  db
+    .select()
+    .from(taskEvents)
+    .where(eq(taskEvents.taskId, id))
+    .all()
+    .map((e) => e.type);
+const movements = (id: string) => db.select().from(users).where(eq(users.id, id)).get()!.movementsCount;
+const notesOf = (userId: string) =>
+  db.select().from(notifications).where(eq(notifications.userId, userId)).all();
+
+describe('permissions', () => {
+  it('answers 401 without a token and 403 to roles the endpoint is not for', async () => {
+    const driver = makeUser('conductor');
+    const gestor = makeUser('gestor');
+    const manager = makeUser('manager');
+    const task = makeTask();
+    expect((await api().get('/api/tasks')).status).toBe(401);
+    expect((await api().post('/api/tasks').set(driver.auth).send(payload())).status).toBe(403);
+    expect((await api().delete(`/api/tasks/${task.id}`).set(driver.auth)).status).toBe(403);
+    expect((await api().get(`/api/tasks/${task.id}/eligible-drivers`).set(driver.auth)).status).toBe(403);
+    expect((await api().get('/api/tasks/my-active').set(gestor.auth)).status).toBe(403);
+    expect((await api().post(`/api/tasks/${task.id}/self-assign`).set(gestor.auth)).status).toBe(403);
+    const reset = await api().post('/api/admin/reset-rankings').set(manager.auth);
+    expect(reset.status).toBe(403);
+    expect(reset.body.detail).toBe('No tienes permiso para esta acción');
+  });
+});
+
+describe('POST /api/tasks', () => {
+  it('creates a pool task with every field present, upper-cased trailer and defaults', async () => {
+    const gestor = makeUser('gestor', { name: 'Gema Gestora' });
+    const res = await api()
+      .post('/api/tasks')
+      .set(gestor.auth)
+      .send(payload({ origin: '  Muelle 3 ' }));
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      title: 'Mover',
+      description: null,
+      origin: 'Muelle 3',
+      destination: 'Campa A-12',
+      trailer_id: 'R-4411-BCD',
+      priority: 'normal',
+      status: 'bolsa_trabajo',
+      vehicle_type: 'semiremolque',
+      assigned_to: null,
+      assigned_to_name: null,
+      created_by: gestor.user.id,
+      created_by_name: 'Gema Gestora',
+      created_at: expect.stringMatching(/Z$/),
+      updated_at: res.body.created_at,
+      assigned_at: null,
+      completed_at: null,
+      status_since: res.body.created_at,
+      return_reason: null,
+      version: 1,
+    });
+    expect(events(res.body.id)).toEqual(['created']);
+    expect(db.select().from(activityLog).all()).toEqual([
+      expect.objectContaining({ type: 'task', userName: 'Gema Gestora', action: 'Crear tarea' }),
+    ]);
+    // Nobody was available: the first matching attempt recorded it for the deficiency report.
+    expect(row(res.body.id).noDriversAvailable).toBe(true);
+  });
+
+  it('answers the auto-assigned task when a driver is available', async () => {
+    const admin = makeUser('admin');
+    const driver = makeUser('conductor', { online: true, name: 'Dani' });
+    makePunch(driver.user.id, 'entrada');
+    const res = await api()
+      .post('/api/tasks')
+      .set(admin.auth)
+      .send(payload({ priority: 'high' }));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      status: 'en_proceso',
+      assigned_to: driver.user.id,
+      assigned_to_name: 'Dani',
+      version: 2,
+    });
+    expect(row(res.body.id).noDriversAvailable).toBe(false);
+  });
+
+  it('refuses bad input with 400 and a Spanish detail', async () => {
+    const admin = makeUser('admin');
+    const bad = [
+      payload({ title: 'Llevar' }),
+      payload({ origin: '   ' }),
+      payload({ destination: undefined }),
+      payload({ trailer_id: 'x'.repeat(121) }),
+      payload({ description: 'd'.repeat(1001) }),
+      payload({ priority: 'urgente' }),
+      payload({ vehicle_type: 'camion' }),
+    ];
+    for (const body of bad) {
+      const res = await api().post('/api/tasks').set(admin.auth).send(body);
+      expect(res.status).toBe(400);
+      expect(typeof res.body.detail).toBe('string');
+    }
+    expect(db.select().from(tasks).all()).toHaveLength(0);
+  });
+
+  it('allows one open task per trailer', async () => {
+    const admin = makeUser('admin');
+    const first = await api().post('/api/tasks').set(admin.auth).send(payload());
+    const second = await api()
+      .post('/api/tasks')
+      .set(admin.auth)
+      .send(payload({ trailer_id: ' R-4411-BCD ' }));
+    expect(second.status).toBe(409);
+    expect(second.body.detail).toBe('El remolque R-4411-BCD ya tiene una tarea abierta');
+    expect(db.select().from(tasks).all()).toHaveLength(1);
+
+    await api().put(`/api/tasks/${first.body.id}`).set(admin.auth).send({ status: 'finalizada' });
+    const again = await api().post('/api/tasks').set(admin.auth).send(payload());
+    expect(again.status).toBe(201);
+  });
+});
+
+describe('GET /api/tasks', () => {
+  it('scopes the board per role, newest created_at first', async () => {
+    const a = makeUser('conductor');
+    const b = makeUser('conductor', { taskTypes: ['semiremolque', 'swap'] });
+    const finishedOld = makeTask({
+      status: 'finalizada',
+      assignedTo: a.user.id,
+      createdAt: new Date(now().getTime() - 25 * HOUR),
+    });
+    const pool = makeTask();
+    advanceClock(1000);
+    const swap = makeTask({ vehicleType: 'swap' });
+    advanceClock(1000);
+    const active = makeTask({ status: 'en_proceso', assignedTo: a.user.id });
+    advanceClock(1000);
+    const finished = makeTask({ status: 'finalizada', assignedTo: a.user.id });
+    advanceClock(1000);
+    const gone = makeTask();
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)).run();
+
+    const ids = async (auth: { Authorization: string }) => {
+      const res = await api().get('/api/tasks').set(auth);
+      expect(res.status).toBe(200);
+      return res.body.map((t: { id: string }) => t.id);
+    };
+    const all = [finished.id, active.id, swap.id, pool.id];
+    expect(await ids(makeUser('admin').auth)).toEqual(all);
+    expect(await ids(makeUser('manager').auth)).toEqual(all);
+    expect(await ids(makeUser('gestor').auth)).toEqual([active.id, swap.id, pool.id]);
+    expect(await ids(a.auth)).toEqual([finished.id, active.id, pool.id]);
+    expect(await ids(b.auth)).toEqual([swap.id, pool.id]);
+    expect(all).not.toContain(finishedOld.id);
+    expect(row(finishedOld.id).completedAt!.getTime()).toBeLessThan(now().getTime() - 24 * HOUR);
+  });
+
+  it('reads the board through index ranges, never a scan of the history', async () => {
+    // With 100k finished tasks a scan (or a walk of every finalizada row) would make the board slow;
+    // the plans of the queries GET /tasks really runs must stay on the status / completed_at ranges.
+    const sqlite = db.$client;
+    const prepare = sqlite.prepare.bind(sqlite);
+    const seen: string[] = [];
+    const spy = vi.spyOn(sqlite, 'prepare').mockImplementation((source: string) => {
+      seen.push(source);
+      return prepare(source);
+    });
+    for (const role of ['admin', 'gestor', 'conductor'] as const)
+      expect((await api().get('/api/tasks').set(makeUser(role).auth)).status).toBe(200);
+    spy.mockRestore();
+    const plans = seen
+      .filter((q) => q.startsWith('select') && q.includes('from "tasks"'))
+      .map((q) =>
+        (
+          prepare(`EXPLAIN QUERY PLAN ${q}`).all(...Array(q.split('?').length - 1).fill(null)) as {
+            detail: string;
+          }[]
+        )
+          .map((p) => p.detail)
+          .filter((d) => /\btasks\b/.test(d))
+          .join(),
+      );
+    expect(plans.length).toBeGreaterThanOrEqual(5);
+    for (const plan of plans) expect(plan).toMatch(/^SEARCH tasks USING INDEX/);
+    expect(plans.some((p) => p.includes('tasks_completed (completed_at>?)'))).toBe(true);
+  });
+});
+
+describe('PUT /api/tasks/{id} by staff', () => {
+  it('edits fields with version+1, an updated event and an activity row', async () => {
+    const manager = makeUser('manager');
+    const task = makeTask();
+    const res = await api()
+      .put(`/api/tasks/${task.id}`)
+      .set(manager.auth)
+      .send({ priority: 'high', description: 'Urgente', trailer_id: 'r-9' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      priority: 'high',
+      description: 'Urgente',
+      trailer_id: 'R-9',
+      version: 2,
+      status_since: task.statusSince.toISOString(),
+    });
+    expect(events(task.id)).toEqual(['updated']);
+    const [log] = db.select().from(activityLog).all();
+    expect(log.action).toBe('Editar tarea');
+    expect(log.details).toContain('prioridad');
+  });
+
+  it('keeps one open task per trailer when the trailer is edited', async () => {
+    const admin = makeUser('admin');
+    makeTask({ trailerId: 'R-1' });
+    makeTask({ trailerId: 'R-2', status: 'finalizada' });
+    const task = makeTask({ trailerId: 'R-3' });
+    const clash = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ trailer_id: 'r-1' });
+    expect(clash.status).toBe(409);
+    expect(clash.body.detail).toBe('El remolque R-1 ya tiene una tarea abierta');
+    expect(row(task.id)).toMatchObject({ trailerId: 'R-3', version: 1 });
+    expect(events(task.id)).toEqual([]);
+    const ok = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ trailer_id: 'R-2' });
+    expect(ok.status).toBe(200);
+  });
+
+  it('to en_proceso needs an approved conductor with no active task and the type', async () => {
+    const admin = makeUser('admin');
+    const task = makeTask({ vehicleType: 'semiremolque_out_km0' });
+    const put = (body: object) => api().put(`/api/tasks/${task.id}`).set(admin.auth).send(body);
+
+    for (const body of [
+      { status: 'en_proceso' },
+      { status: 'en_proceso', assigned_to: null },
+      { status: 'en_proceso', assigned_to: makeUser('gestor').user.id },
+      { status: 'en_proceso', assigned_to: crypto.randomUUID() },
+      { status: 'en_proceso', assigned_to: makeUser('conductor', { approved: false }).user.id },
+    ]) {
+      const res = await put(body);
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toBe('Selecciona un conductor');
+    }
+    const lacking = await put({ status: 'en_proceso', assigned_to: makeUser('conductor').user.id });
+    expect(lacking.status).toBe(409);
+    expect(lacking.body.detail).toBe('El conductor no tiene habilitado este tipo de tarea');
+
+    const busy = makeUser('conductor', { taskTypes: ['semiremolque_out_km0'] });
+    makeTask({ status: 'en_proceso', assignedTo: busy.user.id, vehicleType: 'semiremolque_out_km0' });
+    const taken = await put({ status: 'en_proceso', assigned_to: busy.user.id });
+    expect(taken.status).toBe(409);
+    expect(taken.body.detail).toBe('El conductor ya tiene una tarea activa');
+    expect(row(task.id)).toMatchObject({ status: 'bolsa_trabajo', version: 1 });
+
+    const free = makeUser('conductor', { taskTypes: ['semiremolque_out_km0'], name: 'Lola' });
+    advanceClock(5000);
+    const ok = await put({ status: 'en_proceso', assigned_to: free.user.id });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({
+      status: 'en_proceso',
+      assigned_to: free.user.id,
+      assigned_to_name: 'Lola',
+      version: 2,
+    });
+    expect(ok.body.assigned_at).toBe(ok.body.status_since);
+    expect(ok.body.status_since).not.toBe(task.statusSince.toISOString());
+    expect(notesOf(free.user.id)).toEqual([
+      expect.objectContaining({ type: 'task_assigned', title: 'Nueva tarea asignada', playSound: true }),
+    ]);
+    expect(events(task.id)).toEqual(['assigned']);
+  });
+
+  it('reassigns with {assigned_to} alone, keeping status_since', async () => {
+    const gestor = makeUser('gestor');
+    const first = makeUser('conductor');
+    const second = makeUser('conductor');
+    const task = makeTask({ status: 'en_proceso', assignedTo: first.user.id });
+    advanceClock(60_000);
+    const res = await api()
+      .put(`/api/tasks/${task.id}`)
+      .set(gestor.auth)
+      .send({ assigned_to: second.user.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'en_proceso',
+      assigned_to: second.user.id,
+      status_since: task.statusSince.toISOString(),
+    });
+    expect(notesOf(second.user.id).map((n) => n.type)).toEqual(['task_assigned']);
+    expect(notesOf(first.user.id).map((n) => n.type)).toEqual(['info']);
+    expect(db.select().from(users).where(eq(users.id, first.user.id)).get()!.idleSince).not.toBeNull();
+
+    // {assigned_to} alone on a pool task assigns it; on a finished one it is a 400.
+    const pool = makeTask();
+    const assign = await api()
+      .put(`/api/tasks/${pool.id}`)
+      .set(gestor.auth)
+      .send({ assigned_to: first.user.id });
+    expect(assign.body).toMatchObject({ status: 'en_proceso', assigned_to: first.user.id });
+    const done = makeTask({ status: 'finalizada' });
+    const refused = await api()
+      .put(`/api/tasks/${done.id}`)
+      .set(gestor.auth)
+      .send({ assigned_to: first.user.id });
+    expect(refused.status).toBe(400);
+    const mixed = await api()
+      .put(`/api/tasks/${pool.id}`)
+      .set(gestor.auth)
+      .send({ status: 'bolsa_trabajo', assigned_to: second.user.id });
+    expect(mixed.status).toBe(400);
+  });
+
+  it('to bolsa_trabajo clears the assignee and the return reason', async () => {
+    const admin = makeUser('admin');
+    const driver = makeUser('conductor');
+    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    db.update(tasks).set({ returnReason: 'Otro' }).where(eq(tasks.id, task.id)).run();
+    const res = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ status: 'bolsa_trabajo' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'bolsa_trabajo',
+      assigned_to: null,
+      assigned_to_name: null,
+      assigned_at: null,
+      return_reason: null,
+    });
+    expect(events(task.id)).toEqual(['status_changed']);
+  });
+
+  it('to finalizada credits the assignee; out of finalizada takes the credit back, never below 0', async () => {
+    const admin = makeUser('admin');
+    const driver = makeUser('conductor');
+    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const done = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ status: 'finalizada' });
+    expect(done.status).toBe(200);
+    expect(done.body.completed_at).toBe(done.body.status_since);
+    expect(done.body.assigned_to).toBe(driver.user.id);
+    expect(movements(driver.user.id)).toBe(1);
+    expect(notesOf(driver.user.id).map((n) => n.type)).toEqual(['congratulations']);
+    expect(row(task.id).creditedTo).toBe(driver.user.id);
+
+    const reopened = await api()
+      .put(`/api/tasks/${task.id}`)
+      .set(admin.auth)
+      .send({ status: 'bolsa_trabajo' });
+    expect(reopened.body).toMatchObject({ status: 'bolsa_trabajo', completed_at: null, assigned_to: null });
+    expect(movements(driver.user.id)).toBe(0);
+    expect(events(task.id)).toEqual(['completed', 'reopened']);
+
+    // Credit taken back after a rankings reset stays at 0.
+    await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ assigned_to: driver.user.id });
+    await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ status: 'finalizada' });
+    expect(movements(driver.user.id)).toBe(1);
+    await api().post('/api/admin/reset-rankings').set(admin.auth);
+    await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ status: 'bolsa_trabajo' });
+    expect(movements(driver.user.id)).toBe(0);
+  });
+
+  it('a pool task dragged straight to finalizada credits nobody', async () => {
+    const admin = makeUser('admin');
+    const task = makeTask();
+    const res = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ status: 'finalizada' });
+    expect(res.body).toMatchObject({ status: 'finalizada', assigned_to: null });
+    expect(row(task.id).creditedTo).toBeNull();
+    expect(db.select().from(notifications).all()).toHaveLength(0);
+  });
+
+  it('reopening respects one open task per trailer; finalizada to en_proceso names the driver', async () => {
+    const admin = makeUser('admin');
+    const driver = makeUser('conductor');
+    const task = makeTask({ status: 'finalizada', trailerId: 'R-50' });
+    const open = makeTask({ trailerId: 'R-50' });
+    const clash = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ status: 'bolsa_trabajo' });
+    expect(clash.status).toBe(409);
+    expect(clash.body.detail).toBe('El remolque R-50 ya tiene una tarea abierta');
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, open.id)).run();
+
+    const noDriver = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ status: 'en_proceso' });
+    expect(noDriver.status).toBe(400);
+    const res = await api()
+      .put(`/api/tasks/${task.id}`)
+      .set(admin.auth)
+      .send({ status: 'en_proceso', assigned_to: driver.user.id });
+    expect(res.body).toMatchObject({ status: 'en_proceso', assigned_to: driver.user.id, completed_at: null });
+    expect(events(task.id)).toEqual(['reopened', 'assigned']);
+  });
+
+  it('answers 404 for unknown or deleted tasks and 400 for a malformed id or body', async () => {
+    const admin = makeUser('admin');
+    const task = makeTask();
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, task.id)).run();
+    const gone = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ priority: 'low' });
+    expect(gone.status).toBe(404);
+    expect(gone.body.detail).toBe('Tarea no encontrada');
+    expect(
+      (await api().put(`/api/tasks/${crypto.randomUUID()}`).set(admin.auth).send({ priority: 'low' })).status,
+    ).toBe(404);
+    expect((await api().put('/api/tasks/abc').set(admin.auth).send({ priority: 'low' })).status).toBe(400);
+    const other = makeTask();
+    expect((await api().put(`/api/tasks/${other.id}`).set(admin.auth).send({})).status).toBe(400);
+    expect((await api().put(`/api/tasks/${other.id}`).set(admin.auth).send({ color: 'red' })).status).toBe(
+      400,
+    );
+    expect((await api().put(`/api/tasks/${other.id}`).set(admin.auth).send({ status: 'hecha' })).status).toBe(
+      400,
+    );
+  });
+});
+
+describe('DELETE /api/tasks/{id}', () => {
+  it('soft-deletes: off the board, history kept; the driver of an active task is freed', async () => {
+    const gestor = makeUser('gestor');
+    const driver = makeUser('conductor');
+    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const res = await api().delete(`/api/tasks/${task.id}`).set(gestor.auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Tarea eliminada' });
+    expect(row(task.id).deletedAt).not.toBeNull();
+    expect(row(task.id).version).toBe(2);
+    expect(events(task.id)).toEqual(['deleted']);
+    expect((await api().get('/api/tasks').set(gestor.auth)).body).toEqual([]);
+    expect((await api().get('/api/tasks/my-active').set(driver.auth)).status).toBe(404);
+    expect((await api().delete(`/api/tasks/${task.id}`).set(gestor.auth)).status).toBe(404);
+    // The trailer is free for a new task.
+    const again = await api()
+      .post('/api/tasks')
+      .set(gestor.auth)
+      .send(payload({ trailer_id: task.trailerId }));
+    expect(again.status).toBe(201);
+  });
+});
+
+describe('GET /api/tasks/{id}/eligible-drivers', () => {
+  it('lists approved conductors having the type, available first', async () => {
+    const manager = makeUser('manager');
+    const task = makeTask({ vehicleType: 'swap' });
+    const zoe = makeUser('conductor', { name: 'Zoe', online: true, taskTypes: ['swap'] });
+    makePunch(zoe.user.id, 'entrada');
+    const ana = makeUser('conductor', { name: 'Ana', online: true, taskTypes: ['swap'] });
+    const bea = makeUser('conductor', { name: 'Bea', taskTypes: ['swap', 'semiremolque'] });
+    makePunch(bea.user.id, 'entrada');
+    makeTask({ status: 'en_proceso', assignedTo: bea.user.id });
+    makeUser('conductor', { name: 'Sin swap', online: true });
+    makeUser('conductor', { name: 'Pendiente', taskTypes: ['swap'], approved: false });
+    const res = await api().get(`/api/tasks/${task.id}/eligible-drivers`).set(manager.auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      {
+        id: zoe.user.id,
+        name: 'Zoe',
+        is_online: true,
+        clocked_in: true,
+        busy: false,
+        available: true,
+        movements_count: 0,
+      },
+      {
+        id: ana.user.id,
+        name: 'Ana',
+        is_online: true,
+        clocked_in: false,
+        busy: false,
+        available: false,
+        movements_count: 0,
+      },
+      {
+        id: bea.user.id,
+        name: 'Bea',
+        is_online: false,
+        clocked_in: true,
+        busy: true,
+        available: false,
+        movements_count: 0,
+      },
+    ]);
+    expect(
+      (await api().get(`/api/tasks/${crypto.randomUUID()}/eligible-drivers`).set(manager.auth)).status,
+    ).toBe(404);
+  });
+});
+
+describe('POST /api/admin/reset-rankings', () => {
+  it('sets every movements_count to 0 and logs it, leaving the history', async () => {
+    const admin = makeUser('admin', { name: 'Alicia' });
+    const a = makeUser('conductor');
+    const b = makeUser('conductor');
+    db.update(users).set({ movementsCount: 7 }).where(eq(users.id, a.user.id)).run();
+    db.update(users).set({ movementsCount: 2 }).where(eq(users.id, b.user.id)).run();
+    const done = makeTask({ status: 'finalizada', assignedTo: a.user.id });
+    const res = await api().post('/api/admin/reset-rankings').set(admin.auth);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: expect.stringContaining('Rankings reiniciados') });
+    expect(movements(a.user.id)).toBe(0);
+    expect(movements(b.user.id)).toBe(0);
+    expect(row(done.id).status).toBe('finalizada');
+    const log = db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.action, 'Reiniciar rankings')))
+      .all();
+    expect(log).toEqual([expect.objectContaining({ type: 'system', userName: 'Alicia' })]);
+    expect(log[0].details).toContain('2 conductores');
+  });
+});

@@ -1,0 +1,296 @@
+// The live board in Chromium (issue 5): a task created in one browser appears in another without reload;
+// a pool card dragged to En Proceso goes through the driver picker and stays there after a reload; a
+// refused move rolls back with the server's detail; delete asks first; the gestor has no Finalizada
+// column; keyboard dragging; the trailer's 409 inside the create form; screenshots of the board and the
+// wall screen at 1920×1080.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { Priority, TaskStatus, VehicleType } from '@shared/enums';
+import type { Task } from '@shared/schemas';
+import { ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_HEADER, VEHICLE_TYPE_OPTIONS } from '@shared/labels';
+import { launch, openPage, PHONE, screenshot, WALL } from './chromium';
+import { ADMIN, adminToken, apiCall, createUser, loginUi } from './helpers';
+
+let browser: Browser;
+let token: string;
+beforeAll(async () => {
+  browser = await launch();
+  token = await adminToken();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+let plate = 0;
+/** Trailer ids unique to this run: every browser test file shares one database. */
+const trailer = () => `BRD-${Date.now().toString(36).toUpperCase()}-${plate++}`;
+
+async function createTask(
+  fields: Partial<{
+    title: string;
+    origin: string;
+    destination: string;
+    priority: Priority;
+    vehicle_type: VehicleType;
+    description: string;
+  }> = {},
+): Promise<Task> {
+  return apiCall<Task>('POST', '/tasks', {
+    token,
+    body: {
+      title: 'Mover',
+      origin: 'Muelle 3',
+      destination: 'Campa Norte',
+      trailer_id: trailer(),
+      // Swap tasks are never auto-assigned, so a card stays where the test put it.
+      vehicle_type: 'swap',
+      ...fields,
+    },
+  });
+}
+
+const column = (page: Page, status: TaskStatus) => page.getByTestId(`column-${status}`);
+const card = (scope: Page | Locator, task: Pick<Task, 'trailer_id'>) =>
+  scope.getByRole('article', { name: new RegExp(task.trailer_id) });
+
+async function openBoard(account: { email: string; password: string }, viewport = WALL) {
+  const { context, page } = await openPage(browser, inject('baseUrl'), viewport);
+  await loginUi(page, account);
+  await page.getByText(UI_HEADER.linkOnline).waitFor();
+  await page.getByTestId('kanban').waitFor();
+  return { context, page };
+}
+
+/** ENVIRONMENT.md: press, move in steps a little past the target's centre, release. */
+async function drag(page: Page, from: Locator, to: Locator) {
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + 16);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2 + 10, b.y + 80, { steps: 20 });
+  await page.mouse.up();
+}
+
+describe('live board', () => {
+  it('a task created in one browser appears in another without reload, prepended in the pool', async () => {
+    const manager = await createUser('manager');
+    const a = await openBoard(ADMIN);
+    const b = await openBoard(manager);
+    const plateId = trailer();
+
+    await a.page.getByRole('button', { name: UI_HEADER.newTask }).click();
+    const dialog = a.page.getByRole('dialog', { name: UI_BOARD.form.createTitle });
+    // SPEC §5: the movement type, origin, destination and trailer are required.
+    await dialog.getByRole('button', { name: UI_BOARD.form.create }).click();
+    await dialog.getByText('El tipo de movimiento es obligatorio').waitFor();
+    await dialog.getByText('El origen es obligatorio').waitFor();
+
+    await dialog.getByLabel(UI_BOARD.form.movement).selectOption('Recolocar');
+    await dialog.getByLabel(UI_BOARD.form.origin).fill('Muelle 7');
+    await dialog.getByLabel(UI_BOARD.form.destination).fill('Campa Sur');
+    await dialog.getByLabel(UI_BOARD.form.trailer).fill(plateId.toLowerCase());
+    await dialog.getByLabel(UI_BOARD.form.description).fill('Con lona azul');
+    await dialog.getByLabel(UI_BOARD.form.priority).selectOption('high');
+    await dialog.getByLabel(UI_BOARD.form.vehicleType).selectOption({ label: VEHICLE_TYPE_OPTIONS.swap });
+    await dialog.getByRole('button', { name: UI_BOARD.form.create }).click();
+    await a.page.getByText(TOAST.taskCreated).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The other browser got it over the socket: no reload happened there.
+    const other = card(column(b.page, 'bolsa_trabajo'), { trailer_id: plateId });
+    await other.waitFor();
+    await expect(other.textContent()).resolves.toMatch(/Recolocar.*Muelle 7.*Campa Sur.*Con lona azul/);
+    await expect(other.getByText('Alta').isVisible()).resolves.toBe(true);
+    await expect(other.getByText('SWAP', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(other.getByText(UI_BOARD.card.unassigned).isVisible()).resolves.toBe(true);
+    // Newest first: the new card heads the pool column.
+    const firstInPool = column(b.page, 'bolsa_trabajo').getByRole('article').first();
+    await expect(firstInPool.getAttribute('aria-label')).resolves.toContain(plateId);
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it('shows the trailer 409 inside the create form and keeps the dialog open', async () => {
+    const open = await createTask();
+    const { context, page } = await openBoard(ADMIN);
+    await page.getByRole('button', { name: UI_HEADER.newTask }).click();
+    const dialog = page.getByRole('dialog', { name: UI_BOARD.form.createTitle });
+    await dialog.getByLabel(UI_BOARD.form.movement).selectOption('Mover');
+    await dialog.getByLabel(UI_BOARD.form.origin).fill('Muelle 1');
+    await dialog.getByLabel(UI_BOARD.form.destination).fill('Muelle 2');
+    await dialog.getByLabel(UI_BOARD.form.trailer).fill(open.trailer_id);
+    await dialog.getByRole('button', { name: UI_BOARD.form.create }).click();
+    await dialog.getByText(ERR.trailerBusy(open.trailer_id)).waitFor();
+    await expect(dialog.getByLabel(UI_BOARD.form.trailer).getAttribute('aria-invalid')).resolves.toBe('true');
+    await context.close();
+  });
+
+  it('a pool card dragged to En Proceso asks for the driver and stays there after reload', async () => {
+    const driver = await createUser('conductor', { name: `Conductor Arrastre ${plate}` });
+    await apiCall('POST', '/admin/update-user-task-types', {
+      token,
+      body: { user_id: driver.id, task_types: ['semiremolque', 'swap'] },
+    });
+    const task = await createTask();
+    const { context, page } = await openBoard(ADMIN);
+
+    await drag(page, card(column(page, 'bolsa_trabajo'), task), column(page, 'en_proceso'));
+    const picker = page.getByRole('dialog', { name: UI_BOARD.picker.title });
+    await picker.waitFor();
+    await picker.getByRole('radio', { name: new RegExp(driver.name) }).check();
+    await picker.getByRole('button', { name: UI_BOARD.picker.confirm, exact: true }).click();
+    await page.getByText(TOAST.taskUpdated).waitFor();
+    const moved = card(column(page, 'en_proceso'), task);
+    await moved.getByText(driver.name).waitFor();
+
+    await page.reload();
+    await card(column(page, 'en_proceso'), task).getByText(driver.name).waitFor();
+    await expect(card(column(page, 'bolsa_trabajo'), task).count()).resolves.toBe(0);
+    const saved = (await apiCall<Task[]>('GET', '/tasks', { token })).find((t) => t.id === task.id)!;
+    expect(saved).toMatchObject({
+      status: 'en_proceso',
+      assigned_to: driver.id,
+      assigned_to_name: driver.name,
+    });
+    await context.close();
+  });
+
+  it('a refused move rolls back, with the server detail as the toast', async () => {
+    const driver = await createUser('conductor', { name: `Conductor Ocupado ${plate}` });
+    await apiCall('POST', '/admin/update-user-task-types', {
+      token,
+      body: { user_id: driver.id, task_types: ['swap'] },
+    });
+    const task = await createTask();
+    const other = await createTask();
+    const { context, page } = await openBoard(ADMIN);
+
+    await card(column(page, 'bolsa_trabajo'), task)
+      .getByRole('button', { name: UI_BOARD.picker.confirm })
+      .click();
+    const picker = page.getByRole('dialog', { name: UI_BOARD.picker.title });
+    await picker.getByRole('radio', { name: new RegExp(driver.name) }).check();
+    // Meanwhile someone else gives that driver another task: the choice is no longer valid.
+    await apiCall('PUT', `/tasks/${other.id}`, {
+      token,
+      body: { status: 'en_proceso', assigned_to: driver.id },
+    });
+    await picker.getByRole('button', { name: UI_BOARD.picker.confirm, exact: true }).click();
+
+    await page.getByText(ERR.driverBusy).waitFor();
+    await card(column(page, 'bolsa_trabajo'), task).waitFor();
+    await expect(card(column(page, 'en_proceso'), task).count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('keyboard: Space, arrow, Space moves a card (here to Finalizada, no driver needed)', async () => {
+    const task = await createTask();
+    const { context, page } = await openBoard(ADMIN);
+    const handle = page.locator('[data-rfd-drag-handle-draggable-id="' + task.id + '"]');
+    await handle.focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Space');
+    await card(column(page, 'finalizada'), task).waitFor();
+    await page.getByText(TOAST.taskUpdated).waitFor();
+    await context.close();
+  });
+
+  it('delete asks for confirmation; cancel keeps the card, confirm removes it for good', async () => {
+    const task = await createTask();
+    const { context, page } = await openBoard(ADMIN);
+    const target = card(column(page, 'bolsa_trabajo'), task);
+
+    await target.getByRole('button', { name: UI_BOARD.card.delete }).click();
+    const confirm = page.getByRole('dialog', { name: UI_BOARD.deleteConfirm.title });
+    await confirm.getByRole('button', { name: 'Cancelar' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect(target.isVisible()).resolves.toBe(true);
+
+    await target.getByRole('button', { name: UI_BOARD.card.delete }).click();
+    await confirm.getByRole('button', { name: UI_BOARD.deleteConfirm.confirm }).click();
+    await page.getByText(TOAST.taskDeleted).waitFor();
+    await target.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByTestId('kanban').waitFor();
+    await column(page, 'bolsa_trabajo').getByRole('article').first().waitFor();
+    await expect(target.count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('the gestor has no Finalizada column and no ranking (on a phone: columns stacked)', async () => {
+    const gestor = await createUser('gestor');
+    const { context, page } = await openBoard(gestor, PHONE);
+    await column(page, 'bolsa_trabajo').waitFor();
+    await column(page, 'en_proceso').waitFor();
+    await expect(column(page, 'finalizada').count()).resolves.toBe(0);
+    await expect(page.getByRole('heading', { name: STATUS_LABELS.finalizada }).count()).resolves.toBe(0);
+    await page.getByRole('heading', { name: UI_BOARD.sidebar.queueTitle }).waitFor();
+    await expect(page.getByRole('heading', { name: UI_BOARD.sidebar.rankingTitle }).count()).resolves.toBe(0);
+    await screenshot(page, 'board-gestor-phone');
+    await context.close();
+  });
+
+  it('screenshots: the admin board at 1920×1080 and the wall screen', async () => {
+    const drivers = await Promise.all(
+      ['Lucía Romero', 'Javier Ortega', 'Marta Gil', 'Pablo Serrano', 'Elena Vidal', 'Raúl Campos'].map(
+        (name) => createUser('conductor', { name }),
+      ),
+    );
+    for (const d of drivers)
+      await apiCall('POST', '/admin/update-user-task-types', {
+        token,
+        body: { user_id: d.id, task_types: ['semiremolque', 'semiremolque_out_km0', 'swap'] },
+      });
+    const places = [
+      'Muelle 1',
+      'Muelle 4',
+      'Campa Norte',
+      'Campa Sur',
+      'Playa 12',
+      'Báscula',
+      'Taller',
+      'Puerta 2',
+    ];
+    const priorities: Priority[] = ['high', 'normal', 'normal', 'low'];
+    const types: VehicleType[] = ['swap', 'semiremolque', 'semiremolque_out_km0'];
+    const created: Task[] = [];
+    for (let i = 0; i < 44; i++)
+      created.push(
+        await createTask({
+          title: i % 3 ? 'Mover' : 'Recolocar',
+          origin: places[i % places.length],
+          destination: places[(i * 3 + 1) % places.length],
+          priority: priorities[i % priorities.length],
+          vehicle_type: types[i % types.length],
+          description: i % 4 === 0 ? 'Comprobar precinto antes de mover' : undefined,
+        }),
+      );
+    // Six in progress, eight finished.
+    for (let i = 0; i < drivers.length; i++)
+      await apiCall('PUT', `/tasks/${created[i].id}`, {
+        token,
+        body: { status: 'en_proceso', assigned_to: drivers[i].id },
+      });
+    for (let i = 0; i < 8; i++)
+      await apiCall('PUT', `/tasks/${created[10 + i].id}`, { token, body: { status: 'finalizada' } });
+
+    const { context, page } = await openBoard(ADMIN, WALL);
+    await card(column(page, 'finalizada'), created[10]).waitFor();
+    const boardShot = await screenshot(page, 'board-admin-1920');
+
+    await page.getByRole('button', { name: UI_BOARD.wall.enter }).click();
+    const wall = page.getByTestId('wall-board');
+    await wall.waitFor();
+    await wall.getByRole('article', { name: new RegExp(created[0].trailer_id) }).waitFor();
+    await expect(wall.getByRole('button', { name: UI_BOARD.card.delete }).count()).resolves.toBe(0);
+    const wallShot = await screenshot(page, 'board-wall-1920');
+
+    await page.keyboard.press('Escape');
+    await wall.waitFor({ state: 'detached' });
+    await page.getByTestId('kanban').waitFor();
+    expect([boardShot, wallShot]).toHaveLength(2);
+    await context.close();
+  });
+});

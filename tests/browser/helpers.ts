@@ -1,0 +1,83 @@
+// Browser-test helpers over the shared server of global-setup.ts: users created through the public
+// API (register → admin approves), a UI login, and the test clock. Every test uses unique emails,
+// since all browser test files share one server and one database.
+import { inject } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Role } from '@shared/enums';
+import type { AuthResponse, SessionUser } from '@shared/schemas';
+import { UI_LOGIN } from '@shared/labels';
+import { ADMIN } from './global-setup';
+
+export { ADMIN };
+export const PASSWORD = 'contraseña-prueba-1';
+
+let seq = 0;
+/** A fresh email (the shared database never sees the same one twice). */
+export const uniqueEmail = (tag = 'user'): string =>
+  `${tag}-${Date.now().toString(36)}-${(seq++).toString(36)}@browser.test`;
+
+/** A JSON call to the API; throws with the status and detail when it fails. */
+export async function apiCall<T>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; baseUrl?: string } = {},
+): Promise<T> {
+  const res = await fetch(`${opts.baseUrl ?? inject('baseUrl')}/api${path}`, {
+    method,
+    headers: {
+      ...(opts.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(opts.token ? { Authorization: `Bearer ${opts.token}` } : {}),
+    },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function loginApi(email: string, password: string, baseUrl?: string): Promise<string> {
+  const res = await apiCall<AuthResponse>('POST', '/auth/login', { body: { email, password }, baseUrl });
+  if (!res.access_token) throw new Error(`login of ${email} gave no token`);
+  return res.access_token;
+}
+
+export const adminToken = (baseUrl?: string): Promise<string> =>
+  loginApi(ADMIN.email, ADMIN.password, baseUrl);
+
+export interface TestAccount extends SessionUser {
+  password: string;
+}
+
+/** Registers an account through the API (pending, unless `approve` — the default). */
+export async function createUser(
+  role: Role,
+  opts: { name?: string; approve?: boolean; baseUrl?: string } = {},
+): Promise<TestAccount> {
+  const email = uniqueEmail(role);
+  const name = opts.name ?? `${role[0].toUpperCase()}${role.slice(1)} ${email.split('-')[1]}`;
+  const { user } = await apiCall<AuthResponse>('POST', '/auth/register', {
+    body: { email, password: PASSWORD, name, role },
+    baseUrl: opts.baseUrl,
+  });
+  if (opts.approve ?? true) {
+    await apiCall('POST', '/admin/approve-user', {
+      token: await adminToken(opts.baseUrl),
+      body: { user_id: user.id, approved: true },
+      baseUrl: opts.baseUrl,
+    });
+  }
+  return { ...user, password: PASSWORD };
+}
+
+/** Logs in through the login screen and waits for the dashboard. */
+export async function loginUi(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel(UI_LOGIN.email).fill(account.email);
+  await page.getByLabel(UI_LOGIN.password).fill(account.password);
+  await page.getByRole('button', { name: UI_LOGIN.submitLogin, exact: true }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** Moves the server clock forward (TEST_CLOCK=1 only: POST /api/test/clock). */
+export const advanceClock = (ms: number, baseUrl?: string): Promise<{ epoch_ms: number }> =>
+  apiCall('POST', '/test/clock', { body: { advance_ms: ms }, baseUrl });
