@@ -22,6 +22,7 @@ export const EV = {
   timeclockChanged: 'timeclock:changed',
   usersPending: 'users:pending',
   usersChanged: 'users:changed',
+  usersRemoved: 'users:removed',
   sessionRevoked: 'session:revoked',
 } as const;
 
@@ -37,6 +38,7 @@ export interface ServerToClientEvents {
   'timeclock:changed': (p: { user_id: string; status: TimeclockStatus }) => void;
   'users:pending': (p: { count: number }) => void;
   'users:changed': (p: { user: AdminUser }) => void;
+  'users:removed': (p: { id: string }) => void;
   'session:revoked': (p: { reason: RevokeReason; detail: string }) => void;
 }
 

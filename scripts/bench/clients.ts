@@ -31,8 +31,8 @@ interface Init {
 }
 
 type ToWorker = { report: true } | { close: true };
-/** [version, screens showing it, sum of arrival times, latest arrival] */
-export type VersionSeen = [number, number, number, number];
+/** A version of the watched task and the moments each screen that shows it started showing it. */
+export type VersionSeen = [version: number, arrivals: number[]];
 export interface ThreadReport {
   versions: VersionSeen[];
   /** Completion time of every HTTP request the screens made. */
@@ -61,7 +61,7 @@ const INTERVAL: Record<ScreenKind, number> = {
 
 async function screensThread(init: Init): Promise<void> {
   const port = parentPort!;
-  const seen = new Map<number, { count: number; sum: number; max: number }>();
+  const seen = new Map<number, { times: number[]; max: number }>();
   const requests: number[] = [];
   let events = 0;
   let errors = 0;
@@ -71,12 +71,12 @@ async function screensThread(init: Init): Promise<void> {
   const show = (last: { version: number }, version: number) => {
     const at = clock();
     for (let v = last.version + 1; v <= version; v++) {
-      const entry = seen.get(v) ?? { count: 0, sum: 0, max: 0 };
-      entry.count += 1;
-      entry.sum += at;
+      const entry = seen.get(v) ?? { times: [], max: 0 };
+      entry.times.push(at);
       entry.max = Math.max(entry.max, at);
       seen.set(v, entry);
-      if (entry.count === init.screens.length) port.postMessage({ version: v, at: entry.max } satisfies FromWorker);
+      if (entry.times.length === init.screens.length)
+        port.postMessage({ version: v, at: entry.max } satisfies FromWorker);
     }
     last.version = Math.max(last.version, version);
   };
@@ -140,7 +140,7 @@ async function screensThread(init: Init): Promise<void> {
 
   port.on('message', (msg: ToWorker) => {
     if ('report' in msg) {
-      const versions = [...seen].map(([v, e]): VersionSeen => [v, e.count, e.sum, e.max]);
+      const versions = [...seen].map(([v, e]): VersionSeen => [v, e.times]);
       port.postMessage({ report: { versions, requests, events, errors } } satisfies FromWorker);
       return;
     }
@@ -218,14 +218,11 @@ export async function startScreens(
             }),
         ),
       );
-      const versions = new Map<number, VersionSeen>();
+      const versions = new Map<number, number[]>();
       for (const part of parts)
-        for (const [v, count, sum, max] of part.versions) {
-          const prev = versions.get(v) ?? [v, 0, 0, 0];
-          versions.set(v, [v, prev[1] + count, prev[2] + sum, Math.max(prev[3], max)]);
-        }
+        for (const [v, times] of part.versions) versions.set(v, [...(versions.get(v) ?? []), ...times]);
       return {
-        versions: [...versions.values()],
+        versions: [...versions],
         requests: parts.flatMap((p) => p.requests),
         events: parts.reduce((n, p) => n + p.events, 0),
         errors: parts.reduce((n, p) => n + p.errors, 0),

@@ -156,5 +156,5 @@ export function seedAccounts(
   return rows.map((r) => ({ email: r.email, role: r.role }));
 }
 
-export const loginAll = (url: string, accounts: BenchAccount[]): Promise<string[]> =>
+export const loginAll = (url: string, accounts: { email: string }[]): Promise<string[]> =>
   inBatches(accounts, (a) => login(url, a.email, BENCH_PASSWORD));

@@ -15,9 +15,9 @@ import { TaskSimulation } from './tasks';
 import { dropIndexes, openWriter } from './writer';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 /** The tables that take hundreds of thousands of rows: indexed once, after they are filled. */
 const BULK_TABLES = [tasks, taskEvents, activityLog, notifications];
-const DAY = 24 * HOUR;
 
 export interface YardOptions {
   seed: number;
@@ -35,7 +35,10 @@ export interface YardOptions {
   openTasks?: number;
   /** Drivers clocked in now (default: 60 % of them). */
   clockedInDrivers?: number;
-  /** Open tasks held by a clocked-in driver (default: a third of the open tasks, leaving a driver free). */
+  /**
+   * Open tasks held by a clocked-in driver, one each, so at most the clocked-in drivers (default: a
+   * third of the open tasks, leaving a clocked-in driver free).
+   */
   inProgressTasks?: number;
   /** Notifications are written for the last this many days of history. */
   notificationDays?: number;
@@ -135,6 +138,8 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
   );
   if (drivers === 0 && historicalTasks + o.openTasks > 0)
     throw new Error('generateYard: hacen falta conductores para generar tareas');
+  if (o.historyDays === 0 && historicalTasks > 0)
+    throw new Error('generateYard: un historial de tareas necesita al menos un día');
   const passwords = { ...DEFAULT_PASSWORDS, ...options.passwords };
   const emailDomain = options.emailDomain ?? DEFAULTS.emailDomain;
 

@@ -13,15 +13,19 @@ import type { Writer } from './writer';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-const TYPE_WEIGHTS: Record<VehicleType, number> = { semiremolque: 72, semiremolque_out_km0: 13, swap: 15 };
+export const TYPE_WEIGHTS: Record<VehicleType, number> = {
+  semiremolque: 72,
+  semiremolque_out_km0: 13,
+  swap: 15,
+};
 /** Swap tasks wait in the pool until someone claims them, so the pool holds more of them. */
 const POOL_TYPE_WEIGHTS: Record<VehicleType, number> = {
   semiremolque: 55,
   semiremolque_out_km0: 15,
   swap: 30,
 };
-const PRIORITY_WEIGHTS: Record<Priority, number> = { normal: 75, high: 17, low: 8 };
-const RETURN_WEIGHTS: Record<ReturnReason, number> = {
+export const PRIORITY_WEIGHTS: Record<Priority, number> = { normal: 75, high: 17, low: 8 };
+export const RETURN_WEIGHTS: Record<ReturnReason, number> = {
   'Remolque no encontrado': 35,
   'Remolque dañado': 20,
   'Ubicación ocupada': 30,
@@ -82,7 +86,7 @@ export class TaskSimulation {
   private readonly types: VehicleType[];
   private readonly offsets = new Map<number, number>();
   /** Drivers on shift per quarter hour of the history window. */
-  private readonly staffing: number[] = [];
+  private readonly staffing: number[];
 
   constructor(
     private readonly rng: Rng,
@@ -268,11 +272,12 @@ export class TaskSimulation {
     }
 
     const idle = clockedIn.filter((d) => !workers.includes(d));
-    const times = Array.from({ length: open - workers.length }, () => now - rng.between(1, 150) * MIN).sort(
-      (a, b) => a - b,
-    );
-    for (const createdAt of times) {
+    // Swap tasks wait until a driver claims one; the engine's types only while the drivers are busy.
+    const waiting = Array.from({ length: open - workers.length }, () => {
       const type = rng.weighted(entries(POOL_TYPE_WEIGHTS, (t) => this.types.includes(t)));
+      return { type, createdAt: now - rng.between(1, type === 'swap' ? 120 : 40) * MIN };
+    }).sort((a, b) => a.createdAt - b.createdAt);
+    for (const { type, createdAt } of waiting) {
       const trailer = this.takeTrailer(type === 'swap', createdAt);
       trailer.open = true;
       const task = this.newTask(type, trailer, createdAt);
@@ -446,8 +451,10 @@ export class TaskSimulation {
     let firstAt = Infinity;
     const shifts = this.shiftsByType[type];
     const last = t + LONGEST_WAIT_MS;
-    for (let i = this.firstShiftEndingAfter(type, t); i < shifts.length && shifts[i].start <= last; i++) {
+    for (let i = this.firstShiftEndingAfter(type, t); i < shifts.length; i++) {
       const { driver: d, start, end } = shifts[i];
+      // By start: past `t` with a free driver found, or past the first free moment, nothing is better.
+      if (start > (best ? t : Math.min(firstAt, last))) break;
       if (d === returnedBy) continue;
       if (start <= t && t < end && d.busyUntil <= t) {
         const idle = type === 'swap' ? this.rng.next() : Math.max(start, d.busyUntil);

@@ -80,6 +80,16 @@ const randomPlace = (rng: Rng, kind: PlaceKind): Place => {
   }
 };
 
+/** The place a name of this yard stands for ('Campa A-12' → campa); null for any other name. */
+export function placeNamed(name: string): Place | null {
+  if (/^Muelle \d+$/.test(name)) return { kind: 'muelle', name };
+  if (/^Campa [A-Z]-\d+$/.test(name)) return { kind: 'campa', name };
+  if (/^Zona Swap \d+$/.test(name)) return { kind: 'swap', name };
+  if (/^Aparcamiento Exterior P-\d+$/.test(name)) return { kind: 'exterior', name };
+  if ((SERVICE_POINTS as readonly string[]).includes(name)) return { kind: 'servicio', name };
+  return null;
+}
+
 /** Where a trailer of the fleet stands before the history starts. */
 export const initialPlace = (rng: Rng, swapBody: boolean): Place =>
   randomPlace(rng, swapBody ? rng.weighted([['swap', 4], ['muelle', 1]]) : rng.weighted([['campa', 8], ['muelle', 2], ['exterior', 1]])); // prettier-ignore

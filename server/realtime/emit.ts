@@ -120,6 +120,18 @@ export function usersPending(count: number): void {
   io?.to(ROOMS.role('admin')).emit(EV.usersPending, { count });
 }
 
+/** A driver's task types changed: pool tasks they can now see arrive, those they lost leave. */
+export function driverTypesChanged(userId: string, gained: Task[], lostIds: string[]): void {
+  if (!io) return;
+  for (const task of gained) io.to(ROOMS.user(userId)).emit(EV.taskCreated, { task });
+  for (const id of lostIds) io.to(ROOMS.user(userId)).emit(EV.taskRemoved, { id });
+}
+
+/** An account left the lists (deleted, or a rejected registration). */
+export function userRemoved(id: string): void {
+  io?.to(ROOMS.role('admin')).emit(EV.usersRemoved, { id });
+}
+
 export function userChanged(user: AdminUser): void {
   io?.to(ROOMS.role('admin')).emit(EV.usersChanged, { user });
 }

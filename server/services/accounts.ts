@@ -1,15 +1,16 @@
 // The admin's account management (CONTRACT §4): pending users, approval, roles, task types, deletion.
 // Every check-and-set runs inside one transaction, so two admins racing get one success and one 409.
-import { and, asc, count, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Role, VehicleType } from '@shared/enums';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { ACCOUNT_LOG, ACCOUNT_MSG, ERR, TASK_TYPE_LABELS } from '@shared/labels';
 import type { AdminUser, MessageResponse, PendingUser } from '@shared/schemas';
 import { db, tx } from '../db';
-import { users, type UserRow } from '../db/schema';
+import { tasks, users, type UserRow } from '../db/schema';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { presentAdminUser, presentPendingUser } from '../presenters/users';
+import { presentJoined, selectTasks } from '../presenters/tasks';
 import * as emit from '../realtime/emit';
 import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
@@ -89,6 +90,7 @@ export function decidePending(actor: Actor, userId: string, approved: boolean): 
   });
   emit.usersPending(pendingCount());
   if (user) emit.userChanged(presentAdminUser(user));
+  else emit.userRemoved(userId);
   emit.figuresChanged();
   return { message };
 }
@@ -138,22 +140,47 @@ export async function changeTaskTypes(
   userId: string,
   taskTypes: VehicleType[],
 ): Promise<MessageResponse> {
-  const user = tx(() => {
-    const user = liveUser(userId);
-    if (user.role !== 'conductor') throw conflict(ERR.notADriver);
-    const row = db.update(users).set({ taskTypes }).where(eq(users.id, user.id)).returning().get();
+  const { user, before } = tx(() => {
+    const before = liveUser(userId);
+    if (before.role !== 'conductor') throw conflict(ERR.notADriver);
+    const user = db.update(users).set({ taskTypes }).where(eq(users.id, before.id)).returning().get();
     logActivity(
       'user',
       actor,
       ACCOUNT_LOG.taskTypes.action,
       ACCOUNT_LOG.taskTypes.details(user.name, taskTypes.map((t) => TASK_TYPE_LABELS[t]).join(', ')),
     );
-    return row;
+    return { user, before };
   });
   await emit.syncTypeRooms(user.id, user.taskTypes);
+  pushPoolVisibility(user.id, before.taskTypes, user.taskTypes);
   runAssignment();
   emit.userChanged(presentAdminUser(findUserById(user.id) ?? user));
   return { message: ACCOUNT_MSG.taskTypesUpdated(user.name) };
+}
+
+/** The driver's open pages gain the pool tasks of added types and drop those of removed ones. */
+function pushPoolVisibility(userId: string, before: VehicleType[], after: VehicleType[]): void {
+  const added = after.filter((t) => !before.includes(t));
+  const removed = before.filter((t) => !after.includes(t));
+  const pool = (types: VehicleType[]) =>
+    types.length
+      ? selectTasks()
+          .where(
+            and(
+              eq(tasks.status, 'bolsa_trabajo'),
+              isNull(tasks.deletedAt),
+              inArray(tasks.vehicleType, types),
+            ),
+          )
+          .all()
+          .map(presentJoined)
+      : [];
+  emit.driverTypesChanged(
+    userId,
+    pool(added),
+    pool(removed).map((t) => t.id),
+  );
 }
 
 /**
@@ -173,6 +200,7 @@ export function deleteUser(actor: Actor, userId: string): MessageResponse {
     return user;
   });
   emit.revokeUser(user.id, 'deleted');
+  emit.userRemoved(user.id);
   presence.forget(user.id);
   if (user.role === 'conductor') releaseDriverTask(user.id, actor);
   if (!user.isApproved) emit.usersPending(pendingCount());

@@ -79,7 +79,7 @@ function statements() {
 }
 
 /** The report's window and its readable label; hours are Madrid local hours (DST-correct). */
-export function reportPeriod(q: ReportQuery, now: number): Window & { label: string } {
+function reportPeriod(q: ReportQuery, now: number): Window & { label: string } {
   if (q.period === 'day' && q.date)
     return { ...madridDayRange(q.date), label: REPORT_PERIOD_LABEL.day(q.date) };
   if (q.period === 'hour' && q.date && q.hour !== undefined)

@@ -110,7 +110,7 @@ const overlap = (from: number, to: number, w: Window) =>
   Math.max(0, Math.min(to, w.end) - Math.max(from, w.start));
 
 /** The rules of one driver's window, from their punches around it (time order). */
-export function summarizeShift(around: PunchRow[], w: Window, now: number): ShiftSummary {
+function summarizeShift(around: PunchRow[], w: Window, now: number): ShiftSummary {
   const before = around.filter((p) => p.timestamp < w.start).at(-1);
   const inside = around.filter((p) => p.timestamp >= w.start && p.timestamp < w.end);
   const after = around.find((p) => p.timestamp >= w.end);
@@ -191,13 +191,13 @@ export function daysBetween(from: string, to: string): string[] {
 }
 
 /** The window of the daily summary: the last 24 h (as the driver's status reads it), or a Madrid day. */
-export function summaryWindow(day?: string): Window {
+function summaryWindow(day?: string): Window {
   if (day) return madridDayRange(day);
   const now = nowMs();
   return { start: now - TIMECLOCK_WINDOW_MS + 1, end: now + 1 };
 }
 
-export const toDailySummary = (driver: Driver, s: ShiftSummary): DailySummary => ({
+const toDailySummary = (driver: Driver, s: ShiftSummary): DailySummary => ({
   user_id: driver.id,
   user_name: driver.name,
   status: s.status,

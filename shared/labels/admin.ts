@@ -7,7 +7,6 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 export const UI_USERS = {
   title: 'Usuarios',
-  subtitle: 'Cuentas, roles y tipos de tarea de los conductores',
   stats: { total: 'Total usuarios', online: 'En línea', pending: 'Pendientes', drivers: 'Conductores' },
   columns: {
     user: 'Usuario',

@@ -125,17 +125,26 @@ function authFor(caller: Caller): { header?: string; me: { id: string; role: Rol
   if (caller === 'expired') {
     const { user } = makeUser('admin');
     const iat = Math.floor((nowMs() - TOKEN_TTL_MS - 60_000) / 1000);
-    const token = jwt.sign({ sub: user.id, tv: user.tokenVersion, iat, exp: iat + TOKEN_TTL_MS / 1000 }, config.jwtSecret);
+    const token = jwt.sign(
+      { sub: user.id, tv: user.tokenVersion, iat, exp: iat + TOKEN_TTL_MS / 1000 },
+      config.jwtSecret,
+    );
     return { header: `Bearer ${token}`, me: user };
   }
   if (caller === 'revoked') {
     const { user, token } = makeUser('admin');
-    db.update(users).set({ tokenVersion: user.tokenVersion + 1 }).where(eq(users.id, user.id)).run();
+    db.update(users)
+      .set({ tokenVersion: user.tokenVersion + 1 })
+      .where(eq(users.id, user.id))
+      .run();
     return { header: `Bearer ${token}`, me: user };
   }
   if (caller === 'deleted') {
     const { user, token } = makeUser('admin');
-    db.update(users).set({ deletedAt: new Date(nowMs()) }).where(eq(users.id, user.id)).run();
+    db.update(users)
+      .set({ deletedAt: new Date(nowMs()) })
+      .where(eq(users.id, user.id))
+      .run();
     return { header: `Bearer ${token}`, me: user };
   }
   const { user } = makeUser(caller, caller === 'conductor' ? { taskTypes: ['semiremolque', 'swap'] } : {});

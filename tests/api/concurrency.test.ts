@@ -25,7 +25,13 @@ async function swapTask(): Promise<Task> {
     .api()
     .post('/api/tasks')
     .set(gestor.auth)
-    .send({ title: 'Mover', origin: 'Muelle 2', destination: 'Campa C', trailer_id: `CC-${++seq}`, vehicle_type: 'swap' });
+    .send({
+      title: 'Mover',
+      origin: 'Muelle 2',
+      destination: 'Campa C',
+      trailer_id: `CC-${++seq}`,
+      vehicle_type: 'swap',
+    });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -78,7 +84,10 @@ describe('concurrent requests', () => {
       const statuses = await all([
         ...Array.from({ length: 4 }, () => () => server.api().post(`${url}/complete`).set(d.auth)),
         ...Array.from({ length: 4 }, () => () => server.api().post(`${url}/return`).set(d.auth).send({})),
-        ...Array.from({ length: 3 }, () => () => server.api().put(url).set(gestor.auth).send({ priority: 'high' })),
+        ...Array.from(
+          { length: 3 },
+          () => () => server.api().put(url).set(gestor.auth).send({ priority: 'high' }),
+        ),
         ...Array.from(
           { length: 3 },
           () => () => server.api().put(url).set(admin.auth).send({ status: 'finalizada' }),
@@ -105,7 +114,10 @@ describe('concurrent requests', () => {
     const d = driver();
     for (const type of ['entrada', 'salida']) {
       const statuses = await all(
-        Array.from({ length: 10 }, () => () => server.api().post(`/api/timeclock/punch?clock_type=${type}`).set(d.auth)),
+        Array.from(
+          { length: 10 },
+          () => () => server.api().post(`/api/timeclock/punch?clock_type=${type}`).set(d.auth),
+        ),
       );
       expect(count(statuses, 200)).toBe(1);
       expect(count(statuses, 409)).toBe(9);
@@ -119,12 +131,14 @@ describe('concurrent requests', () => {
   it('twenty approvals of one pending user at once: one 200, the rest 409', async () => {
     const pending = makeUser('conductor', { approved: false });
     const statuses = await all(
-      Array.from({ length: 20 }, (_, i) => () =>
-        server
-          .api()
-          .post('/api/admin/approve-user')
-          .set(admin.auth)
-          .send({ user_id: pending.user.id, approved: i % 4 !== 3 }),
+      Array.from(
+        { length: 20 },
+        (_, i) => () =>
+          server
+            .api()
+            .post('/api/admin/approve-user')
+            .set(admin.auth)
+            .send({ user_id: pending.user.id, approved: i % 4 !== 3 }),
       ),
     );
     expect(count(statuses, 200)).toBe(1);

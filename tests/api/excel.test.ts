@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Response } from 'superagent';
 import { ERR, EXCEL, SUPERVISION_ERR } from '@shared/labels';
 import { users } from '../../server/db/schema';
+import { EXPORT_MAX_DAYS } from '../../server/services/timeclock-summary';
 import { db, makePunch, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
 
 const MIN = 60_000;
@@ -167,7 +168,7 @@ describe('GET /api/admin/timeclock/export-excel', () => {
     expect(order.body).toEqual({ detail: ERR.dateOrder });
     const long = await ask({ date_from: '2025-01-01', date_to: '2026-01-02' });
     expect(long.status).toBe(400);
-    expect(long.body).toEqual({ detail: SUPERVISION_ERR.rangeTooLong(366) });
+    expect(long.body).toEqual({ detail: SUPERVISION_ERR.rangeTooLong(EXPORT_MAX_DAYS) });
     expect((await ask({ date_from: '2026-02-30', date_to: '2026-03-01' })).status).toBe(400);
   });
 });

@@ -228,6 +228,7 @@ describe('live board', () => {
     await expect(page.getByRole('heading', { name: STATUS_LABELS.finalizada }).count()).resolves.toBe(0);
     await page.getByRole('heading', { name: UI_BOARD.sidebar.queueTitle }).waitFor();
     await expect(page.getByRole('heading', { name: UI_BOARD.sidebar.rankingTitle }).count()).resolves.toBe(0);
+    await column(page, 'bolsa_trabajo').scrollIntoViewIfNeeded();
     await screenshot(page, 'board-gestor-phone');
     await context.close();
   });

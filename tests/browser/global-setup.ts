@@ -61,10 +61,8 @@ export default async function setup(project: TestProject) {
   execFileSync(
     path.join(root, 'node_modules/.bin/vite'),
     ['build', '--logLevel', 'error', '--outDir', clientDist],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
+    // vitest sets NODE_ENV=test, which would give a development React build: test what users get.
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   const port = 4100 + Math.floor(Math.random() * 800);
   const child = await startAppProcess(port, dataDir, clientDist);

@@ -191,3 +191,47 @@ describe('presence effects', () => {
     expect((await offline).user.is_online).toBe(false);
   });
 });
+
+describe('a change of task types', () => {
+  it("brings the pool tasks of an added type to the driver's page and removes those of a removed type", async () => {
+    const admin = makeUser('admin');
+    // Types no other driver of this file has, so the engine never takes these tasks meanwhile.
+    const driver = makeUser('conductor', { taskTypes: ['semiremolque_out_km0'] });
+    const swap = makeTask({ vehicleType: 'swap' });
+    const semi = makeTask({ vehicleType: 'semiremolque_out_km0' });
+    const socket = await connect(driver.token);
+    const gained = waitFor(socket, 'task:created', (p) => p.task.id === swap.id);
+    const lost = waitFor(socket, 'task:removed', (p) => p.id === semi.id);
+    const res = await server
+      .api()
+      .post('/api/admin/update-user-task-types')
+      .set(admin.auth)
+      .send({ user_id: driver.user.id, task_types: ['swap'] });
+    expect(res.status).toBe(200);
+    expect((await gained).task.vehicle_type).toBe('swap');
+    expect(await lost).toEqual({ id: semi.id });
+  });
+});
+
+describe('a removed account', () => {
+  it('leaves the lists of every admin (users:removed) on deletion and on rejection', async () => {
+    const admin = makeUser('admin');
+    const other = makeUser('admin');
+    const driver = makeUser('conductor');
+    const pending = makeUser('gestor', { approved: false });
+    const socket = await connect(other.token);
+    const deleted = waitFor(socket, 'users:removed', (p) => p.id === driver.user.id);
+    expect(
+      (await server.api().delete(`/api/admin/delete-user/${driver.user.id}`).set(admin.auth)).status,
+    ).toBe(200);
+    expect(await deleted).toEqual({ id: driver.user.id });
+    const rejected = waitFor(socket, 'users:removed', (p) => p.id === pending.user.id);
+    const res = await server
+      .api()
+      .post('/api/admin/approve-user')
+      .set(admin.auth)
+      .send({ user_id: pending.user.id, approved: false });
+    expect(res.status).toBe(200);
+    expect(await rejected).toEqual({ id: pending.user.id });
+  });
+});

@@ -40,10 +40,7 @@ interface Member {
   /** Types whose pool tasks this socket hears (staff: all). */
   hears: VehicleType[];
 }
-type Cast = Record<
-  'admin' | 'admin2' | 'manager' | 'gestor' | 'semi' | 'semi2' | 'swapOnly',
-  Member
->;
+type Cast = Record<'admin' | 'admin2' | 'manager' | 'gestor' | 'semi' | 'semi2' | 'swapOnly', Member>;
 
 async function member(user: TestUser, hears: VehicleType[]): Promise<Member> {
   const socket = await connectSocket(server.url, user.token);
@@ -71,7 +68,13 @@ async function createTask(vehicle_type: VehicleType = 'semiremolque', by: TestUs
     .api()
     .post('/api/tasks')
     .set(by.auth)
-    .send({ title: 'Mover', origin: 'Muelle 1', destination: 'Campa', trailer_id: `ISO-${++seq}`, vehicle_type });
+    .send({
+      title: 'Mover',
+      origin: 'Muelle 1',
+      destination: 'Campa',
+      trailer_id: `ISO-${++seq}`,
+      vehicle_type,
+    });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -99,7 +102,13 @@ async function barrier(members: Member[]): Promise<void> {
       .api()
       .post('/api/tasks')
       .set(boss.auth)
-      .send({ title: 'Mover', origin: 'M', destination: 'C', trailer_id: `${tag}-${vehicle_type}`, vehicle_type });
+      .send({
+        title: 'Mover',
+        origin: 'M',
+        destination: 'C',
+        trailer_id: `${tag}-${vehicle_type}`,
+        vehicle_type,
+      });
     expect(res.status).toBe(201);
   }
   await Promise.all(waits);
@@ -271,7 +280,10 @@ describe('ended sessions', () => {
   it('a deleted user is told so and dropped; clear-all-tokens drops everyone but the caller', async () => {
     const c = await cast();
     const revoked = record(c, 'session:revoked');
-    const del = await server.api().delete(`/api/admin/delete-user/${c.semi.user.user.id}`).set(c.admin.user.auth);
+    const del = await server
+      .api()
+      .delete(`/api/admin/delete-user/${c.semi.user.user.id}`)
+      .set(c.admin.user.auth);
     expect(del.status).toBe(200);
     const clear = await server.api().post('/api/admin/system/clear-all-tokens').set(c.admin.user.auth);
     expect(clear.status).toBe(200);

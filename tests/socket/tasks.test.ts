@@ -13,7 +13,6 @@ import {
   type TestSocket,
   type TestUser,
 } from '../helpers/context';
-import { runFanout } from '../../scripts/bench/fanout';
 
 let server: Awaited<ReturnType<typeof setupServer>>;
 let admin: TestUser;
@@ -187,16 +186,4 @@ describe('assignment pushes', () => {
     expect(await removed).toEqual({ id: task.id });
     expect((await got).task.assigned_to).toBe(second.user.id);
   });
-});
-
-describe('fan-out bench (scripts/bench/fanout.ts)', () => {
-  it('runs end to end at a small size against its own server process', async () => {
-    const result = await runFanout({ clients: 5, updates: 3, workers: 1 }, () => {});
-    expect(result).toMatchObject({ clients: 5, staff: 3, drivers: 2, updates: 3 });
-    for (const p of [result.fanout, result.http]) {
-      expect(p.p50).toBeGreaterThan(0);
-      expect(p.p50).toBeLessThanOrEqual(p.p99);
-      expect(p.p99).toBeLessThanOrEqual(p.max);
-    }
-  }, 60_000);
 });

@@ -1,5 +1,5 @@
 // The admin's Usuarios table (SPEC §2, CONTRACT §4). Loaded over REST and on every reconnect; kept live
-// by `users:changed` (registered, approved, role, types, online) and `users:pending` (a rejection
+// by `users:changed` (registered, approved, role, types, online) and `users:removed` (a rejection
 // removes a row); movement counts follow `drivers:updated`. Polled only while the socket is down.
 import { create } from 'zustand';
 import { toast } from 'sonner';
@@ -19,6 +19,7 @@ interface UsersState {
   load: () => Promise<void>;
   /** Applies a pushed user: replaces their row, or adds it in name order. */
   received: (user: AdminUser) => void;
+  dropped: (userId: string) => void;
   /** `drivers:updated` rankings carry every approved conductor's movements_count. */
   movementsFrom: (rankings: RankingEntry[]) => void;
   changeRole: (userId: string, role: Role) => Promise<string>;
@@ -30,7 +31,7 @@ const initial = { users: [] as AdminUser[], loaded: false, failed: false };
 // The server lists users by name with the same collation.
 const byName = new Intl.Collator('es', { sensitivity: 'base' });
 
-export const useUsers = create<UsersState>((set) => ({
+export const useUsers = create<UsersState>((set, get) => ({
   ...initial,
   async load() {
     try {
@@ -73,9 +74,12 @@ export const useUsers = create<UsersState>((set) => ({
     set((s) => ({ users: s.users.map((u) => (u.id === userId ? { ...u, task_types: types } : u)) }));
     return message;
   },
+  dropped(userId) {
+    set((s) => ({ users: s.users.filter((u) => u.id !== userId) }));
+  },
   async remove(userId) {
     const { message } = await api.del<MessageResponse>(`/admin/delete-user/${userId}`);
-    set((s) => ({ users: s.users.filter((u) => u.id !== userId) }));
+    get().dropped(userId);
     return message;
   },
 }));
@@ -100,8 +104,7 @@ const load = () => void loadUsers();
 export function useUsersFeed(): void {
   useResync(load);
   useSocketEvent('users:changed', ({ user }) => useUsers.getState().received(user));
-  // A rejected registration leaves no row to push; the count change is the cue to read the list again.
-  useSocketEvent('users:pending', load);
+  useSocketEvent('users:removed', ({ id }) => useUsers.getState().dropped(id));
   useSocketEvent('drivers:updated', ({ rankings }) => useUsers.getState().movementsFrom(rankings));
   usePollingFallback(load, POLL_MS.dashboard);
 }

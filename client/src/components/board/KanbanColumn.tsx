@@ -67,7 +67,7 @@ export const KanbanColumn = memo(function KanbanColumn({ status, bare }: KanbanC
       )}
       <div
         ref={rootRef}
-        className={cn('min-h-32 flex-1 overflow-y-auto px-2 pb-2 lg:max-h-[75dvh]', bare && 'pt-2')}
+        className={cn('min-h-32 flex-1 px-2 pb-2 lg:max-h-[75dvh] lg:overflow-y-auto', bare && 'pt-2')}
       >
         <Droppable droppableId={status}>
           {(provided, snapshot) => (

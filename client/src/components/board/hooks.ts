@@ -51,7 +51,8 @@ export function useMediaQuery(query: string): boolean {
 
 /**
  * Renders a long list a page at a time: the first `page` items at once, the next page when the end of
- * what is shown scrolls within reach of `root` (the column's scroll box). A 300-card board then mounts
+ * what is shown scrolls within reach of `root` (the column's scroll box; the page itself where the column
+ * does not scroll, as on a phone). A 300-card board then mounts
  * only what can be seen, and the rest follows as the user scrolls. Without IntersectionObserver
  * (jsdom), everything is shown.
  */
@@ -65,7 +66,10 @@ export function usePaged<T>(items: T[], page: number) {
     if (!more || !sentinel) return;
     const io = new IntersectionObserver(
       (entries) => entries.some((e) => e.isIntersecting) && setLimit((l) => l + page),
-      { root, rootMargin: '0px 0px 600px 0px' },
+      {
+        root: root && getComputedStyle(root).overflowY !== 'visible' ? root : null,
+        rootMargin: '0px 0px 600px 0px',
+      },
     );
     io.observe(sentinel);
     return () => io.disconnect();

@@ -17,7 +17,8 @@ export function StatCards({ role }: { role: Role }) {
     <section
       aria-label={t.label}
       data-testid="stat-cards"
-      className={`grid grid-cols-2 gap-3 sm:grid-cols-3 ${admin ? 'xl:grid-cols-6' : 'xl:grid-cols-5'}`}
+      // Long labels wrap instead of being cut on a phone's two columns.
+      className={`grid grid-cols-2 gap-3 sm:grid-cols-3 [&_p]:whitespace-normal ${admin ? 'xl:grid-cols-6' : 'xl:grid-cols-5'}`}
     >
       <StatCard
         label={t.pool}

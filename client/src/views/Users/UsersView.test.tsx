@@ -117,9 +117,8 @@ describe('Usuarios view (SPEC §2)', { timeout: 15_000 }, () => {
     expect(a.getByRole('button', { name: /^Eliminar/ })).toBeDisabled();
   });
 
-  it('follows users:changed, users:pending and the movement counts of drivers:updated', async () => {
-    let list = [admin, luis, nuria];
-    const fetch = mockFetch(() => json(200, list));
+  it('follows users:changed, users:removed and the movement counts of drivers:updated', async () => {
+    mockFetch(() => json(200, [admin, luis, nuria]));
     render(<UsersView />);
     await screen.findByText('Luis Gómez');
 
@@ -140,12 +139,10 @@ describe('Usuarios view (SPEC §2)', { timeout: 15_000 }, () => {
     push('drivers:updated', { online_drivers: [], rankings: [{ ...luis, movements_count: 8 }] });
     expect(within(row('Luis Gómez')).getByText('8')).toBeInTheDocument();
 
-    // A rejected registration pushes only the new pending count: the list is read again.
-    list = [admin, luis];
-    const calls = fetch.mock.calls.length;
-    push('users:pending', { count: 0 });
-    await vi.waitFor(() => expect(screen.queryByText('Nuria Pendiente')).not.toBeInTheDocument());
-    expect(fetch.mock.calls.length).toBe(calls + 1);
+    // A rejected registration (or a deletion by another admin) removes the row.
+    push('users:removed', { id: nuria.id });
+    expect(screen.queryByText('Nuria Pendiente')).not.toBeInTheDocument();
+    expect(screen.getByText('Luis Gómez')).toBeInTheDocument();
   });
 
   it('asks for confirmation, warning it cannot be undone, before deleting', async () => {

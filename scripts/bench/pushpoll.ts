@@ -1,0 +1,197 @@
+// Push against the SPEC's polling (SPEC §9 vs CONTRACT §9), same screens, same changes: S staff
+// dashboards (a third each admin, manager, gestor) and D drivers having the swap type follow a pool swap
+// task that staff edit once a second, over a demo-sized generated yard. Phase (a): every screen polls
+// as SPEC §9 says. Phase (b): every screen holds a socket and resyncs once over REST at connect. Each
+// phase runs on its own server process over a copy of the same database; measured: the server's CPU
+// seconds (/proc/<pid>/stat), the HTTP requests it served, and the staleness of each screen (from the
+// PUT leaving to the moment that screen shows the change: the poll answer that carries it, or the event).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Role } from '@shared/enums';
+import { clock, startScreens, type Screen, type ScreenKind, type ScreenMode, type ThreadReport } from './clients';
+import type { Section } from './report';
+import { api, cpuSeconds, login, loginAll, seedAccounts, startServer, tempDir } from './server';
+import { fmt, mean, percentiles, ratio, sleep } from './stats';
+import { generateYardFile } from './yard';
+
+export interface PushPollOptions {
+  staff: number;
+  drivers: number;
+  /** Length of each phase's measured window. */
+  seconds: number;
+  changeEveryMs: number;
+  threads: number;
+  seed: number;
+}
+
+interface PhaseResult {
+  mode: ScreenMode;
+  windowSeconds: number;
+  cpu: number;
+  requests: number;
+  events: number;
+  errors: number;
+  /** Staleness of every (change, screen) pair seen, ms. */
+  staleness: number[];
+  /** Share of (change, screen) pairs that were shown at all before the tail ended. */
+  shown: number;
+}
+
+/** Long enough after the last change for every polling screen to have polled once more. */
+const TAIL_MS = 8_000;
+
+async function phase(
+  mode: ScreenMode,
+  dbPath: string,
+  admin: { email: string; password: string },
+  accounts: { email: string; kind: ScreenKind }[],
+  opts: PushPollOptions,
+): Promise<PhaseResult> {
+  const server = await startServer(dbPath);
+  try {
+    const adminToken = await login(server.url, admin.email, admin.password);
+    const tokens = await loginAll(server.url, accounts);
+    const screenList = tokens.map((token, i): Screen => ({ token, kind: accounts[i].kind }));
+    // Swap tasks are never auto-assigned: the watched task stays in the pool, seen by every screen.
+    const task = await api<{ id: string; version: number }>(`${server.url}/api/tasks`, 'POST', adminToken, {
+      title: 'Mover',
+      origin: 'Zona Swap 1',
+      destination: 'Muelle 12',
+      trailer_id: 'SW-BENCH',
+      vehicle_type: 'swap',
+    });
+
+    const cpu0 = cpuSeconds(server.pid);
+    const t0 = clock();
+    const screens = await startScreens({
+      url: server.url,
+      mode,
+      resync: true,
+      watch: task.id,
+      version: task.version,
+      threads: opts.threads,
+      screens: screenList,
+    });
+    let report: ThreadReport;
+    const sentAt = new Map<number, number>();
+    let windowEnd: number;
+    try {
+      const changes = Math.max(1, Math.round((opts.seconds * 1000) / opts.changeEveryMs));
+      const start = clock();
+      for (let i = 0; i < changes; i++) {
+        await sleep(start + i * opts.changeEveryMs - clock());
+        const sent = clock();
+        const updated = await api<{ version: number }>(`${server.url}/api/tasks/${task.id}`, 'PUT', adminToken, {
+          description: `Cambio ${i + 1}`,
+        });
+        sentAt.set(updated.version, sent);
+      }
+      await sleep(start + changes * opts.changeEveryMs - clock());
+      windowEnd = clock();
+      const cpu1 = cpuSeconds(server.pid);
+      const last = Math.max(...sentAt.keys());
+      await Promise.race([screens.allShow(last), sleep(TAIL_MS)]);
+      report = await screens.report();
+      const staleness: number[] = [];
+      for (const [v, arrivals] of report.versions) {
+        const sent = sentAt.get(v);
+        if (sent !== undefined) for (const at of arrivals) staleness.push(at - sent);
+      }
+      return {
+        mode,
+        windowSeconds: (windowEnd - t0) / 1000,
+        cpu: cpu1 - cpu0,
+        requests: report.requests.filter((t) => t >= t0 && t <= windowEnd).length + sentAt.size,
+        events: report.events,
+        errors: report.errors,
+        staleness,
+        shown: staleness.length / (sentAt.size * screenList.length),
+      };
+    } finally {
+      await screens.close();
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+export async function runPushPoll(opts: PushPollOptions, log: (line: string) => void): Promise<Section[]> {
+  const tmp = tempDir('pushpoll');
+  try {
+    const base = path.join(tmp.dir, 'base.db');
+    log('push vs polling: generating a demo-sized yard');
+    const yard = await generateYardFile(base, { seed: opts.seed });
+    const admin = yard.logins[0];
+    const staffRoles: Role[] = ['admin', 'manager', 'gestor'];
+    const roles: Role[] = [
+      ...Array.from({ length: opts.staff }, (_, i) => staffRoles[i % 3]),
+      ...Array.from({ length: opts.drivers }, (): Role => 'conductor'),
+    ];
+    const accounts = seedAccounts(base, roles, ['semiremolque', 'swap'], 'screen').map((a) => ({
+      email: a.email,
+      kind: (a.role === 'admin' ? 'admin' : a.role === 'conductor' ? 'driver' : 'staff') as ScreenKind,
+    }));
+
+    const results: PhaseResult[] = [];
+    for (const mode of ['poll', 'socket'] as const) {
+      const file = path.join(tmp.dir, `${mode}.db`);
+      fs.copyFileSync(base, file);
+      log(`push vs polling: ${mode === 'poll' ? 'SPEC §9 polling' : 'push'} phase, ${opts.seconds} s`);
+      results.push(await phase(mode, file, admin, accounts, opts));
+    }
+    const [poll, push] = results;
+    const stale = (r: PhaseResult) => mean(r.staleness);
+    const p95 = (r: PhaseResult) => percentiles(r.staleness, 0).p95;
+    const screens = `${opts.staff} staff + ${opts.drivers} driver screens`;
+    const rows: [string, string, string, string][] = [
+      ['measured window (connect, resync, changes)', `${fmt(poll.windowSeconds)} s`, `${fmt(push.windowSeconds)} s`, ''],
+      ['server CPU', `${fmt(poll.cpu, 2)} s`, `${fmt(push.cpu, 2)} s`, ratio(poll.cpu, push.cpu)],
+      [
+        'server CPU, share of one core',
+        `${fmt((100 * poll.cpu) / poll.windowSeconds)} %`,
+        `${fmt((100 * push.cpu) / push.windowSeconds)} %`,
+        '',
+      ],
+      ['HTTP requests served', String(poll.requests), String(push.requests), ratio(poll.requests, push.requests)],
+      ['task events pushed to the screens', String(poll.events), String(push.events), ''],
+      ['mean staleness of the screens', `${fmt(stale(poll), 0)} ms`, `${fmt(stale(push), 0)} ms`, ratio(stale(poll), stale(push))],
+      ['p95 staleness', `${fmt(p95(poll), 0)} ms`, `${fmt(p95(push), 0)} ms`, ''],
+      [
+        'changes shown on every screen',
+        `${fmt(100 * poll.shown)} %`,
+        `${fmt(100 * push.shown)} %`,
+        '',
+      ],
+      ['failed requests', String(poll.errors), String(push.errors), ''],
+    ];
+    const details = [
+      `${screens}; one edit of a pool swap task every ${opts.changeEveryMs / 1000} s for ${opts.seconds} s per phase.`,
+      '',
+      '| | (a) SPEC §9 polling | (b) push | (a) ÷ (b) |',
+      '| --- | ---: | ---: | ---: |',
+      ...rows.map((r) => `| ${r.join(' | ')} |`),
+    ].join('\n');
+    return [
+      {
+        name: `Push vs SPEC polling (${screens}, ${opts.seconds} s each, 1 change/${opts.changeEveryMs / 1000} s)`,
+        rows: [
+          {
+            measure: 'server CPU, polling / push',
+            result: `${fmt(poll.cpu, 2)} / ${fmt(push.cpu, 2)} s (${ratio(poll.cpu, push.cpu)})`,
+          },
+          {
+            measure: 'HTTP requests served, polling / push',
+            result: `${poll.requests} / ${push.requests} (${ratio(poll.requests, push.requests)})`,
+          },
+          {
+            measure: 'mean staleness, polling / push',
+            result: `${fmt(stale(poll), 0)} / ${fmt(stale(push), 0)} ms (${ratio(stale(poll), stale(push))})`,
+          },
+        ],
+        details,
+      },
+    ];
+  } finally {
+    tmp.remove();
+  }
+}

@@ -1,0 +1,229 @@
+// REST over a big history, and sustained writes. A yard of `tasks` historical tasks (100,000 by default,
+// with enough drivers to have done them, as the generator's CLI sizes it) and `open` open tasks is
+// generated; then autocannon reads each endpoint for a few seconds over one connection (so the latency
+// is the server's time, not a queue), and finally POSTs new tasks as fast as it can while drivers are
+// online and clocked in, completing their tasks, so the engine assigns as the tasks arrive.
+import path from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { madridDay } from '@shared/time';
+import type { Section, Row } from './report';
+import { api, login, startServer, tempDir } from './server';
+import { fmt, percentiles, sleep } from './stats';
+import { generateYardFile } from './yard';
+
+export interface RestOptions {
+  tasks: number;
+  open: number;
+  /** Seconds per read endpoint. */
+  seconds: number;
+  writeSeconds: number;
+  writeConnections: number;
+  /** Drivers online and clocked in during the writes, each completing a task every second or so. */
+  drivers: number;
+  seed: number;
+}
+
+export const BUDGETS = { statsP50: 2, readP99: 100, writesPerSecond: 500 };
+
+interface Measured {
+  latencies: number[];
+  ok: number;
+  failed: number;
+  seconds: number;
+}
+
+/** autocannon against one request shape; every answer's latency kept (autocannon's own histogram is in whole ms). */
+async function cannon(opts: autocannon.Options): Promise<Measured> {
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(opts, (err: unknown, res) => (err ? reject(err) : resolve(res)));
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) {
+        ok += 1;
+        latencies.push(responseTime);
+      } else failed += 1;
+    });
+  });
+  return { latencies, ok, failed: failed + result.errors + result.timeouts, seconds: result.duration };
+}
+
+export async function runRest(opts: RestOptions, log: (line: string) => void): Promise<Section[]> {
+  const tmp = tempDir('rest');
+  const dbPath = path.join(tmp.dir, 'yard.db');
+  try {
+    const { driversFor } = await import('../generator');
+    log(`REST: generating a yard with ${opts.tasks.toLocaleString('en')} historical tasks and ${opts.open} open`);
+    const yard = await generateYardFile(dbPath, {
+      seed: opts.seed,
+      historicalTasks: opts.tasks,
+      openTasks: opts.open,
+      drivers: driversFor(opts.tasks),
+    });
+    const server = await startServer(dbPath);
+    try {
+      const admin = yard.logins[0];
+      const token = await login(server.url, admin.email, admin.password);
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const yesterday = madridDay(Date.now() - 24 * 3_600_000);
+      const reads: { name: string; path: string; budget?: { p50?: number; p99?: number } }[] = [
+        { name: 'GET /api/dashboard/stats', path: '/api/dashboard/stats', budget: { p50: BUDGETS.statsP50 } },
+        { name: `GET /api/tasks (${opts.open} open + finished in 24 h)`, path: '/api/tasks' },
+        {
+          name: 'search: all, "muelle"',
+          path: '/api/admin/search/tasks?search_type=all&query=muelle',
+          budget: { p99: BUDGETS.readP99 },
+        },
+        ...(['deficiencies', 'delayed-assignments'] as const).flatMap((report) => [
+          {
+            name: `report ${report}, 24h`,
+            path: `/api/admin/reports/${report}?period=24h`,
+            budget: { p99: BUDGETS.readP99 },
+          },
+          {
+            name: `report ${report}, day ${yesterday}`,
+            path: `/api/admin/reports/${report}?period=day&date=${yesterday}`,
+            budget: { p99: BUDGETS.readP99 },
+          },
+        ]),
+      ];
+      const readRows: Row[] = [];
+      for (const read of reads) {
+        log(`REST: ${read.name}`);
+        // Warm up: the first call of a statement prepares it and pulls its pages into the cache.
+        for (let i = 0; i < 3; i++) await api(`${server.url}${read.path}`, 'GET', token);
+        const m = await cannon({
+          url: `${server.url}${read.path}`,
+          connections: 1,
+          duration: opts.seconds,
+          headers,
+        });
+        const p = percentiles(m.latencies, 2);
+        const checks = [
+          read.budget?.p50 === undefined ? [] : [`p50 ≤ ${read.budget.p50} ms`, p.p50 <= read.budget.p50] as const,
+          read.budget?.p99 === undefined ? [] : [`p99 ≤ ${read.budget.p99} ms`, p.p99 <= read.budget.p99] as const,
+        ].filter((c) => c.length) as (readonly [string, boolean])[];
+        readRows.push({
+          measure: read.name,
+          result: `p50 ${fmt(p.p50, 2)} / p99 ${fmt(p.p99, 2)} ms, ${fmt(m.ok / m.seconds, 0)} req/s${
+            m.failed ? `, ${m.failed} failed` : ''
+          }`,
+          budget: checks.map((c) => c[0]).join(', ') || undefined,
+          ok: checks.length ? checks.every((c) => c[1]) && m.failed === 0 : undefined,
+        });
+      }
+
+      const writes = await runWrites(server.url, headers, yard.logins, opts, log);
+      await server.stop();
+      // Straight from the database once the server is down: how many tasks the engine handed out meanwhile.
+      const sqlite = new Database(dbPath, { readonly: true });
+      const assigned = (
+        sqlite
+          .prepare("SELECT count(*) AS n FROM task_events WHERE type = 'assigned' AND actor_id IS NULL AND at >= ?")
+          .get(writes.startedAt) as { n: number }
+      ).n;
+      sqlite.close();
+      const w = percentiles(writes.m.latencies, 1);
+      const rate = writes.m.ok / writes.m.seconds;
+      return [
+        {
+          name: `REST with ${opts.tasks.toLocaleString('en')} historical tasks (${driversFor(opts.tasks)} drivers; 1 connection)`,
+          rows: readRows,
+        },
+        {
+          name: `Writes (POST /api/tasks, ${opts.writeConnections} connections, ${opts.writeSeconds} s, auto-assignment on)`,
+          rows: [
+            {
+              measure: 'tasks created per second, failed requests',
+              result: `${fmt(rate, 0)}/s, ${writes.m.failed} failed`,
+              budget: `≥ ${BUDGETS.writesPerSecond}/s, none failed`,
+              ok: rate >= BUDGETS.writesPerSecond && writes.m.failed === 0,
+            },
+            { measure: 'POST latency p50 / p99', result: `${fmt(w.p50)} / ${fmt(w.p99)} ms` },
+            {
+              measure: `meanwhile: ${opts.drivers} drivers online and clocked in`,
+              result: `${writes.completions} completions, ${assigned} auto-assignments`,
+            },
+          ],
+        },
+      ];
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    tmp.remove();
+  }
+}
+
+async function runWrites(
+  url: string,
+  headers: Record<string, string>,
+  logins: { role: string; email: string; password: string }[],
+  opts: RestOptions,
+  log: (line: string) => void,
+): Promise<{ m: Measured; completions: number; startedAt: number }> {
+  log(`writes: ${opts.drivers} drivers log in and clock in`);
+  const drivers = await Promise.all(
+    logins
+      .filter((l) => l.role === 'conductor')
+      .slice(0, opts.drivers)
+      .map(async (l) => {
+        const token = await login(url, l.email, l.password);
+        // Logging in makes them online; the entrada may already be there (the yard has a shift running).
+        await fetch(`${url}/api/timeclock/punch?clock_type=entrada`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return token;
+      }),
+  );
+  let running = true;
+  let completions = 0;
+  // Each driver finishes their task now and then; the engine gives them the next one from the pool.
+  const work = drivers.map(async (token) => {
+    while (running) {
+      await sleep(500 + Math.random() * 1000);
+      const active = await fetch(`${url}/api/tasks/my-active`, { headers: { authorization: `Bearer ${token}` } });
+      if (!active.ok) continue;
+      const { id } = (await active.json()) as { id: string };
+      const done = await fetch(`${url}/api/tasks/${id}/complete`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (done.ok) completions += 1;
+    }
+  });
+  log(`writes: POST /api/tasks for ${opts.writeSeconds} s`);
+  const startedAt = Date.now();
+  let n = 0;
+  const m = await cannon({
+    url,
+    connections: opts.writeConnections,
+    duration: opts.writeSeconds,
+    headers,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/tasks',
+        setupRequest: (req) => {
+          n += 1;
+          // A new trailer per request: one open task per trailer (CONTRACT §5).
+          req.body = JSON.stringify({
+            title: n % 3 ? 'Mover' : 'Recolocar',
+            origin: `Campa ${'ABCDEF'[n % 6]}-${(n % 30) + 1}`,
+            destination: `Muelle ${(n % 40) + 1}`,
+            trailer_id: `BW-${n}`,
+            priority: n % 7 ? 'normal' : 'high',
+            vehicle_type: n % 8 ? 'semiremolque' : 'semiremolque_out_km0',
+          });
+          return req;
+        },
+      },
+    ],
+  });
+  running = false;
+  await Promise.all(work);
+  return { m, completions, startedAt };
+}
