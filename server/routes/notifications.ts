@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { NOTIFICATION_MARKED_READ } from '@shared/labels';
 import { currentUser, requireAuth } from '../http/auth';
 import { parseId } from '../http/validate';
 import { listNotifications, markRead } from '../services/notifications';
@@ -11,5 +12,5 @@ notificationRoutes.get('/notifications', requireAuth('notifications:read'), (req
 
 notificationRoutes.post('/notifications/:id/mark-read', requireAuth('notifications:read'), (req, res) => {
   markRead(currentUser(req).id, parseId(req));
-  res.json({ message: 'Notificación marcada como leída' });
+  res.json({ message: NOTIFICATION_MARKED_READ });
 });

@@ -23,11 +23,12 @@ const AUTO_TYPES = AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ');
 
 // The wait ends at the first assignment (the history's first 'assigned'; assigned_at for a row
 // without history), else at completion (a pool task dragged straight to finalizada), else now.
+// INDEXED BY: left alone, SQLite reads task_events_type and walks every assignment in history per task.
 const DEFICIENCIES_SQL = `
   SELECT * FROM (
     SELECT t.id, t.title, t.priority, t.trailer_id, t.created_at, t.completed_at, t.no_drivers_available,
            COALESCE(
-             (SELECT MIN(e.at) FROM task_events e WHERE e.task_id = t.id AND e.type = 'assigned'),
+             (SELECT MIN(e.at) FROM task_events e INDEXED BY task_events_task WHERE e.task_id = t.id AND e.type = 'assigned'),
              t.assigned_at) AS first_assigned_at
     FROM tasks t
     WHERE t.created_at >= @start AND t.created_at < @end AND t.deleted_at IS NULL
@@ -35,11 +36,12 @@ const DEFICIENCIES_SQL = `
   )
   WHERE COALESCE(first_assigned_at, completed_at, @now) - created_at > @threshold`;
 
-// Still en_proceso: the delay runs up to now.
+// Still en_proceso: the delay runs up to now. INDEXED BY: left alone, SQLite prefers tasks_status and
+// walks the whole finished history.
 const DELAYED_SQL = `
   SELECT t.id, t.title, t.priority, t.status, t.trailer_id, t.assigned_at, t.completed_at,
          u.name AS assigned_to_name
-  FROM tasks t LEFT JOIN users u ON u.id = t.assigned_to
+  FROM tasks t INDEXED BY tasks_assigned_at LEFT JOIN users u ON u.id = t.assigned_to
   WHERE t.assigned_at >= @start AND t.assigned_at < @end AND t.deleted_at IS NULL
     AND t.status IN ('en_proceso', 'finalizada')
     AND COALESCE(t.completed_at, @now) - t.assigned_at > @threshold`;

@@ -1,24 +1,30 @@
 // The searcher (CONTRACT §5): case- and accent-insensitive substring over the chosen fields, Madrid
 // calendar days on created_at, newest first, capped, deleted tasks left out; each result carries its
 // trailer's current position and its history for the timeline.
+//
+// SQLite cannot fold accents and there is no folded column to index (no schema change), so a rare
+// term would mean reading the whole table on every search. Instead the process keeps the searched
+// fields of every task already folded, in created_at order (the search index below): a search walks
+// it newest first in memory and reads only the page's rows from SQLite, checked again there.
 import { desc, sql } from 'drizzle-orm';
 import type Database from 'better-sqlite3';
-import { SEARCH_TYPES, type SearchType } from '@shared/enums';
+import type { SearchType } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import type { SearchQuery, SearchTask, Task, TaskTimelineEntry } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
 import { sqlite } from '../db';
-import { tasks } from '../db/schema';
+import { tasks, type TaskRow } from '../db/schema';
 import { presentJoined, selectTasks } from '../presenters/tasks';
 
 // ---- folding ---------------------------------------------------------------------------------------
 
-/** Lower case without diacritics: 'Camión' → 'camion', 'MUELLE' → 'muelle'. */
+/** Lower case without diacritics: 'Camión' → 'camion', 'MUELLE' → 'muelle', 'ñ' → 'n'. */
 const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-// Yard texts repeat (the same docks and plates on thousands of tasks): fold each distinct one once.
+// Yard texts repeat (the same docks and plates on thousands of tasks): fold each distinct one once,
+// and let the index share one string per distinct value.
 const folded = new Map<string, string>();
-const FOLD_MEMO_MAX = 20_000;
+const FOLD_MEMO_MAX = 50_000;
 function foldMemo(s: string): string {
   let f = folded.get(s);
   if (f === undefined) {
@@ -29,114 +35,157 @@ function foldMemo(s: string): string {
   return f;
 }
 
-const registered = new WeakSet<Database.Database>();
-/** `fold_has(text, q)`: 1 when fold(text) contains q (already folded). Registered once per connection. */
-function registerFoldHas(conn: Database.Database): void {
-  if (registered.has(conn)) return;
-  conn.function('fold_has', { deterministic: true }, (text: unknown, q: unknown) =>
-    typeof text === 'string' && typeof q === 'string' && foldMemo(text).includes(q) ? 1 : 0,
-  );
-  registered.add(conn);
+/** The searched fields of a task, folded. `search_type=all` looks in the four of them. */
+interface Fields {
+  id: string;
+  trailer: string;
+  origin: string;
+  destination: string;
 }
+const FIELD_OF: Record<Exclude<SearchType, 'all'>, keyof Fields> = {
+  id: 'id',
+  trailer: 'trailer',
+  origin: 'origin',
+  destination: 'destination',
+};
+const FIELD_NAMES = Object.values(FIELD_OF);
+
+function matches(f: Fields, type: SearchType, term: string): boolean {
+  return type === 'all' ? FIELD_NAMES.some((k) => f[k].includes(term)) : f[FIELD_OF[type]].includes(term);
+}
+
+const foldFields = (r: { id: string; trailer_id: string; origin: string; destination: string }): Fields => ({
+  id: r.id.toLowerCase(), // a UUID is ASCII
+  trailer: foldMemo(r.trailer_id),
+  origin: foldMemo(r.origin),
+  destination: foldMemo(r.destination),
+});
+
+// ---- the search index -----------------------------------------------------------------------------
+
+interface IndexRow {
+  rowid: number;
+  id: string;
+  trailer_id: string;
+  origin: string;
+  destination: string;
+  created_at: number;
+  deleted_at: number | null;
+}
+interface Entry extends Fields {
+  rowid: number;
+  createdAt: number;
+  deleted: boolean;
+}
+
+const COLUMNS = 'rowid, id, trailer_id, origin, destination, created_at, deleted_at';
 
 /**
- * A field matches the folded term. SQLite's LIKE already ignores ASCII case in C, so an all-ASCII
- * value is decided there; only a value holding other characters (length in characters ≠ length in
- * bytes) calls the JavaScript fold.
+ * Every task's folded fields, oldest first. It follows the table without a trigger: tasks are never
+ * removed, new ones have higher rowids, and every change of a task writes a task_events row (CONTRACT
+ * §5), so before each search it reads the rows past its last rowid and re-reads the tasks named by
+ * the history rows past its last event id. Rows changed some other way are still checked against
+ * the table when the page is read, so a stale entry can only hide a task, never show a wrong one.
  */
-const like = (col: string) => `${col} LIKE @like ESCAPE '\\'`;
-const matches = (col: string) =>
-  `(${like(col)} OR (length(${col}) <> octet_length(${col}) AND fold_has(${col}, @q)))`;
+class SearchIndex {
+  private readonly entries: Entry[] = [];
+  private readonly byRowid = new Map<number, Entry>();
+  private lastRowid = 0;
+  private lastEventId = 0;
+  private readonly newRows: Database.Statement;
+  private readonly lastEvent: Database.Statement;
+  private readonly changedRows: Database.Statement;
 
-const FILTERS: Record<Exclude<SearchType, 'all'>, string> = {
-  // A UUID is ASCII by construction: LIKE alone decides, which saves a test per row of a scan.
-  id: like('id'),
-  trailer: matches('trailer_id'),
-  origin: matches('origin'),
-  destination: matches('destination'),
-};
-const predicate = (type: SearchType) =>
-  type === 'all' ? `(${Object.values(FILTERS).join(' OR ')})` : FILTERS[type];
-/** id and trailer_id have their own indexes: a scan of those is a tenth of a scan of the table. */
-const INDEXED_TYPES: SearchType[] = ['id', 'trailer'];
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-// ---- the query -------------------------------------------------------------------------------------
-//
-// Two phases keep both kinds of search fast over a long history (docs/REPORTS.md):
-// 1. walk the newest RECENT_SLICE tasks of the range by the tasks_created index, newest first: a
-//    frequent term ("muelle") fills the page there and stops;
-// 2. only if the page is not full, scan the older rest once (the id or trailer index when the
-//    field has one, else the table) and keep the newest matches.
-// Both phases return rowids; the page is read with the names joined at the end.
-
-export const RECENT_SLICE = 5_000;
-
-const BOUND_SQL = `SELECT created_at FROM tasks WHERE created_at < @to ORDER BY created_at DESC LIMIT 1 OFFSET @offset`;
-const recentSql = (where: string) => `
-  SELECT rowid FROM tasks
-  WHERE created_at >= @from AND created_at < @to AND deleted_at IS NULL${where ? ` AND ${where}` : ''}
-  ORDER BY created_at DESC LIMIT @limit`;
-const olderSql = (type: SearchType) =>
-  INDEXED_TYPES.includes(type)
-    ? `SELECT t.rowid FROM tasks t
-       WHERE t.rowid IN (SELECT rowid FROM tasks WHERE ${predicate(type)})
-         AND t.created_at >= @from AND t.created_at < @to AND t.deleted_at IS NULL
-       ORDER BY t.created_at DESC LIMIT @limit`
-    : `SELECT rowid FROM tasks NOT INDEXED
-       WHERE created_at >= @from AND created_at < @to AND deleted_at IS NULL AND ${predicate(type)}
-       ORDER BY created_at DESC LIMIT @limit`;
-
-interface Stmts {
-  bound: Database.Statement;
-  all: Database.Statement;
-  recent: Map<SearchType, Database.Statement>;
-  older: Map<SearchType, Database.Statement>;
-}
-let stmts: { conn: Database.Database; s: Stmts } | undefined;
-function statements(): Stmts {
-  if (stmts?.conn !== sqlite) {
-    registerFoldHas(sqlite);
-    const each = (sqlOf: (t: SearchType) => string) =>
-      new Map(SEARCH_TYPES.map((t) => [t, sqlite.prepare(sqlOf(t)).pluck()]));
-    stmts = {
-      conn: sqlite,
-      s: {
-        bound: sqlite.prepare(BOUND_SQL).pluck(),
-        all: sqlite.prepare(recentSql('')).pluck(),
-        recent: each((t) => recentSql(predicate(t))),
-        older: each(olderSql),
-      },
-    };
-  }
-  return stmts.s;
-}
-
-/** Rowids of the page: newest created_at first, at most SEARCH_MAX_ROWS. */
-function findRowids(type: SearchType, term: string | undefined, from: number, to: number): number[] {
-  const s = statements();
-  const limit = SEARCH_MAX_ROWS;
-  if (term === undefined) return s.all.all({ from, to, limit }) as number[];
-  const params = { like: `%${escapeLike(term)}%`, q: term };
-  const bound = s.bound.get({ to, offset: RECENT_SLICE - 1 }) as number | undefined;
-  const split = bound === undefined ? from : Math.max(from, bound);
-  const found = s.recent.get(type)!.all({ ...params, from: split, to, limit }) as number[];
-  if (found.length < limit && split > from)
-    found.push(
-      ...(s.older.get(type)!.all({ ...params, from, to: split, limit: limit - found.length }) as number[]),
+  constructor(readonly conn: Database.Database) {
+    this.newRows = conn.prepare(`SELECT ${COLUMNS} FROM tasks WHERE rowid > ? ORDER BY rowid`);
+    this.lastEvent = conn.prepare('SELECT coalesce(max(id), 0) FROM task_events').pluck();
+    this.changedRows = conn.prepare(
+      `SELECT ${COLUMNS} FROM tasks WHERE id IN (SELECT DISTINCT task_id FROM task_events WHERE id > ? AND id <= ?)`,
     );
-  return found;
+  }
+
+  refresh(): void {
+    const upto = this.lastEvent.get() as number;
+    for (const r of this.newRows.iterate(this.lastRowid) as Iterable<IndexRow>) {
+      this.add(r);
+      this.lastRowid = r.rowid;
+    }
+    if (upto > this.lastEventId) {
+      for (const r of this.changedRows.all(this.lastEventId, upto) as IndexRow[]) {
+        const entry = this.byRowid.get(r.rowid);
+        if (entry) Object.assign(entry, foldFields(r), { deleted: r.deleted_at !== null });
+      }
+      this.lastEventId = upto;
+    }
+  }
+
+  private add(r: IndexRow): void {
+    const entry: Entry = { ...foldFields(r), rowid: r.rowid, createdAt: r.created_at, deleted: r.deleted_at !== null };
+    this.byRowid.set(r.rowid, entry);
+    // Tasks arrive in created_at order; one created with an older time is slotted in place.
+    const last = this.entries.at(-1);
+    if (!last || last.createdAt <= entry.createdAt) this.entries.push(entry);
+    else this.entries.splice(this.firstAtOrAfter(entry.createdAt + 1), 0, entry);
+  }
+
+  /** Index of the first entry created at or after `t`. */
+  private firstAtOrAfter(t: number): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.entries[mid].createdAt < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Live entries created in [from, to) that match, newest first. */
+  *newestMatches(type: SearchType, term: string | undefined, from: number, to: number): Generator<Entry> {
+    const stop = this.firstAtOrAfter(from);
+    for (let i = this.firstAtOrAfter(to) - 1; i >= stop; i--) {
+      const e = this.entries[i];
+      if (!e.deleted && (term === undefined || matches(e, type, term))) yield e;
+    }
+  }
 }
 
-function readPage(rowids: number[]): Task[] {
-  if (!rowids.length) return [];
-  return selectTasks()
+let index: SearchIndex | undefined;
+function searchIndex(): SearchIndex {
+  if (index?.conn !== sqlite) index = new SearchIndex(sqlite);
+  index.refresh();
+  return index;
+}
+
+// ---- the page --------------------------------------------------------------------------------------
+
+type Joined = { task: TaskRow; assignedToName: string | null; createdByName: string | null };
+
+const readRows = (rowids: number[]): Joined[] =>
+  selectTasks()
     .where(sql`${tasks}.rowid IN (SELECT value FROM json_each(${JSON.stringify(rowids)}))`)
     .orderBy(desc(tasks.createdAt))
-    .all()
-    .map(presentJoined);
+    .all();
+
+/** The newest SEARCH_MAX_ROWS matching live tasks, each checked against its row as it is now. */
+function findPage(type: SearchType, term: string | undefined, from: number, to: number): Task[] {
+  const candidates = searchIndex().newestMatches(type, term, from, to);
+  const page: Task[] = [];
+  for (;;) {
+    const batch: number[] = [];
+    for (let next = candidates.next(); !next.done; next = candidates.next()) {
+      batch.push(next.value.rowid);
+      if (page.length + batch.length === SEARCH_MAX_ROWS) break;
+    }
+    if (!batch.length) return page;
+    for (const r of readRows(batch))
+      if (!r.task.deletedAt && (term === undefined || matches(foldFields(rowFields(r.task)), type, term)))
+        page.push(presentJoined(r));
+    if (page.length === SEARCH_MAX_ROWS) return page;
+  }
 }
+
+const rowFields = (t: TaskRow) => ({ id: t.id, trailer_id: t.trailerId, origin: t.origin, destination: t.destination });
 
 // ---- extras of each result ---------------------------------------------------------------------------
 
@@ -201,7 +250,7 @@ export function searchTasks(q: SearchQuery): SearchTask[] {
   const from = q.date_from ? madridDayRange(q.date_from).start : 0;
   const to = q.date_to ? madridDayRange(q.date_to).end : Number.MAX_SAFE_INTEGER;
   const term = q.query === undefined ? undefined : fold(q.query);
-  const found = readPage(findRowids(q.search_type, term, from, to));
+  const found = findPage(q.search_type, term, from, to);
 
   const locations = trailerLocations([...new Set(found.map((t) => t.trailer_id))]);
   const history = timelines(found.map((t) => t.id));

@@ -1,4 +1,5 @@
 // HS256 bearer tokens {sub, tv} with a 12 h life, issued and checked against the server clock.
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { TOKEN_TTL_MS } from '@shared/constants';
 import { ERR } from '@shared/labels';
@@ -13,21 +14,25 @@ export interface TokenClaims {
   exp: number;
 }
 
+// jsonwebtoken turns a string secret into a key on every call (~1 ms); build it once per secret.
+let key: { secret: string; key: KeyObject } | undefined;
+const secretKey = (): KeyObject => {
+  if (key?.secret !== config.jwtSecret)
+    key = { secret: config.jwtSecret, key: createSecretKey(Buffer.from(config.jwtSecret)) };
+  return key.key;
+};
+
 export function signToken(user: { id: string; tokenVersion: number }): string {
   const iat = Math.floor(nowMs() / 1000);
-  return jwt.sign(
-    { sub: user.id, tv: user.tokenVersion, iat, exp: iat + TOKEN_TTL_MS / 1000 },
-    config.jwtSecret,
-    {
-      algorithm: 'HS256',
-    },
-  );
+  return jwt.sign({ sub: user.id, tv: user.tokenVersion, iat, exp: iat + TOKEN_TTL_MS / 1000 }, secretKey(), {
+    algorithm: 'HS256',
+  });
 }
 
 /** Verifies signature and expiry; throws a 401 HttpError otherwise. */
 export function verifyToken(token: string): TokenClaims {
   try {
-    const claims = jwt.verify(token, config.jwtSecret, {
+    const claims = jwt.verify(token, secretKey(), {
       algorithms: ['HS256'],
       clockTimestamp: Math.floor(nowMs() / 1000),
     });

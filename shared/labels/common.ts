@@ -90,3 +90,5 @@ export const VIEW_LABELS: Record<View, string> = {
 export const SYSTEM_ACTOR = 'Sistema';
 export const NOT_AVAILABLE = 'N/A';
 export const UNASSIGNED = 'Sin asignar';
+
+export const NOTIFICATION_MARKED_READ = 'Notificación marcada como leída';

@@ -1,0 +1,80 @@
+// `npm run bench -- --smoke` runs every section of the bench with tiny sizes, so the bench cannot rot.
+// Only its shape is checked (a row for every measure, the doc block written), never a timing.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { BEGIN, END, type Section } from '../../scripts/bench/report';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-bench-smoke-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function runSmoke(json: string, out: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/bench/index.ts', '--smoke', '--json', json, '--out', out],
+      { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+it('the smoke run measures every section and writes its table', async () => {
+  const json = path.join(dir, 'bench.json');
+  const out = path.join(dir, 'PERFORMANCE.md');
+  fs.writeFileSync(out, '# Performance\n\nHand-written text that must survive.\n');
+  const { code, output } = await runSmoke(json, out);
+  expect(code, output).toBe(0);
+
+  const { mode, sections } = JSON.parse(fs.readFileSync(json, 'utf8')) as { mode: string; sections: Section[] };
+  expect(mode).toBe('smoke');
+  const section = (prefix: string) => {
+    const found = sections.find((s) => s.name.startsWith(prefix));
+    expect(found, `section ${prefix}`).toBeDefined();
+    return found!;
+  };
+  const measures = (prefix: string) => section(prefix).rows.map((r) => r.measure);
+  // Every row carries a result; rows with a budget say whether it was met.
+  for (const s of sections)
+    for (const r of s.rows) {
+      expect(r.result, `${s.name}: ${r.measure}`).toMatch(/\d/);
+      if (r.budget) expect(typeof r.ok).toBe('boolean');
+    }
+
+  expect(measures('Push fan-out')).toEqual(
+    expect.arrayContaining([expect.stringContaining('last socket'), expect.stringContaining('HTTP answer')]),
+  );
+  expect(measures('Memory')).toEqual(expect.arrayContaining([expect.stringContaining('sockets connected')]));
+  expect(measures('REST')).toEqual([
+    'GET /api/dashboard/stats',
+    expect.stringContaining('GET /api/tasks'),
+    expect.stringContaining('search'),
+    expect.stringContaining('report deficiencies, 24h'),
+    expect.stringContaining('report deficiencies, day'),
+    expect.stringContaining('report delayed-assignments, 24h'),
+    expect.stringContaining('report delayed-assignments, day'),
+  ]);
+  expect(measures('Writes')[0]).toContain('tasks created per second');
+  expect(measures('Push vs SPEC polling')).toEqual([
+    expect.stringContaining('server CPU'),
+    expect.stringContaining('HTTP requests'),
+    expect.stringContaining('staleness'),
+  ]);
+  expect(section('Push vs SPEC polling').details).toContain('(a) SPEC §9 polling');
+  expect(measures('Client')).toEqual(
+    expect.arrayContaining([expect.stringContaining('initial JavaScript'), expect.stringContaining('cards in the DOM')]),
+  );
+
+  const doc = fs.readFileSync(out, 'utf8');
+  expect(doc).toContain('Hand-written text that must survive.');
+  expect(doc).toContain(BEGIN);
+  expect(doc).toContain(END);
+  expect(doc).toContain('| Section | Measure | Result | Budget |');
+  expect(doc).toContain('Machine: ');
+}, 600_000);
