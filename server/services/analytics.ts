@@ -24,9 +24,10 @@ const ONLINE_SQL = `
   FROM presence_intervals
   WHERE started_at < @now AND (ended_at IS NULL OR ended_at > @since)
   GROUP BY user_id`;
+// By the completion-time index: the status index would read every finished task ever.
 const AVG_COMPLETION_SQL = `
   SELECT assigned_to AS user_id, AVG(completed_at - assigned_at) AS ms
-  FROM tasks
+  FROM tasks INDEXED BY tasks_completed
   WHERE completed_at >= @since AND completed_at <= @now AND status = 'finalizada'
     AND assigned_to IS NOT NULL AND assigned_at IS NOT NULL AND deleted_at IS NULL
   GROUP BY assigned_to`;
@@ -35,14 +36,11 @@ const LAST_PRESENCE_SQL = `
   FROM presence_intervals GROUP BY user_id`;
 const LAST_PUNCH_SQL = `SELECT user_id, MAX(timestamp) AS at FROM punches GROUP BY user_id`;
 // task_events has no per-driver index: its (type, at) index bounds the scan to the recent history.
+// Those rows name the driver they concern; a driver acts on nothing else.
 const LAST_TASK_EVENT_SQL = `
-  SELECT user_id, MAX(at) AS at FROM (
-    SELECT driver_id AS user_id, at FROM task_events
-    WHERE type IN ('assigned', 'returned', 'completed') AND at >= @since AND driver_id IS NOT NULL
-    UNION ALL
-    SELECT actor_id, at FROM task_events
-    WHERE type IN ('assigned', 'returned', 'completed') AND at >= @since AND actor_id IS NOT NULL
-  ) GROUP BY user_id`;
+  SELECT driver_id AS user_id, MAX(at) AS at FROM task_events
+  WHERE type IN ('assigned', 'returned', 'completed') AND at >= @since AND driver_id IS NOT NULL
+  GROUP BY driver_id`;
 
 interface PerUser {
   user_id: string;

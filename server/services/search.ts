@@ -42,16 +42,25 @@ interface Fields {
   origin: string;
   destination: string;
 }
-const FIELD_OF: Record<Exclude<SearchType, 'all'>, keyof Fields> = {
-  id: 'id',
-  trailer: 'trailer',
-  origin: 'origin',
-  destination: 'destination',
-};
-const FIELD_NAMES = Object.values(FIELD_OF);
-
+/** Direct property reads: this runs for every task of the range on a rare term. */
 function matches(f: Fields, type: SearchType, term: string): boolean {
-  return type === 'all' ? FIELD_NAMES.some((k) => f[k].includes(term)) : f[FIELD_OF[type]].includes(term);
+  switch (type) {
+    case 'id':
+      return f.id.includes(term);
+    case 'trailer':
+      return f.trailer.includes(term);
+    case 'origin':
+      return f.origin.includes(term);
+    case 'destination':
+      return f.destination.includes(term);
+    case 'all':
+      return (
+        f.id.includes(term) ||
+        f.trailer.includes(term) ||
+        f.origin.includes(term) ||
+        f.destination.includes(term)
+      );
+  }
 }
 
 const foldFields = (r: { id: string; trailer_id: string; origin: string; destination: string }): Fields => ({
@@ -82,10 +91,11 @@ const COLUMNS = 'rowid, id, trailer_id, origin, destination, created_at, deleted
 
 /**
  * Every task's folded fields, oldest first. It follows the table without a trigger: tasks are never
- * removed, new ones have higher rowids, and every change of a task writes a task_events row (CONTRACT
- * §5), so before each search it reads the rows past its last rowid and re-reads the tasks named by
- * the history rows past its last event id. Rows changed some other way are still checked against
- * the table when the page is read, so a stale entry can only hide a task, never show a wrong one.
+ * removed, new ones have higher rowids (stable: nothing VACUUMs), and every change of a task writes
+ * a task_events row (CONTRACT §5), so before each search it reads the rows past its last rowid and
+ * re-reads the tasks named by the history rows past its last event id. Rows changed some other way
+ * are still checked against the table when the page is read, so a stale entry can only hide a task,
+ * never show a wrong one.
  */
 class SearchIndex {
   private readonly entries: Entry[] = [];
@@ -106,26 +116,29 @@ class SearchIndex {
 
   refresh(): void {
     const upto = this.lastEvent.get() as number;
+    // The first load reads every row as it is now: the history before it has nothing to add.
+    const first = this.lastRowid === 0;
+    let sorted = true;
     for (const r of this.newRows.iterate(this.lastRowid) as Iterable<IndexRow>) {
-      this.add(r);
+      const entry: Entry = Object.assign(foldFields(r), {
+        rowid: r.rowid,
+        createdAt: r.created_at,
+        deleted: r.deleted_at !== null,
+      });
+      const last = this.entries.at(-1);
+      if (last && last.createdAt > entry.createdAt) sorted = false;
+      this.entries.push(entry);
+      this.byRowid.set(r.rowid, entry);
       this.lastRowid = r.rowid;
     }
-    if (upto > this.lastEventId) {
+    // Tasks mostly arrive in created_at order; one dated earlier than its rowid says is put in place.
+    if (!sorted) this.entries.sort((a, b) => a.createdAt - b.createdAt || a.rowid - b.rowid);
+    if (!first && upto > this.lastEventId)
       for (const r of this.changedRows.all(this.lastEventId, upto) as IndexRow[]) {
         const entry = this.byRowid.get(r.rowid);
         if (entry) Object.assign(entry, foldFields(r), { deleted: r.deleted_at !== null });
       }
-      this.lastEventId = upto;
-    }
-  }
-
-  private add(r: IndexRow): void {
-    const entry: Entry = { ...foldFields(r), rowid: r.rowid, createdAt: r.created_at, deleted: r.deleted_at !== null };
-    this.byRowid.set(r.rowid, entry);
-    // Tasks arrive in created_at order; one created with an older time is slotted in place.
-    const last = this.entries.at(-1);
-    if (!last || last.createdAt <= entry.createdAt) this.entries.push(entry);
-    else this.entries.splice(this.firstAtOrAfter(entry.createdAt + 1), 0, entry);
+    this.lastEventId = upto;
   }
 
   /** Index of the first entry created at or after `t`. */
@@ -159,13 +172,18 @@ function searchIndex(): SearchIndex {
 
 // ---- the page --------------------------------------------------------------------------------------
 
-type Joined = { task: TaskRow; assignedToName: string | null; createdByName: string | null };
-
-const readRows = (rowids: number[]): Joined[] =>
+const readRows = (rowids: number[]) =>
   selectTasks()
     .where(sql`${tasks}.rowid IN (SELECT value FROM json_each(${JSON.stringify(rowids)}))`)
     .orderBy(desc(tasks.createdAt))
     .all();
+
+const rowFields = (t: TaskRow) => ({
+  id: t.id,
+  trailer_id: t.trailerId,
+  origin: t.origin,
+  destination: t.destination,
+});
 
 /** The newest SEARCH_MAX_ROWS matching live tasks, each checked against its row as it is now. */
 function findPage(type: SearchType, term: string | undefined, from: number, to: number): Task[] {
@@ -184,8 +202,6 @@ function findPage(type: SearchType, term: string | undefined, from: number, to: 
     if (page.length === SEARCH_MAX_ROWS) return page;
   }
 }
-
-const rowFields = (t: TaskRow) => ({ id: t.id, trailer_id: t.trailerId, origin: t.origin, destination: t.destination });
 
 // ---- extras of each result ---------------------------------------------------------------------------
 

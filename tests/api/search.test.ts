@@ -2,15 +2,11 @@
 // days on created_at, newest first, capped, without deleted tasks; where each trailer is now; the
 // history for the timeline.
 import { beforeEach, describe, expect, it } from 'vitest';
-import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import { ERR } from '@shared/labels';
 import type { SearchTask } from '@shared/schemas';
-import { madridDay } from '@shared/time';
 import { taskEvents, tasks } from '../../server/db/schema';
-import { sqlite } from '../../server/db';
-import { RECENT_SLICE } from '../../server/services/search';
 import { db, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
 
 const MIN = 60_000;
@@ -154,51 +150,51 @@ describe('dates, order and cap', () => {
   });
 });
 
-describe('a long history (older than the newest RECENT_SLICE tasks)', () => {
-  /** `n` ASCII filler tasks created in the last hours: newer than everything else of the test. */
-  function fillers(n: number) {
-    const insert = sqlite.prepare(
-      `INSERT INTO tasks (id, title, origin, destination, trailer_id, created_at, updated_at, status_since, status)
-       VALUES (?, 'Mover', 'Campa Z-1', 'Muelle 40', ?, ?, ?, ?, 'finalizada')`,
-    );
-    const base = ago(5 * HOUR).getTime();
-    sqlite.transaction(() => {
-      for (let i = 0; i < n; i++) {
-        const t = base + i * 1000;
-        insert.run(crypto.randomUUID(), `FILL-${i}`, t, t, t);
-      }
-    })();
-  }
+describe('the search index follows the table', () => {
+  it('sees tasks created, edited and deleted after it was built', async () => {
+    const edited = makeTask({ origin: 'Taller', createdAt: ago(3 * HOUR) });
+    expect(ids(await search({ query: 'taller' }))).toEqual([edited.id]); // the index is built here
 
-  it('finds rare matches among the older tasks, newest first, by every field', async () => {
-    const old = (daysAgo: number, fields: Parameters<typeof makeTask>[0]) =>
-      makeTask({ createdAt: ago(daysAgo * 24 * HOUR), status: 'finalizada', ...fields });
-    const a = old(30, { origin: 'Almacén Sur', trailerId: 'VIEJO-0001' });
-    const b = old(20, { destination: 'ALMACEN SUR', trailerId: 'VIEJO-0002' });
-    const gone = old(10, { origin: 'Almacén Sur' });
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)).run();
-    const recent = makeTask({ origin: 'Almacén Sur', createdAt: ago(MIN) });
-    fillers(RECENT_SLICE + 100);
+    const created = makeTask({ origin: 'Taller', createdAt: ago(MIN) });
+    const older = makeTask({ origin: 'Taller', createdAt: ago(5 * HOUR) }); // created late, dated earlier
+    expect(ids(await search({ query: 'taller' }))).toEqual([created.id, edited.id, older.id]);
 
-    expect(ids(await search({ query: 'almacen sur' }))).toEqual([recent.id, b.id, a.id]);
-    expect(ids(await search({ query: 'almacén', search_type: 'origin' }))).toEqual([recent.id, a.id]);
-    expect(ids(await search({ query: 'almacen', search_type: 'destination' }))).toEqual([b.id]);
-    expect(ids(await search({ query: 'viejo-000', search_type: 'trailer' }))).toEqual([b.id, a.id]);
-    expect(ids(await search({ query: a.id.slice(-8), search_type: 'id' }))).toEqual([a.id]);
-    const day = madridDay(a.createdAt);
-    expect(ids(await search({ query: 'almacen', date_from: day, date_to: day }))).toEqual([a.id]);
+    // An edit, as the tasks service writes it: the row and a history row.
+    db.update(tasks).set({ origin: 'Almacén Este' }).where(eq(tasks.id, edited.id)).run();
+    db.insert(taskEvents).values({ taskId: edited.id, type: 'updated', at: now() }).run();
+    expect(ids(await search({ query: 'taller' }))).toEqual([created.id, older.id]);
+    expect(ids(await search({ query: 'almacen este' }))).toEqual([edited.id]);
+
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, created.id)).run();
+    db.insert(taskEvents).values({ taskId: created.id, type: 'deleted', at: now() }).run();
+    expect(ids(await search({ query: 'taller' }))).toEqual([older.id]);
   });
 
-  it('a page filled from both the newest tasks and the older ones stays in order and capped', async () => {
-    const older = Array.from({ length: 300 }, (_, i) =>
-      makeTask({ createdAt: ago((400 - i) * HOUR), status: 'finalizada', origin: 'Taller' }),
+  it('checks every result against its row: a change made without history never shows a wrong task', async () => {
+    const a = makeTask({ origin: 'Lavadero', createdAt: ago(2 * HOUR) });
+    const b = makeTask({ origin: 'Lavadero', createdAt: ago(HOUR) });
+    expect(ids(await search({ query: 'lavadero' }))).toEqual([b.id, a.id]);
+    db.update(tasks).set({ origin: 'Campa B-1' }).where(eq(tasks.id, b.id)).run();
+    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, a.id)).run();
+    expect(await search({ query: 'lavadero' })).toEqual([]);
+  });
+
+  it('fills the page past tasks dropped by that check, keeping the order and the cap', async () => {
+    const base = ago(10 * HOUR);
+    const made = Array.from({ length: SEARCH_MAX_ROWS + 20 }, (_, i) =>
+      makeTask({ createdAt: new Date(base.getTime() + i * 1000), origin: 'Zona Swap 3' }),
     );
-    fillers(RECENT_SLICE);
-    const newer = Array.from({ length: 250 }, (_, i) =>
-      makeTask({ createdAt: ago((250 - i) * 1000), status: 'finalizada', origin: 'Taller' }),
+    await search({ query: 'zona swap 3' });
+    const newest = made.slice(-10).map((t) => t.id);
+    for (const id of newest) db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, id)).run();
+    const rows = await search({ query: 'zona swap 3' });
+    expect(ids(rows)).toEqual(
+      made
+        .slice(0, -10)
+        .reverse()
+        .slice(0, SEARCH_MAX_ROWS)
+        .map((t) => t.id),
     );
-    const rows = await search({ query: 'taller', search_type: 'origin' });
-    expect(ids(rows)).toEqual([...newer.reverse(), ...older.reverse().slice(0, 250)].map((t) => t.id));
   });
 });
 
