@@ -103,7 +103,11 @@ async function renderBoard(
     const token = await login(server.url, ADMIN.email, ADMIN.password);
     log(`client: creating ${opts.cards} open tasks`);
     const rng = new Rng(opts.seed);
-    const priorities: [Priority, number][] = [['normal', 75], ['high', 17], ['low', 8]];
+    const priorities: [Priority, number][] = [
+      ['normal', 75],
+      ['high', 17],
+      ['low', 8],
+    ];
     for (let i = 0; i < opts.cards; i++) {
       // Swap tasks wait in the pool (never auto-assigned): all of them stay open cards.
       const type: VehicleType = 'swap';
@@ -135,7 +139,8 @@ async function renderBoard(
         await page.reload();
         const probe = await page.waitForFunction(
           () => {
-            const b = (window as unknown as { __bench: { data: number; cards: number; frame: number } }).__bench;
+            const b = (window as unknown as { __bench: { data: number; cards: number; frame: number } })
+              .__bench;
             return b.frame ? b : null;
           },
           undefined,

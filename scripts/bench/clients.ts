@@ -47,11 +47,21 @@ type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** Absolute time in ms, comparable between threads. */
 export const clock = () => performance.timeOrigin + performance.now();
 
-const STAFF_GETS = ['/tasks', '/dashboard/stats', '/dashboard/online-drivers', '/dashboard/rankings', '/notifications'];
+const STAFF_GETS = [
+  '/tasks',
+  '/dashboard/stats',
+  '/dashboard/online-drivers',
+  '/dashboard/rankings',
+  '/notifications',
+];
 const ADMIN_GETS = [...STAFF_GETS, '/admin/pending-users'];
 const DRIVER_GETS = ['/tasks/swap-available', '/tasks/my-active'];
 /** The answer in which each kind of screen sees the watched task. */
-const SHOWS_TASK: Record<ScreenKind, string> = { admin: '/tasks', staff: '/tasks', driver: '/tasks/swap-available' };
+const SHOWS_TASK: Record<ScreenKind, string> = {
+  admin: '/tasks',
+  staff: '/tasks',
+  driver: '/tasks/swap-available',
+};
 const GETS: Record<ScreenKind, string[]> = { admin: ADMIN_GETS, staff: STAFF_GETS, driver: DRIVER_GETS };
 const INTERVAL: Record<ScreenKind, number> = {
   admin: POLL_MS.dashboard,
@@ -86,7 +96,9 @@ async function screensThread(init: Init): Promise<void> {
     await Promise.all(
       GETS[screen.kind].map(async (p) => {
         try {
-          const res = await fetch(`${init.url}/api${p}`, { headers: { Authorization: `Bearer ${screen.token}` } });
+          const res = await fetch(`${init.url}/api${p}`, {
+            headers: { Authorization: `Bearer ${screen.token}` },
+          });
           const body = (await res.json()) as unknown;
           requests.push(clock());
           if (!res.ok && res.status !== 404) errors += 1;
@@ -127,13 +139,10 @@ async function screensThread(init: Init): Promise<void> {
     init.screens.forEach((screen, i) => {
       const every = INTERVAL[screen.kind];
       // Screens opened at random moments: their polls do not all land on the same tick.
-      const start = setTimeout(
-        () => {
-          void round(screen, states[i]);
-          timers.push(setInterval(() => void round(screen, states[i]), every));
-        },
-        Math.random() * every,
-      );
+      const start = setTimeout(() => {
+        void round(screen, states[i]);
+        timers.push(setInterval(() => void round(screen, states[i]), every));
+      }, Math.random() * every);
       timers.push(start);
     });
   }
@@ -164,9 +173,9 @@ export async function startScreens(
   opts: Omit<Init, 'benchScreens' | 'screens'> & { screens: Screen[]; threads: number },
 ): Promise<Screens> {
   const { threads, screens, ...rest } = opts;
-  const shares = Array.from({ length: threads }, (_, w) => screens.filter((_, i) => i % threads === w)).filter(
-    (s) => s.length,
-  );
+  const shares = Array.from({ length: threads }, (_, w) =>
+    screens.filter((_, i) => i % threads === w),
+  ).filter((s) => s.length);
   const boot = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(
     import.meta.url,
   )}); })`;

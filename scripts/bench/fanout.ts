@@ -47,7 +47,9 @@ export async function runFanout(opts: FanoutOptions, log: (line: string) => void
       trailer_id: 'BENCH-0001',
       vehicle_type: 'semiremolque',
     });
-    log(`fan-out: connecting ${opts.clients} sockets (${staff} staff, ${drivers} drivers) in ${opts.threads} threads`);
+    log(
+      `fan-out: connecting ${opts.clients} sockets (${staff} staff, ${drivers} drivers) in ${opts.threads} threads`,
+    );
     screens = await startScreens({
       url: server.url,
       mode: 'socket',

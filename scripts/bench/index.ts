@@ -30,13 +30,29 @@ const SIZES = {
   full: {
     fanout: { clients: 500, updates: 200, threads: 2 },
     pushpoll: { staff: 50, drivers: 50, seconds: 60, changeEveryMs: 1000, threads: 2, seed: SEED },
-    rest: { tasks: 100_000, open: 500, seconds: 3, writeSeconds: 5, writeConnections: 10, drivers: 20, seed: SEED },
+    rest: {
+      tasks: 100_000,
+      open: 500,
+      seconds: 3,
+      writeSeconds: 5,
+      writeConnections: 10,
+      drivers: 20,
+      seed: SEED,
+    },
     client: { cards: 300, loads: 5, seed: SEED },
   },
   smoke: {
     fanout: { clients: 10, updates: 5, threads: 1 },
     pushpoll: { staff: 3, drivers: 2, seconds: 2, changeEveryMs: 1000, threads: 1, seed: SEED },
-    rest: { tasks: 1_000, open: 20, seconds: 1, writeSeconds: 1, writeConnections: 4, drivers: 2, seed: SEED },
+    rest: {
+      tasks: 1_000,
+      open: 20,
+      seconds: 1,
+      writeSeconds: 1,
+      writeConnections: 4,
+      drivers: 2,
+      seed: SEED,
+    },
     client: { cards: 20, loads: 1, seed: SEED },
   },
 };
@@ -59,9 +75,11 @@ async function main(): Promise<void> {
   const sizes = SIZES[mode];
   const only = values.only?.split(',').map((s) => s.trim()) ?? [...SECTIONS];
   const unknown = only.filter((s) => !SECTIONS.includes(s as SectionName));
-  if (unknown.length) throw new Error(`unknown section(s): ${unknown.join(', ')} (use ${SECTIONS.join(', ')})`);
+  if (unknown.length)
+    throw new Error(`unknown section(s): ${unknown.join(', ')} (use ${SECTIONS.join(', ')})`);
   // The smoke run and partial runs write the doc only when asked to.
-  const out = values.out ?? (mode === 'full' && only.length === SECTIONS.length ? 'docs/PERFORMANCE.md' : undefined);
+  const out =
+    values.out ?? (mode === 'full' && only.length === SECTIONS.length ? 'docs/PERFORMANCE.md' : undefined);
 
   const started = performance.now();
   const log = (line: string) =>
@@ -79,11 +97,13 @@ async function main(): Promise<void> {
   console.log(`\n${renderTable(sections)}\n`);
   for (const s of sections.filter((x) => x.details)) console.log(`${s.name}\n${s.details}\n`);
   const missed = sections.flatMap((s) => s.rows).filter((r) => r.ok === false);
-  console.log(`${mode} run in ${seconds.toFixed(0)} s; ${missed.length ? `${missed.length} budget(s) MISSED` : 'every budget met'}`);
+  console.log(
+    `${mode} run in ${seconds.toFixed(0)} s; ${missed.length ? `${missed.length} budget(s) MISSED` : 'every budget met'}`,
+  );
 
   if (out) {
     const file = path.resolve(ROOT, out);
-    writeResults(file, renderResults(sections, { date: new Date(), mode, seconds }), TEMPLATE);
+    await writeResults(file, renderResults(sections, { date: new Date(), mode, seconds }), TEMPLATE);
     console.log(`written to ${path.relative(ROOT, file)}`);
   }
   if (values.json) fs.writeFileSync(values.json, JSON.stringify({ mode, seconds, sections }, null, 2));

@@ -8,7 +8,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Role } from '@shared/enums';
-import { clock, startScreens, type Screen, type ScreenKind, type ScreenMode, type ThreadReport } from './clients';
+import {
+  clock,
+  startScreens,
+  type Screen,
+  type ScreenKind,
+  type ScreenMode,
+  type ThreadReport,
+} from './clients';
 import type { Section } from './report';
 import { api, cpuSeconds, login, loginAll, seedAccounts, startServer, tempDir } from './server';
 import { fmt, mean, percentiles, ratio, sleep } from './stats';
@@ -81,9 +88,14 @@ async function phase(
       for (let i = 0; i < changes; i++) {
         await sleep(start + i * opts.changeEveryMs - clock());
         const sent = clock();
-        const updated = await api<{ version: number }>(`${server.url}/api/tasks/${task.id}`, 'PUT', adminToken, {
-          description: `Cambio ${i + 1}`,
-        });
+        const updated = await api<{ version: number }>(
+          `${server.url}/api/tasks/${task.id}`,
+          'PUT',
+          adminToken,
+          {
+            description: `Cambio ${i + 1}`,
+          },
+        );
         sentAt.set(updated.version, sent);
       }
       await sleep(start + changes * opts.changeEveryMs - clock());
@@ -144,7 +156,12 @@ export async function runPushPoll(opts: PushPollOptions, log: (line: string) => 
     const p95 = (r: PhaseResult) => percentiles(r.staleness, 0).p95;
     const screens = `${opts.staff} staff + ${opts.drivers} driver screens`;
     const rows: [string, string, string, string][] = [
-      ['measured window (connect, resync, changes)', `${fmt(poll.windowSeconds)} s`, `${fmt(push.windowSeconds)} s`, ''],
+      [
+        'measured window (connect, resync, changes)',
+        `${fmt(poll.windowSeconds)} s`,
+        `${fmt(push.windowSeconds)} s`,
+        '',
+      ],
       ['server CPU', `${fmt(poll.cpu, 2)} s`, `${fmt(push.cpu, 2)} s`, ratio(poll.cpu, push.cpu)],
       [
         'server CPU, share of one core',
@@ -152,16 +169,21 @@ export async function runPushPoll(opts: PushPollOptions, log: (line: string) => 
         `${fmt((100 * push.cpu) / push.windowSeconds)} %`,
         '',
       ],
-      ['HTTP requests served', String(poll.requests), String(push.requests), ratio(poll.requests, push.requests)],
-      ['task events pushed to the screens', String(poll.events), String(push.events), ''],
-      ['mean staleness of the screens', `${fmt(stale(poll), 0)} ms`, `${fmt(stale(push), 0)} ms`, ratio(stale(poll), stale(push))],
-      ['p95 staleness', `${fmt(p95(poll), 0)} ms`, `${fmt(p95(push), 0)} ms`, ''],
       [
-        'changes shown on every screen',
-        `${fmt(100 * poll.shown)} %`,
-        `${fmt(100 * push.shown)} %`,
-        '',
+        'HTTP requests served',
+        String(poll.requests),
+        String(push.requests),
+        ratio(poll.requests, push.requests),
       ],
+      ['task events pushed to the screens', String(poll.events), String(push.events), ''],
+      [
+        'mean staleness of the screens',
+        `${fmt(stale(poll), 0)} ms`,
+        `${fmt(stale(push), 0)} ms`,
+        ratio(stale(poll), stale(push)),
+      ],
+      ['p95 staleness', `${fmt(p95(poll), 0)} ms`, `${fmt(p95(push), 0)} ms`, ''],
+      ['changes shown on every screen', `${fmt(100 * poll.shown)} %`, `${fmt(100 * push.shown)} %`, ''],
       ['failed requests', String(poll.errors), String(push.errors), ''],
     ];
     const details = [

@@ -2,6 +2,7 @@
 // markers (the prose around them, written by hand, is kept).
 import fs from 'node:fs';
 import os from 'node:os';
+import prettier from 'prettier';
 
 export interface Row {
   measure: string;
@@ -48,10 +49,14 @@ export function renderTable(sections: Section[]): string {
   return lines.join('\n');
 }
 
-export function renderResults(sections: Section[], meta: { date: Date; mode: string; seconds: number }): string {
+export function renderResults(
+  sections: Section[],
+  meta: { date: Date; mode: string; seconds: number },
+): string {
   const details = sections.filter((s) => s.details).map((s) => `#### ${s.name}\n\n${s.details}`);
   return [
     `Run of ${meta.date.toISOString().slice(0, 16).replace('T', ' ')} UTC (${meta.mode}, ${meta.seconds.toFixed(0)} s).`,
+    '',
     `Machine: ${machine()}.`,
     '',
     renderTable(sections),
@@ -62,8 +67,11 @@ export function renderResults(sections: Section[], meta: { date: Date; mode: str
     .trimEnd();
 }
 
-/** Replaces the results between the markers of `file`, creating the file from `template` if needed. */
-export function writeResults(file: string, results: string, template: string): void {
+/**
+ * Replaces the results between the markers of `file` (created from `template` if needed), formatted by
+ * the project's Prettier so `npm run lint` stays green.
+ */
+export async function writeResults(file: string, results: string, template: string): Promise<void> {
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : template;
   const start = current.indexOf(BEGIN);
   const end = current.indexOf(END);
@@ -72,5 +80,6 @@ export function writeResults(file: string, results: string, template: string): v
     start >= 0 && end > start
       ? current.slice(0, start) + block + current.slice(end + END.length)
       : `${current.trimEnd()}\n\n${block}\n`;
-  fs.writeFileSync(file, next);
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  fs.writeFileSync(file, await prettier.format(next, { ...options, filepath: file }));
 }

@@ -55,7 +55,9 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
   const dbPath = path.join(tmp.dir, 'yard.db');
   try {
     const { driversFor } = await import('../generator');
-    log(`REST: generating a yard with ${opts.tasks.toLocaleString('en')} historical tasks and ${opts.open} open`);
+    log(
+      `REST: generating a yard with ${opts.tasks.toLocaleString('en')} historical tasks and ${opts.open} open`,
+    );
     const yard = await generateYardFile(dbPath, {
       seed: opts.seed,
       historicalTasks: opts.tasks,
@@ -102,8 +104,12 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
         });
         const p = percentiles(m.latencies, 2);
         const checks = [
-          read.budget?.p50 === undefined ? [] : [`p50 ≤ ${read.budget.p50} ms`, p.p50 <= read.budget.p50] as const,
-          read.budget?.p99 === undefined ? [] : [`p99 ≤ ${read.budget.p99} ms`, p.p99 <= read.budget.p99] as const,
+          read.budget?.p50 === undefined
+            ? []
+            : ([`p50 ≤ ${read.budget.p50} ms`, p.p50 <= read.budget.p50] as const),
+          read.budget?.p99 === undefined
+            ? []
+            : ([`p99 ≤ ${read.budget.p99} ms`, p.p99 <= read.budget.p99] as const),
         ].filter((c) => c.length) as (readonly [string, boolean])[];
         readRows.push({
           measure: read.name,
@@ -121,7 +127,9 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
       const sqlite = new Database(dbPath, { readonly: true });
       const assigned = (
         sqlite
-          .prepare("SELECT count(*) AS n FROM task_events WHERE type = 'assigned' AND actor_id IS NULL AND at >= ?")
+          .prepare(
+            "SELECT count(*) AS n FROM task_events WHERE type = 'assigned' AND actor_id IS NULL AND at >= ?",
+          )
           .get(writes.startedAt) as { n: number }
       ).n;
       sqlite.close();
@@ -185,7 +193,9 @@ async function runWrites(
   const work = drivers.map(async (token) => {
     while (running) {
       await sleep(500 + Math.random() * 1000);
-      const active = await fetch(`${url}/api/tasks/my-active`, { headers: { authorization: `Bearer ${token}` } });
+      const active = await fetch(`${url}/api/tasks/my-active`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       if (!active.ok) continue;
       const { id } = (await active.json()) as { id: string };
       const done = await fetch(`${url}/api/tasks/${id}/complete`, {

@@ -63,8 +63,7 @@ export function startServer(dbPath: string, env: NodeJS.ProcessEnv = {}): Promis
       if (out.length > 10_000) return;
       out += chunk;
       const match = /lista en (http:\/\/\S+)/.exec(out);
-      if (match)
-        resolve({ child, pid: child.pid!, url: match[1].replace('localhost', '127.0.0.1'), stop });
+      if (match) resolve({ child, pid: child.pid!, url: match[1].replace('localhost', '127.0.0.1'), stop });
     });
     child.once('exit', (code) => reject(new Error(`the server exited before listening (code ${code})`)));
   });

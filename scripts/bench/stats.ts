@@ -40,6 +40,7 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** Runs `fn` over `items` at most `batch` at a time (logins, socket connections), keeping the order. */
 export async function inBatches<T, R>(items: T[], fn: (item: T) => Promise<R>, batch = 50): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += batch) out.push(...(await Promise.all(items.slice(i, i + batch).map(fn))));
+  for (let i = 0; i < items.length; i += batch)
+    out.push(...(await Promise.all(items.slice(i, i + batch).map(fn))));
   return out;
 }

@@ -26,7 +26,10 @@ export class DemoClient {
   ) {}
 
   async login(): Promise<void> {
-    const res = await this.request<AuthResponse>('POST', '/auth/login', { email: this.email, password: this.password });
+    const res = await this.request<AuthResponse>('POST', '/auth/login', {
+      email: this.email,
+      password: this.password,
+    });
     this.token = res.access_token ?? '';
     this.name = res.user.name;
     this.id = res.user.id;

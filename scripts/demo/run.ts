@@ -24,7 +24,8 @@ export async function runDemo(settings: DemoSettings): Promise<void> {
   );
   const gestor = accounts.find((a) => a.role === 'gestor');
   const drivers = accounts.filter((a) => a.role === 'conductor');
-  if (!gestor || !drivers.length) throw new Error(`${shown} no es un patio de demostración: npm run demo -- --fresh`);
+  if (!gestor || !drivers.length)
+    throw new Error(`${shown} no es un patio de demostración: npm run demo -- --fresh`);
   const { simulated, human } = splitDrivers(drivers, HUMAN_DRIVERS);
 
   let server: RunningServer;
@@ -42,7 +43,13 @@ export async function runDemo(settings: DemoSettings): Promise<void> {
   console.log(DEMO_TEXT.loginsTitle);
   for (const a of accounts) {
     const note =
-      a.role !== 'conductor' ? (a === gestor ? DEMO_TEXT.simulated : '') : human.includes(a) ? DEMO_TEXT.freeDriver : DEMO_TEXT.simulated;
+      a.role !== 'conductor'
+        ? a === gestor
+          ? DEMO_TEXT.simulated
+          : ''
+        : human.includes(a)
+          ? DEMO_TEXT.freeDriver
+          : DEMO_TEXT.simulated;
     console.log(DEMO_TEXT.loginLine(a.role, a.email, a.password, a.name, note));
   }
   console.log(`\n${DEMO_TEXT.wallHint}\n${DEMO_TEXT.stopHint}`);

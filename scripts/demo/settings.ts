@@ -28,7 +28,8 @@ export const DEMO_USAGE = `Uso: npm run demo [-- --fresh] [-- --quiet]
 
 export function demoSettings(env: NodeJS.ProcessEnv, argv: string[]): DemoSettings {
   const port = Number(env.DEMO_PORT ?? DEMO_DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error('DEMO_PORT debe ser un puerto válido');
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error('DEMO_PORT debe ser un puerto válido');
   const seed = Number(env.DEMO_SEED ?? 42);
   return {
     dbPath: DEMO_DB,

@@ -36,15 +36,17 @@ export interface Pace {
   firstClockIn: Range;
 }
 
+// Five drivers on shift most of the time finish about one task every 7 s; a task every 10 s keeps them
+// busy three quarters of the time, so the pool drains now and then and Swap tasks get claimed too.
 export const DEMO_PACE: Pace = {
-  createEvery: [4_000, 10_000],
+  createEvery: [6_000, 14_000],
   maxPool: 12,
   tick: [1_500, 3_000],
-  work: [15_000, 60_000],
+  work: [15_000, 50_000],
   returnChance: 0.1,
   claimChance: 0.4,
-  shift: [4 * 60_000, 9 * 60_000],
-  rest: [60_000, 3 * 60_000],
+  shift: [5 * 60_000, 10 * 60_000],
+  rest: [30_000, 90_000],
   firstClockIn: [0, 20_000],
 };
 
@@ -129,7 +131,9 @@ class GestorBot extends Bot {
   /** The fleet as the searcher shows it: every trailer moved lately, and where its last move left it. */
   async learnFleet(): Promise<void> {
     const since = madridDay(Date.now() - FLEET_DAYS * 24 * 3_600_000);
-    const tasks = await this.client.get<SearchTask[]>(`/admin/search/tasks?search_type=all&date_from=${since}`);
+    const tasks = await this.client.get<SearchTask[]>(
+      `/admin/search/tasks?search_type=all&date_from=${since}`,
+    );
     for (const t of tasks) {
       if (this.fleet.has(t.trailer_id)) continue;
       const place = placeNamed(t.trailer_last_location ?? t.origin);

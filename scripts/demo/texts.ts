@@ -37,6 +37,7 @@ export const DEMO_TEXT = {
   received: (who: string, t: TaskLine) => `${who} recibe ${move(t)}`,
   claimed: (who: string, t: TaskLine) => `${who} se asigna ${move(t)}`,
   completed: (who: string, t: TaskLine) => `${who} completa ${t.title} ${t.trailer_id} (en ${t.destination})`,
-  returned: (who: string, t: TaskLine, reason: string) => `${who} devuelve ${t.trailer_id} a la bolsa: ${reason}`,
+  returned: (who: string, t: TaskLine, reason: string) =>
+    `${who} devuelve ${t.trailer_id} a la bolsa: ${reason}`,
   failed: (who: string, detail: string) => `⚠ ${who}: ${detail}`,
 };
