@@ -11,7 +11,7 @@ import {
   Wifi,
 } from 'lucide-react';
 import { toast } from 'sonner';
-import { EXPORT_FILE_NAMES, NOT_AVAILABLE, TOAST, UI_ANALYTICS, UI_COMMON, UI_EXPORT } from '@shared/labels';
+import { EXPORT_FILE_NAMES, NOT_AVAILABLE, TOAST, UI_ANALYTICS, UI_EXPORT } from '@shared/labels';
 import type { DriverAnalyticsRow } from '@shared/schemas';
 import { formatDateTime, formatMinutes } from '@shared/time';
 import { Badge } from '../../components/Badge';
@@ -19,7 +19,7 @@ import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { Spinner } from '../../components/Spinner';
+import { LoadFallback } from '../../components/LoadFallback';
 import { StatCard } from '../../components/StatCard';
 import { cn } from '../../components/cn';
 import {
@@ -90,21 +90,12 @@ export function AnalyticsView() {
         }
       >
         {!loaded ? (
-          failed ? (
-            <EmptyState
-              title={TOAST.loadAnalyticsError}
-              action={
-                <Button variant="secondary" onClick={() => void reload()} loading={reloading}>
-                  {UI_COMMON.retry}
-                </Button>
-              }
-            />
-          ) : (
-            <p role="status" className="flex items-center justify-center gap-2 py-10 text-sm text-slate-500">
-              <Spinner />
-              {UI_COMMON.loading}
-            </p>
-          )
+          <LoadFallback
+            failed={failed}
+            errorTitle={TOAST.loadAnalyticsError}
+            onRetry={() => void reload()}
+            retrying={reloading}
+          />
         ) : rows.length === 0 ? (
           <EmptyState title={A.empty} hint={A.emptyHint} icon={<Users aria-hidden className="size-6" />} />
         ) : (

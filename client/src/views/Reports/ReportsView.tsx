@@ -4,10 +4,9 @@ import { INCIDENT_THRESHOLD_MIN } from '@shared/constants';
 import { REPORT_TYPE_LABELS, TOAST, UI_COMMON, UI_REPORTS } from '@shared/labels';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
-import { EmptyState } from '../../components/EmptyState';
+import { LoadFallback } from '../../components/LoadFallback';
 import { Field, inputClass } from '../../components/Field';
 import { Select } from '../../components/Select';
-import { Spinner } from '../../components/Spinner';
 import { StatCard } from '../../components/StatCard';
 import { generateReport, useReports, useReportsFeed } from '../../stores/reports';
 import { IncidentList } from './IncidentList';
@@ -32,22 +31,12 @@ export function ReportsView() {
       {report && <Summary />}
       {!report ? (
         <Card>
-          {failed && !loading ? (
-            <EmptyState
-              icon={<TriangleAlert aria-hidden className="size-6" />}
-              title={TOAST.reportError}
-              action={
-                <Button variant="secondary" onClick={() => void generateReport()}>
-                  {UI_COMMON.retry}
-                </Button>
-              }
-            />
-          ) : (
-            <p role="status" className="flex items-center justify-center gap-2 py-10 text-sm text-slate-500">
-              <Spinner />
-              {UI_COMMON.loading}
-            </p>
-          )}
+          <LoadFallback
+            failed={failed && !loading}
+            errorTitle={TOAST.reportError}
+            onRetry={() => void generateReport()}
+            icon={<TriangleAlert aria-hidden className="size-6" />}
+          />
         </Card>
       ) : (
         <div className="grid items-start gap-4 xl:grid-cols-3">

@@ -18,7 +18,7 @@ import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
 import { EmptyState } from '../../components/EmptyState';
-import { Spinner } from '../../components/Spinner';
+import { LoadFallback } from '../../components/LoadFallback';
 import { StatCard } from '../../components/StatCard';
 import { hoursTone, type Tone } from '../../components/tones';
 import { hoursNow, loadTimeControl, useTimeControl, useTimeControlFeed } from '../../stores/timeControl';
@@ -103,21 +103,12 @@ export function TimeControlView() {
         }
       >
         {!loaded ? (
-          failed ? (
-            <EmptyState
-              title={TOAST.loadTimeControlError}
-              action={
-                <Button variant="secondary" onClick={() => void reload()} loading={reloading}>
-                  {UI_COMMON.retry}
-                </Button>
-              }
-            />
-          ) : (
-            <p role="status" className="flex items-center justify-center gap-2 py-10 text-sm text-slate-500">
-              <Spinner />
-              {UI_COMMON.loading}
-            </p>
-          )
+          <LoadFallback
+            failed={failed}
+            errorTitle={TOAST.loadTimeControlError}
+            onRetry={() => void reload()}
+            retrying={reloading}
+          />
         ) : rows.length === 0 ? (
           <EmptyState title={C.empty} hint={C.emptyHint} icon={<Clock aria-hidden className="size-6" />} />
         ) : (

@@ -9,7 +9,7 @@ import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { Spinner } from '../../components/Spinner';
+import { LoadFallback } from '../../components/LoadFallback';
 import { StatCard } from '../../components/StatCard';
 import { VEHICLE_TONE } from '../../components/tones';
 import { useSession } from '../../stores/session';
@@ -65,21 +65,12 @@ export function UsersView() {
         }
       >
         {!loaded ? (
-          failed ? (
-            <EmptyState
-              title={TOAST.loadUsersError}
-              action={
-                <Button variant="secondary" onClick={() => void reload()} loading={reloading}>
-                  {UI_COMMON.retry}
-                </Button>
-              }
-            />
-          ) : (
-            <p role="status" className="flex items-center justify-center gap-2 py-10 text-sm text-slate-500">
-              <Spinner />
-              {UI_COMMON.loading}
-            </p>
-          )
+          <LoadFallback
+            failed={failed}
+            errorTitle={TOAST.loadUsersError}
+            onRetry={() => void reload()}
+            retrying={reloading}
+          />
         ) : users.length === 0 ? (
           <EmptyState title={UI_USERS.empty} hint={UI_USERS.emptyHint} />
         ) : (
