@@ -100,12 +100,14 @@ const BODY_ENDPOINTS: [Method, () => string, Role, string[], boolean][] = [
     ['title', 'description', 'origin', 'destination', 'trailer_id', 'priority', 'vehicle_type'],
     true,
   ],
+  // A gestor's edit with one plain text field (say origin = "' OR 1=1 --") is a valid edit: only
+  // "never a 5xx, Spanish detail on refusal" holds.
   [
     'put',
     () => `/api/tasks/${taskId}`,
     'gestor',
     ['title', 'priority', 'status', 'assigned_to', 'origin', 'vehicle_type'],
-    true,
+    false,
   ],
   ['put', () => `/api/tasks/${taskId}`, 'conductor', ['status', 'assigned_to'], true],
   // Unknown keys are ignored there, so a junk body may be harmless: only "never a 5xx" holds.
