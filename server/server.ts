@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { config } from './config';
 import { openDb, runMigrations, closeDb } from './db';
+import { startCheckpointer } from './db/checkpointer';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/io';
 import type { IoServer } from './realtime/emit';
@@ -33,6 +34,7 @@ export async function startServer(
   const server = http.createServer(createApp());
   const io = attachRealtime(server);
   const stopJobs = startBackgroundJobs();
+  const stopCheckpointer = config.dbPath === ':memory:' ? undefined : startCheckpointer(config.dbPath);
   const stopPresenceEffects = registerPresenceEffects();
   await new Promise<void>((resolve) =>
     server.listen(opts.port ?? config.port, opts.host ?? config.host, resolve),
@@ -50,6 +52,7 @@ export async function startServer(
       const closed = new Promise<void>((resolve) => io.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      await stopCheckpointer?.();
       closeDb();
     },
   };

@@ -43,7 +43,7 @@ export const users = sqliteTable(
     uniqueIndex('users_email_live')
       .on(t.email)
       .where(sql`deleted_at IS NULL`),
-    index('users_role').on(t.role, t.isApproved),
+    index('users_role').on(t.role, t.isApproved, t.isOnline),
   ],
 );
 
@@ -84,6 +84,10 @@ export const tasks = sqliteTable(
     index('tasks_completed').on(t.completedAt),
     index('tasks_trailer').on(t.trailerId, t.completedAt),
     index('tasks_assignee').on(t.assignedTo, t.status),
+    // Pool tasks the engine has not tried yet: its no-driver round touches only these.
+    index('tasks_untried')
+      .on(t.createdAt)
+      .where(sql`status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL`),
     // The database itself refuses two open tasks for a trailer and two active tasks for a driver.
     uniqueIndex('tasks_open_trailer')
       .on(t.trailerId)

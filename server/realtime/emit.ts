@@ -97,7 +97,8 @@ export function figuresChanged(): void {
 export function flushFigures(): void {
   clearTimeout(statsTimer);
   statsTimer = undefined;
-  if (!io || !statsSource) return;
+  // Nobody on a board: nothing to compute (the driver lists read every driver of the yard).
+  if (!io || !statsSource || !io.sockets.adapter.rooms.get(ROOMS.staff)?.size) return;
   io.to(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: statsSource('admin') });
   io.to(ROOMS.staff)
     .except(ROOMS.role('admin'))

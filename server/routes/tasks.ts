@@ -25,8 +25,8 @@ taskRoutes.get('/tasks', requireAuth('tasks:read'), (req, res) => {
   res.json(listTasks(currentUser(req)));
 });
 
-taskRoutes.post('/tasks', requireAuth('tasks:create'), (req, res) => {
-  res.status(201).json(createTask(parseBody(createTaskSchema, req), currentUser(req)));
+taskRoutes.post('/tasks', requireAuth('tasks:create'), async (req, res) => {
+  res.status(201).json(await createTask(parseBody(createTaskSchema, req), currentUser(req)));
 });
 
 taskRoutes.get('/tasks/my-active', requireAuth('driver:tasks'), (req, res) => {

@@ -1,5 +1,5 @@
 // The activity log (CONTRACT §10): one row per state change, written inside the change's transaction.
-import { desc } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import type { LogType } from '@shared/enums';
 import type { LogEntry } from '@shared/schemas';
 import { SYSTEM_ACTOR } from '@shared/labels';
@@ -12,17 +12,31 @@ export interface Actor {
   name: string;
 }
 
-export function logActivity(type: LogType, actor: Actor | null, action: string, details: string): void {
-  db.insert(activityLog)
+const prepareInsert = () =>
+  db
+    .insert(activityLog)
     .values({
-      type,
-      userId: actor?.id ?? null,
-      userName: actor?.name ?? SYSTEM_ACTOR,
-      action,
-      details,
-      timestamp: now(),
+      type: sql.placeholder('type'),
+      userId: sql.placeholder('userId'),
+      userName: sql.placeholder('userName'),
+      action: sql.placeholder('action'),
+      details: sql.placeholder('details'),
+      timestamp: sql.placeholder('timestamp'),
     })
-    .run();
+    .prepare();
+let insert: { db: typeof db; stmt: ReturnType<typeof prepareInsert> } | undefined;
+
+/** Prepared once per connection: every state change of the app writes one of these rows. */
+export function logActivity(type: LogType, actor: Actor | null, action: string, details: string): void {
+  if (insert?.db !== db) insert = { db, stmt: prepareInsert() };
+  insert.stmt.run({
+    type,
+    userId: actor?.id ?? null,
+    userName: actor?.name ?? SYSTEM_ACTOR,
+    action,
+    details,
+    timestamp: now(),
+  });
 }
 
 export function recentActivity(limit: number): LogEntry[] {

@@ -2,18 +2,20 @@
 // Pool tasks of the automatic types, high priority first then oldest, each go to the available driver
 // having the type who has been idle longest (ties: fewer movements); never back to the driver who
 // returned it less than 30 minutes ago. One transaction for the whole round, then the pushes.
-// Callers: task creation, return, completion, staff moves (services/tasks.ts); clock-in, coming online
-// and task-type changes (accounts); a moved test clock (below). Call it after your own commit.
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+// Callers: task creation, return, completion and staff moves run the round inside their own
+// transaction (commit() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
+// and a moved test clock (below) call runAssignment() after their own commit.
+import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import type Database from 'better-sqlite3';
 import { AUTO_ASSIGNED_TYPES } from '@shared/enums';
 import { RETURN_COOLDOWN_MS } from '@shared/constants';
 import { db, sqlite } from '../db';
 import { tasks } from '../db/schema';
 import { nowMs, onClockAdvance } from '../clock';
 import { driverStates, type DriverState } from './availability';
-import { assignDriver, commit } from './tasks';
+import { assignDriver, commit, type Effects } from './tasks';
 
-const byPriority = sql`CASE ${tasks.priority} WHEN 'high' THEN 0 WHEN 'normal' THEN 1 ELSE 2 END`;
+const POOL_PAGE = 20;
 const waitingAuto = () =>
   and(
     eq(tasks.status, 'bolsa_trabajo'),
@@ -25,24 +27,61 @@ const waitingAuto = () =>
 const longestIdle = (a: DriverState, b: DriverState) =>
   (a.idleSince ?? 0) - (b.idleSince ?? 0) || a.movementsCount - b.movementsCount || a.id.localeCompare(b.id);
 
-/** One matching round. Safe to call any time; does nothing when no task waits. */
+/**
+ * The waiting pool in the engine's order (high priority first, then oldest), read lazily a priority at a
+ * time along tasks_status (status, priority, created_at): a round that runs out of drivers stops reading,
+ * so a long pool costs no more than the tasks actually matched.
+ */
+function* poolInOrder() {
+  for (const priority of ['high', 'normal', 'low'] as const) {
+    let after: { at: Date; id: string } | undefined;
+    for (;;) {
+      const page = db
+        .select()
+        .from(tasks)
+        .where(
+          and(
+            waitingAuto(),
+            eq(tasks.priority, priority),
+            after &&
+              or(gt(tasks.createdAt, after.at), and(eq(tasks.createdAt, after.at), gt(tasks.id, after.id))),
+          ),
+        )
+        .orderBy(asc(tasks.createdAt), asc(tasks.id))
+        .limit(POOL_PAGE)
+        .all();
+      yield* page;
+      if (page.length < POOL_PAGE) break;
+      const last = page[page.length - 1];
+      after = { at: last.createdAt, id: last.id };
+    }
+  }
+}
+
+// Along tasks_untried (SQLite would otherwise walk the whole pool by tasks_status): only untried rows.
+const UNTRIED_SQL = `UPDATE tasks INDEXED BY tasks_untried SET no_drivers_available = 1
+  WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL
+    AND vehicle_type IN (${AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ')})`;
+let untried: { db: typeof sqlite; stmt: Database.Statement<[]> } | undefined;
+function markUntried(): void {
+  if (untried?.db !== sqlite) untried = { db: sqlite, stmt: sqlite.prepare<[]>(UNTRIED_SQL) };
+  untried.stmt.run();
+}
+
+/** One matching round in its own transaction. Safe to call any time; does nothing when no task waits. */
 export function runAssignment(): void {
   if (!sqlite?.open) return;
-  commit((fx) => {
-    const drivers = driverStates()
-      .filter((d) => d.available)
-      .sort(longestIdle);
-    if (!drivers.length) {
-      // Nobody to match: only record the first attempt of tasks never tried (deficiency report).
-      db.update(tasks)
-        .set({ noDriversAvailable: true })
-        .where(and(waitingAuto(), isNull(tasks.noDriversAvailable)))
-        .run();
-      return;
-    }
-    const pool = db.select().from(tasks).where(waitingAuto()).orderBy(byPriority, asc(tasks.createdAt)).all();
-    const at = nowMs();
-    for (const task of pool) {
+  commit(assignmentRound);
+}
+
+/** One matching round inside the caller's transaction; its pushes go to `fx`. */
+export function assignmentRound(fx: Effects): void {
+  const drivers = driverStates('free')
+    .filter((d) => d.available)
+    .sort(longestIdle);
+  const at = nowMs();
+  if (drivers.length)
+    for (const task of poolInOrder()) {
       const having = drivers.filter((d) => d.taskTypes.includes(task.vehicleType));
       if (task.noDriversAvailable === null)
         db.update(tasks)
@@ -54,8 +93,10 @@ export function runAssignment(): void {
       if (!driver) continue;
       drivers.splice(drivers.indexOf(driver), 1);
       assignDriver(task, driver, null, fx, 'auto');
+      if (!drivers.length) break;
     }
-  });
+  // The tasks still untried found no driver left: their first attempt (the deficiency report).
+  markUntried();
 }
 
 /** A returned task may go back to its driver once the cooldown ends, even if nothing else happens. */

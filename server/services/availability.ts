@@ -3,6 +3,7 @@
 // Stats, the board's driver picker and the assignment engine all read it from here.
 import type { VehicleType } from '@shared/enums';
 import { TIMECLOCK_WINDOW_MS } from '@shared/constants';
+import type Database from 'better-sqlite3';
 import { sqlite } from '../db';
 import { nowMs } from '../clock';
 
@@ -29,20 +30,38 @@ interface Row {
   last_punch: string | null;
 }
 
+const BUSY = `EXISTS (SELECT 1 FROM tasks t WHERE t.assigned_to = u.id AND t.status = 'en_proceso' AND t.deleted_at IS NULL)`;
 const SQL = `
-  SELECT u.id, u.name, u.task_types, u.is_online, u.idle_since, u.movements_count,
-    EXISTS (SELECT 1 FROM tasks t WHERE t.assigned_to = u.id AND t.status = 'en_proceso' AND t.deleted_at IS NULL) AS busy,
+  SELECT u.id, u.name, u.task_types, u.is_online, u.idle_since, u.movements_count, ${BUSY} AS busy,
     (SELECT p.clock_type FROM punches p WHERE p.user_id = u.id AND p.timestamp > @since
       ORDER BY p.timestamp DESC, p.rowid DESC LIMIT 1) AS last_punch
   FROM users u
   WHERE u.role = 'conductor' AND u.is_approved = 1 AND u.deleted_at IS NULL`;
+const VARIANTS = {
+  all: SQL,
+  online: `${SQL} AND u.is_online = 1`,
+  // The engine's question: who is online and free? When the whole shift is busy, that is one index
+  // probe per online driver and nothing else.
+  free: `${SQL} AND u.is_online = 1 AND NOT ${BUSY}`,
+};
+type Scope = keyof typeof VARIANTS;
 
-let stmt: { db: typeof sqlite; s: ReturnType<typeof sqlite.prepare> } | undefined;
+let stmts: { db: typeof sqlite; byScope: Record<Scope, Database.Statement> } | undefined;
 
-/** Every approved conductor with the flags that make them available or not. */
-export function driverStates(): DriverState[] {
-  if (stmt?.db !== sqlite) stmt = { db: sqlite, s: sqlite.prepare(SQL) };
-  return (stmt.s.all({ since: nowMs() - TIMECLOCK_WINDOW_MS }) as Row[]).map((r) => {
+/**
+ * Approved conductors with the flags that make them available or not: `all` of them, only the `online`
+ * ones (all an available driver can be, so a big yard's offline drivers cost nothing), or only the
+ * online ones holding no task (`free`; `available` still needs the clock-in).
+ */
+export function driverStates(scope: Scope = 'all'): DriverState[] {
+  if (stmts?.db !== sqlite) {
+    const prepare = (q: string) => sqlite.prepare(q);
+    stmts = {
+      db: sqlite,
+      byScope: { all: prepare(VARIANTS.all), online: prepare(VARIANTS.online), free: prepare(VARIANTS.free) },
+    };
+  }
+  return (stmts.byScope[scope].all({ since: nowMs() - TIMECLOCK_WINDOW_MS }) as Row[]).map((r) => {
     const clockedIn = r.last_punch === 'entrada';
     const isOnline = r.is_online === 1;
     const busy = r.busy === 1;
@@ -58,9 +77,4 @@ export function driverStates(): DriverState[] {
       movementsCount: r.movements_count,
     };
   });
-}
-
-/** Available drivers, optionally only those who have a vehicle type. */
-export function availableDrivers(type?: VehicleType): DriverState[] {
-  return driverStates().filter((d) => d.available && (!type || d.taskTypes.includes(type)));
 }

@@ -1,5 +1,6 @@
 // Dashboard figures (CONTRACT §6): task counts, driver availability, the workload alert, and the
 // online-drivers and ranking lists. Also the source of the coalesced `stats:updated` push.
+import type Database from 'better-sqlite3';
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import { WORKLOAD } from '@shared/labels';
 import type { DashboardStats, OnlineDriver, RankingEntry, WorkloadAlert } from '@shared/schemas';
@@ -16,13 +17,18 @@ const COUNTS_SQL = `
     (SELECT count(*) FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL) AS en_proceso,
     (SELECT count(*) FROM tasks INDEXED BY tasks_completed
       WHERE completed_at > @since AND status = 'finalizada' AND deleted_at IS NULL) AS finalizada,
-    (SELECT count(*) FROM users WHERE is_approved = 0 AND deleted_at IS NULL) AS pending_users`;
+    (SELECT count(*) FROM users WHERE is_approved = 0 AND deleted_at IS NULL) AS pending_users,
+    (SELECT count(*) FROM tasks t CROSS JOIN users u ON u.id = t.assigned_to
+      WHERE t.status = 'en_proceso' AND t.deleted_at IS NULL
+        AND u.role = 'conductor' AND u.is_approved = 1 AND u.deleted_at IS NULL) AS busy_drivers`;
 
 interface Counts {
   bolsa_trabajo: number;
   en_proceso: number;
   finalizada: number;
   pending_users: number;
+  /** One active task per driver (tasks_active_driver): counting their tasks counts them. */
+  busy_drivers: number;
 }
 
 let counts: { db: typeof sqlite; stmt: ReturnType<typeof sqlite.prepare> } | undefined;
@@ -65,20 +71,41 @@ export function workloadAlert(pending: number, available: number, busy: number):
   };
 }
 
+// The figures change only when the database does (or as their 24 h windows slide): requests between two
+// changes share one computation, at most FIGURES_MAX_AGE_MS old. total_changes() counts this
+// connection's writes, data_version another connection's.
+const FIGURES_MAX_AGE_MS = 1000;
+let memo: { db: typeof sqlite; key: string; at: number; stats: DashboardStats } | undefined;
+let changes: { db: typeof sqlite; stmt: Database.Statement<[], number> } | undefined;
+function changeKey(): string {
+  if (changes?.db !== sqlite)
+    changes = { db: sqlite, stmt: sqlite.prepare<[], number>('SELECT total_changes()').pluck() };
+  return `${changes.stmt.get()}/${sqlite.pragma('data_version', { simple: true }) as number}`;
+}
+
 /** The dashboard stats; `pending_users` is only filled for an admin. */
 export function dashboardStats(forAdmin: boolean): DashboardStats {
+  const key = changeKey();
+  const at = nowMs();
+  if (memo?.db !== sqlite || memo.key !== key || at - memo.at >= FIGURES_MAX_AGE_MS || at < memo.at)
+    memo = { db: sqlite, key, at, stats: computeStats() };
+  return forAdmin ? memo.stats : { ...memo.stats, pending_users: 0 };
+}
+
+function computeStats(): DashboardStats {
   const c = readCounts();
-  const drivers = driverStates();
+  // Online and available are about online drivers only: a big yard's offline drivers cost nothing.
+  const drivers = driverStates('online');
   const available = drivers.filter((d) => d.available).length;
-  const busy = drivers.filter((d) => d.busy).length;
+  const busy = c.busy_drivers;
   return {
     bolsa_trabajo: c.bolsa_trabajo,
     en_proceso: c.en_proceso,
     finalizada: c.finalizada,
-    online_drivers: drivers.filter((d) => d.isOnline).length,
+    online_drivers: drivers.length,
     available_drivers: available,
     busy_drivers: busy,
-    pending_users: forAdmin ? c.pending_users : 0,
+    pending_users: c.pending_users,
     workload_alert: workloadAlert(c.bolsa_trabajo, available, busy),
   };
 }

@@ -1,11 +1,12 @@
 // Tasks: the rules of the yard and their transactions (CONTRACT §5). Every change writes the row with
 // version+1, a task_events row and an activity-log row in ONE tx(); only after the commit come the
-// pushes (realtime/emit.ts), the coalesced figures and, when a task entered the pool or a driver was
-// freed, the assignment engine. The partial unique indexes tasks_open_trailer and tasks_active_driver
-// are the checks for "one open task per trailer" and "one active task per driver": a write they refuse
-// becomes the 409 of the operation that attempted it.
+// pushes (realtime/emit.ts) and the coalesced figures. When a task entered the pool or a driver was
+// freed, the assignment engine's round runs inside that same transaction: one commit per change.
+// Creations arriving together share one transaction (createTask). The partial unique indexes
+// tasks_open_trailer and tasks_active_driver are the checks for "one open task per trailer" and "one
+// active task per driver": a write they refuse becomes the 409 of the operation that attempted it.
 import crypto from 'node:crypto';
-import { and, desc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { isAutoAssigned, type TaskEventType, type TaskStatus } from '@shared/enums';
 import type { CreateTaskData, EligibleDriver, Task, UpdateTaskData } from '@shared/schemas';
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
@@ -16,7 +17,7 @@ import {
   TASK_LOG,
   TASK_NOTIFICATION,
 } from '@shared/labels';
-import { db, tx } from '../db';
+import { db, sqlite, tx } from '../db';
 import { taskEvents, tasks, users, type TaskRow, type UserRow } from '../db/schema';
 import { now, nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -26,7 +27,8 @@ import { logActivity, type Actor } from './activity';
 import { notify } from './notifications';
 import { driverStates } from './availability';
 import { findUserById } from './users';
-import { runAssignment, runAssignmentAfterCooldown } from './assignment';
+import { assignmentRound, runAssignmentAfterCooldown } from './assignment';
+import { logger } from '../logger';
 
 // ---- the write path -------------------------------------------------------------------------
 
@@ -37,14 +39,14 @@ const placeOf = (r: TaskRow): Place => ({
   assigned_to: r.assignedTo,
 });
 
-/** What a transaction leaves to do once it has committed: pushes, figures, the engine. */
+/** What a transaction leaves to do once it has committed: pushes and figures. */
 export class Effects {
   private changed = new Map<string, { kind: 'created' | 'updated' | 'deleted'; before?: Place }>();
   private pushes: (() => void)[] = [];
   private figures = false;
   /** One instant for the whole transaction: its rows, events and timestamps agree. */
   readonly at = now();
-  /** Set when a task entered the pool or a driver was freed. */
+  /** Set when a task entered the pool or a driver was freed: the engine runs before the commit. */
   engine = false;
 
   created(id: string): void {
@@ -68,6 +70,14 @@ export class Effects {
     this.figures = true;
   }
 
+  /** Takes over what a nested step (a savepoint) left to do, once that step has succeeded. */
+  absorb(step: Effects): void {
+    for (const [id, change] of step.changed) if (!this.changed.has(id)) this.changed.set(id, change);
+    this.pushes.push(...step.pushes);
+    this.figures ||= step.figures;
+    this.engine ||= step.engine;
+  }
+
   flush(): void {
     for (const [id, change] of this.changed) {
       if (change.kind === 'deleted') {
@@ -81,15 +91,38 @@ export class Effects {
     }
     for (const fn of this.pushes) fn();
     if (this.figures) emit.figuresChanged();
-    if (this.engine) runAssignment();
   }
 }
 
-/** Runs `work` in one transaction, then its effects. */
+/** Runs `work` in one transaction (with the engine's round when `work` asks for it), then its effects. */
 export function commit<T>(work: (fx: Effects) => T): T {
   const fx = new Effects();
-  const result = tx(() => work(fx));
+  const result = tx(() => {
+    const done = work(fx);
+    if (fx.engine) roundWithin(fx);
+    return done;
+  });
   fx.flush();
+  return result;
+}
+
+/**
+ * The engine's round under a savepoint of the caller's transaction. Should it fail, only the round is
+ * undone: the change that called it still commits, and the next round (any later change) tries again.
+ */
+function roundWithin(fx: Effects): void {
+  try {
+    savepoint(fx, assignmentRound);
+  } catch (err) {
+    logger.error({ err }, 'la ronda de asignación automática falló');
+  }
+}
+
+/** `work` under a savepoint of the open transaction: if it throws, its writes and effects are dropped. */
+function savepoint<T>(fx: Effects, work: (step: Effects) => T): T {
+  const step = new Effects();
+  const result = sqlite.transaction(() => work(step))();
+  fx.absorb(step);
   return result;
 }
 
@@ -139,19 +172,39 @@ function recordEvent(
     reason?: string | null;
   } = {},
 ): void {
-  db.insert(taskEvents)
-    .values({
-      taskId,
-      type,
-      actorId: e.actor?.id ?? null,
-      driverId: e.driverId ?? null,
-      fromStatus: e.from ?? null,
-      toStatus: e.to ?? null,
-      reason: e.reason ?? null,
-      at: fx.at,
-    })
-    .run();
+  if (eventInsert?.db !== db) eventInsert = { db, stmt: prepareEventInsert() };
+  eventInsert.stmt.run({
+    taskId,
+    type,
+    actorId: e.actor?.id ?? null,
+    driverId: e.driverId ?? null,
+    fromStatus: e.from ?? null,
+    toStatus: e.to ?? null,
+    reason: e.reason ?? null,
+    at: fx.at,
+  });
 }
+
+// The writes of every change, prepared once per connection (drizzle would build their SQL each time).
+const placeholders = <K extends string>(...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)])) as unknown as Record<K, Placeholder>;
+const prepareEventInsert = () =>
+  db
+    .insert(taskEvents)
+    .values(placeholders('taskId', 'type', 'actorId', 'driverId', 'fromStatus', 'toStatus', 'reason', 'at'))
+    .prepare();
+let eventInsert: { db: typeof db; stmt: ReturnType<typeof prepareEventInsert> } | undefined;
+const prepareTaskInsert = () =>
+  db
+    .insert(tasks)
+    .values(
+      placeholders(
+        'id', 'title', 'description', 'origin', 'destination', 'trailerId', 'priority', 'vehicleType',
+        'status', 'createdBy', 'createdAt', 'updatedAt', 'statusSince',
+      ), // prettier-ignore
+    )
+    .prepare();
+let taskInsert: { db: typeof db; stmt: ReturnType<typeof prepareTaskInsert> } | undefined;
 
 const prepareLive = () =>
   db
@@ -309,39 +362,80 @@ function notifyWithdrawn(driverId: string, row: TaskRow, fx: Effects): void {
 
 // ---- staff ----------------------------------------------------------------------------------
 
-export function createTask(input: CreateTaskData, actor: UserRow): Task {
-  const id = crypto.randomUUID();
-  commit((fx) => {
-    const at = fx.at;
-    try {
-      db.insert(tasks)
-        .values({
-          id,
-          title: input.title,
-          description: input.description,
-          origin: input.origin,
-          destination: input.destination,
-          trailerId: input.trailer_id,
-          priority: input.priority,
-          vehicleType: input.vehicle_type,
-          status: 'bolsa_trabajo',
-          createdBy: actor.id,
-          createdAt: at,
-          updatedAt: at,
-          statusSince: at,
-        })
-        .run();
-    } catch (err) {
-      throw asConflict(err, input.trailer_id, ERR.driverBusy);
-    }
-    const row = { ...input, trailerId: input.trailer_id };
-    recordEvent(fx, id, 'created', { actor, to: 'bolsa_trabajo' });
-    logActivity('task', actor, TASK_LOG.created.action, TASK_LOG.created.details(row));
-    fx.created(id);
-    fx.engine = isAutoAssigned(input.vehicle_type);
+interface Creation {
+  input: CreateTaskData;
+  actor: UserRow;
+  resolve: (task: Task) => void;
+  reject: (err: unknown) => void;
+}
+let creations: Creation[] = [];
+
+/**
+ * POST /tasks. Creations that arrive in the same turn of the event loop are written in one transaction,
+ * each under its own savepoint (a refused trailer refuses only its own request), with one engine round
+ * for all of them: under a burst the commit and the round are paid once per batch, not once per task.
+ */
+export function createTask(input: CreateTaskData, actor: UserRow): Promise<Task> {
+  return new Promise((resolve, reject) => {
+    if (creations.push({ input, actor, resolve, reject }) === 1) setImmediate(writeCreations);
   });
-  // The engine may already have given it to a driver: answer with what the task is now.
-  return loadTaskById(id)!;
+}
+
+function writeCreations(): void {
+  const batch = creations;
+  creations = [];
+  const outcomes = new Map<Creation, { id: string } | { err: unknown }>();
+  try {
+    commit((fx) => {
+      for (const creation of batch) {
+        try {
+          outcomes.set(creation, { id: savepoint(fx, (step) => insertTask(creation, step)) });
+        } catch (err) {
+          outcomes.set(creation, { err });
+        }
+      }
+    });
+  } catch (err) {
+    for (const creation of batch) creation.reject(err);
+    return;
+  }
+  for (const creation of batch) {
+    const outcome = outcomes.get(creation)!;
+    // The engine may already have given it to a driver: answer with what the task is now.
+    if ('id' in outcome) creation.resolve(loadTaskById(outcome.id)!);
+    else creation.reject(outcome.err);
+  }
+}
+
+function insertTask({ input, actor }: Creation, fx: Effects): string {
+  const id = crypto.randomUUID();
+  const at = fx.at;
+  if (taskInsert?.db !== db) taskInsert = { db, stmt: prepareTaskInsert() };
+  try {
+    taskInsert.stmt.run({
+      id,
+      title: input.title,
+      description: input.description,
+      origin: input.origin,
+      destination: input.destination,
+      trailerId: input.trailer_id,
+      priority: input.priority,
+      vehicleType: input.vehicle_type,
+      status: 'bolsa_trabajo',
+      createdBy: actor.id,
+      createdAt: at,
+      updatedAt: at,
+      statusSince: at,
+    });
+  } catch (err) {
+    throw asConflict(err, input.trailer_id, ERR.driverBusy);
+  }
+  const row = { ...input, trailerId: input.trailer_id };
+  recordEvent(fx, id, 'created', { actor, to: 'bolsa_trabajo' });
+  logActivity('task', actor, TASK_LOG.created.action, TASK_LOG.created.details(row));
+  fx.created(id);
+  fx.engine = isAutoAssigned(input.vehicle_type);
+  return id;
 }
 
 const FIELD_COLUMNS = {

@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import crypto from 'node:crypto';
 import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/schema';
 import { advanceClock, db, makePunch, makeTask, makeUser, now, setupApp } from '../helpers/context';
+import { sqlite } from '../../server/db';
 
 let api: ReturnType<typeof setupApp>['api'];
 beforeEach(() => {
@@ -103,6 +104,22 @@ describe('POST /api/tasks', () => {
       version: 2,
     });
     expect(row(res.body.id).noDriversAvailable).toBe(false);
+  });
+
+  it('keeps the new task when the engine round it starts fails (only the round is undone)', async () => {
+    const admin = makeUser('admin');
+    const driver = makeUser('conductor', { online: true });
+    makePunch(driver.user.id, 'entrada');
+    // The database refuses every assignment: the round inside the creating transaction throws.
+    sqlite.exec(`CREATE TRIGGER refuse_assignment BEFORE UPDATE OF status ON tasks
+      WHEN NEW.status = 'en_proceso' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    const res = await api().post('/api/tasks').set(admin.auth).send(payload());
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'bolsa_trabajo', assigned_to: null, version: 1 });
+    expect(row(res.body.id).status).toBe('bolsa_trabajo');
+    expect(events(res.body.id)).toEqual(['created']);
+    expect(notesOf(driver.user.id)).toHaveLength(0);
+    sqlite.exec('DROP TRIGGER refuse_assignment');
   });
 
   it('refuses bad input with 400 and a Spanish detail', async () => {

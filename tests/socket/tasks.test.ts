@@ -150,11 +150,17 @@ describe('assignment pushes', () => {
     const [sc, sb, sa] = await Promise.all([chosen, bystander, admin].map(connect));
     makePunch(chosen.user.id, 'entrada');
     const othersNotes = collect(sb, 'notification:new');
-    const bystanderRemoved = nextEvent(sb, 'task:removed');
+    const bystanderHeard = [
+      collect(sb, 'task:created'),
+      collect(sb, 'task:updated'),
+      collect(sb, 'task:removed'),
+    ];
     const note = nextEvent(sc, 'notification:new');
-    const assigned = nextEvent(sc, 'task:updated');
-    const staffSaw = nextEvent(sa, 'task:updated');
+    // Created and assigned in one commit: it arrives already assigned, never as a pool card.
+    const assigned = nextEvent(sc, 'task:created');
+    const staffSaw = nextEvent(sa, 'task:created');
     const task = await createTask({ priority: 'high' });
+    expect(task.assigned_to).toBe(chosen.user.id);
     expect((await note).notification).toMatchObject({
       type: 'task_assigned',
       title: 'Nueva tarea asignada',
@@ -162,9 +168,12 @@ describe('assignment pushes', () => {
       is_read: false,
       task_id: task.id,
     });
-    expect((await assigned).task).toMatchObject({ id: task.id, assigned_to: chosen.user.id });
+    expect((await assigned).task).toMatchObject({
+      id: task.id,
+      status: 'en_proceso',
+      assigned_to: chosen.user.id,
+    });
     expect((await staffSaw).task.assigned_to).toBe(chosen.user.id);
-    expect(await bystanderRemoved).toEqual({ id: task.id });
 
     // The bystander's own notification is the first and only one they ever get.
     const own = nextEvent(sb, 'notification:new');
@@ -172,6 +181,7 @@ describe('assignment pushes', () => {
     expect((await put(pool.id, { assigned_to: bystander.user.id })).status).toBe(200);
     expect((await own).notification.task_id).toBe(pool.id);
     expect(othersNotes).toHaveLength(1);
+    expect(bystanderHeard.flat().filter((e) => ('task' in e ? e.task.id : e.id) === task.id)).toEqual([]);
   });
 
   it('a reassigned driver is told the task left them, with its id only', async () => {

@@ -203,10 +203,10 @@ describe('assignment engine', () => {
     expect(active.map((t) => t.id)).toEqual([highOld.id]);
   });
 
-  it('runs when a task enters the pool and when the test clock moves', () => {
+  it('runs when a task enters the pool and when the test clock moves', async () => {
     const staff = makeUser('gestor').user;
     const driver = availableDriver();
-    const created = createTask(
+    const created = await createTask(
       {
         title: 'Mover',
         description: null,
@@ -225,6 +225,39 @@ describe('assignment engine', () => {
     const waiting = makeTask();
     advanceClock(1);
     expect(holderOf(waiting.id)).toBe(other.user.id);
+  });
+
+  it('creations arriving together: one transaction, one refused trailer refuses only its own', async () => {
+    const staff = makeUser('gestor').user;
+    const driver = availableDriver();
+    const input = (trailer_id: string, priority: 'normal' | 'high') => ({
+      title: 'Mover' as const,
+      description: null,
+      origin: 'Muelle 2',
+      destination: 'Campa B',
+      trailer_id,
+      priority,
+      vehicle_type: 'semiremolque' as const,
+    });
+    // Started in the same turn of the event loop, so written as one batch.
+    const outcomes = await Promise.allSettled([
+      createTask(input('R-2000-AA', 'normal'), staff),
+      createTask(input('R-2000-AA', 'high'), staff),
+      createTask(input('R-2001-BB', 'high'), staff),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const refused = (outcomes[1] as PromiseRejectedResult).reason as { status: number; detail: string };
+    expect(refused).toMatchObject({ status: 409, detail: expect.stringContaining('R-2000-AA') });
+    const [first, , third] = outcomes.map((o) => (o.status === 'fulfilled' ? o.value : null));
+    // One round for the batch: the one driver gets the high-priority task, the other waits in the pool.
+    expect(third).toMatchObject({ status: 'en_proceso', assigned_to: driver.id });
+    expect(first).toMatchObject({ status: 'bolsa_trabajo', assigned_to: null });
+    const stored = db.select().from(tasks).all();
+    expect(stored.map((t) => t.trailerId).sort()).toEqual(['R-2000-AA', 'R-2001-BB']);
+    const created = db.select().from(taskEvents).where(eq(taskEvents.type, 'created')).all();
+    expect(created.map((e) => e.taskId).sort()).toEqual(stored.map((t) => t.id).sort());
+    const logged = db.select().from(activityLog).all();
+    expect(logged.filter((l) => l.details.includes('R-2000-AA'))).toHaveLength(1);
   });
 
   it("a released driver's task goes back to the pool and on to another driver", () => {
