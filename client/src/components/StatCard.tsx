@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { cn } from './cn';
 import { ACCENT_TONE, type Tone } from './tones';
 
-interface StatCardProps {
+export interface StatCardProps {
   label: string;
   value: ReactNode;
   icon?: ReactNode;

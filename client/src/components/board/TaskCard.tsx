@@ -22,7 +22,7 @@ import { formatMinutes, formatTime } from '@shared/time';
 import { PriorityBadge, VehicleBadge } from '../Badge';
 import { cn } from '../cn';
 import { BADGE_TONE, delayTone } from '../tones';
-import { BoardContext, type Density } from './context';
+import { BoardContext, type BoardActions, type Density } from './context';
 import { useMinutesSince } from './hooks';
 
 const PRIORITY_EDGE = {
@@ -95,6 +95,27 @@ function Action({ label, icon: Icon, onClick, tone = 'default', iconOnly }: Acti
   );
 }
 
+/** The staff buttons, in order; `when` limits one to the tasks it makes sense for. */
+const STAFF_ACTIONS: (Omit<ActionProps, 'onClick' | 'iconOnly'> & {
+  run: (actions: BoardActions, task: Task) => void;
+  when?: (task: Task) => boolean;
+})[] = [
+  { label: UI_BOARD.card.edit, icon: Pencil, run: (a, t) => a.edit(t) },
+  {
+    label: UI_BOARD.picker.confirm,
+    icon: UserPlus,
+    run: (a, t) => a.assign(t),
+    when: (t) => t.status === 'bolsa_trabajo',
+  },
+  {
+    label: UI_BOARD.card.reassign,
+    icon: UserCog,
+    run: (a, t) => a.assign(t),
+    when: (t) => t.status === 'en_proceso',
+  },
+  { label: UI_BOARD.card.delete, icon: Trash2, run: (a, t) => a.remove(t), tone: 'danger' },
+];
+
 /** The buttons of a card: staff edit/assign/delete; a driver claims a pool task or gives back their own. */
 function CardActions({ task }: { task: Task }) {
   const board = useContext(BoardContext);
@@ -102,33 +123,8 @@ function CardActions({ task }: { task: Task }) {
   const { mode, userId, actions } = board;
   const buttons: ActionProps[] = [];
   if (mode === 'staff') {
-    buttons.push({
-      label: UI_BOARD.card.edit,
-      icon: Pencil,
-      onClick: () => actions.edit(task),
-      iconOnly: true,
-    });
-    if (task.status === 'bolsa_trabajo')
-      buttons.push({
-        label: UI_BOARD.picker.confirm,
-        icon: UserPlus,
-        onClick: () => actions.assign(task),
-        iconOnly: true,
-      });
-    if (task.status === 'en_proceso')
-      buttons.push({
-        label: UI_BOARD.card.reassign,
-        icon: UserCog,
-        onClick: () => actions.assign(task),
-        iconOnly: true,
-      });
-    buttons.push({
-      label: UI_BOARD.card.delete,
-      icon: Trash2,
-      onClick: () => actions.remove(task),
-      tone: 'danger',
-      iconOnly: true,
-    });
+    for (const { run, when, ...button } of STAFF_ACTIONS)
+      if (!when || when(task)) buttons.push({ ...button, iconOnly: true, onClick: () => run(actions, task) });
   } else if (task.status === 'bolsa_trabajo' && !task.assigned_to) {
     buttons.push({
       label: UI_BOARD.card.selfAssign,

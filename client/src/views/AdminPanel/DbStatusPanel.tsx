@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { CircleCheck, Database, TriangleAlert, Wrench } from 'lucide-react';
 import { ROLES, TASK_STATUSES } from '@shared/enums';
 import { COLLECTION_LABELS, STATUS_LABELS, TOAST, UI_SYSTEM } from '@shared/labels';
@@ -30,10 +31,7 @@ export function DbStatusPanel({ status, failed, onRunMigrations }: DbStatusPanel
         <div className="space-y-5">
           <Integrity status={status} onRunMigrations={onRunMigrations} />
 
-          <section aria-labelledby="db-tasks">
-            <h3 id="db-tasks" className="mb-2 text-sm font-semibold text-slate-700">
-              {T.tasksByStatus}
-            </h3>
+          <Section id="db-tasks" title={T.tasksByStatus}>
             <ul className="grid grid-cols-3 gap-2">
               {TASK_STATUSES.map((s) => (
                 <li key={s} className={cn('rounded-lg px-3 py-2', ACCENT_TONE[STATUS_TONE[s]])}>
@@ -44,12 +42,9 @@ export function DbStatusPanel({ status, failed, onRunMigrations }: DbStatusPanel
                 </li>
               ))}
             </ul>
-          </section>
+          </Section>
 
-          <section aria-labelledby="db-roles">
-            <h3 id="db-roles" className="mb-2 text-sm font-semibold text-slate-700">
-              {T.usersByRole}
-            </h3>
+          <Section id="db-roles" title={T.usersByRole}>
             <ul className="grid grid-cols-2 gap-2">
               {ROLES.map((r) => (
                 <li key={r} className="flex items-center justify-between rounded-lg bg-slate-50 px-3 py-2">
@@ -60,12 +55,9 @@ export function DbStatusPanel({ status, failed, onRunMigrations }: DbStatusPanel
                 </li>
               ))}
             </ul>
-          </section>
+          </Section>
 
-          <section aria-labelledby="db-collections">
-            <h3 id="db-collections" className="mb-2 text-sm font-semibold text-slate-700">
-              {T.collections}
-            </h3>
+          <Section id="db-collections" title={T.collections}>
             <dl className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
               {Object.entries(status.collections).map(([name, n]) => (
                 <div key={name} className="flex items-center justify-between gap-3 px-3 py-1.5 text-sm">
@@ -77,10 +69,21 @@ export function DbStatusPanel({ status, failed, onRunMigrations }: DbStatusPanel
                 </div>
               ))}
             </dl>
-          </section>
+          </Section>
         </div>
       )}
     </Card>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id} className="mb-2 text-sm font-semibold text-slate-700">
+        {title}
+      </h3>
+      {children}
+    </section>
   );
 }
 

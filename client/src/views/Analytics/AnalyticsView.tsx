@@ -15,7 +15,7 @@ import { EXPORT_FILE_NAMES, NOT_AVAILABLE, TOAST, UI_ANALYTICS, UI_EXPORT } from
 import type { DriverAnalyticsRow } from '@shared/schemas';
 import { formatDateTime, formatMinutes } from '@shared/time';
 import { Badge } from '../../components/Badge';
-import { Button } from '../../components/Button';
+import { HeaderAction } from '../../components/HeaderAction';
 import { Card } from '../../components/Card';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
@@ -74,18 +74,24 @@ export function AnalyticsView() {
         // On a phone the buttons show only their icons, so the card title keeps its room.
         actions={
           <>
-            <Button variant="success" size="sm" onClick={() => setExportOpen(true)}>
-              <FileSpreadsheet aria-hidden className="size-4" />
-              <span className="sr-only sm:not-sr-only">{UI_EXPORT.open}</span>
-            </Button>
-            <Button variant="secondary" size="sm" loading={reloading} onClick={() => void reload()}>
-              {!reloading && <RefreshCw aria-hidden className="size-4" />}
-              <span className="sr-only sm:not-sr-only">{A.refresh}</span>
-            </Button>
-            <Button variant="danger" size="sm" onClick={() => setResetOpen(true)}>
-              <RotateCcw aria-hidden className="size-4" />
-              <span className="sr-only sm:not-sr-only">{A.reset}</span>
-            </Button>
+            <HeaderAction
+              variant="success"
+              icon={FileSpreadsheet}
+              label={UI_EXPORT.open}
+              onClick={() => setExportOpen(true)}
+            />
+            <HeaderAction
+              icon={RefreshCw}
+              label={A.refresh}
+              loading={reloading}
+              onClick={() => void reload()}
+            />
+            <HeaderAction
+              variant="danger"
+              icon={RotateCcw}
+              label={A.reset}
+              onClick={() => setResetOpen(true)}
+            />
           </>
         }
       >

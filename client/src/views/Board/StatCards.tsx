@@ -1,8 +1,8 @@
 // SPEC §2 stat cards: the yard at a glance. Usuarios Pendientes only for admin.
-import { CircleCheck, Inbox, LoaderCircle, Truck, UserCheck, UserPlus } from 'lucide-react';
+import { CircleCheck, Inbox, LoaderCircle, Truck, UserCheck, UserPlus, type LucideIcon } from 'lucide-react';
 import type { Role } from '@shared/enums';
 import { UI_BOARD } from '@shared/labels';
-import { StatCard } from '../../components/StatCard';
+import { StatCard, type StatCardProps } from '../../components/StatCard';
 import { can } from '../../permissions';
 import { useStats } from '../../stores/stats';
 
@@ -12,7 +12,40 @@ export function StatCards({ role }: { role: Role }) {
   const stats = useStats((s) => s.stats);
   const t = UI_BOARD.stats;
   const admin = can(role, 'approveUsers');
-  const icon = 'size-6';
+  const cards: (StatCardProps & { key: string; Icon: LucideIcon })[] = [
+    { key: 'pool', label: t.pool, value: stats?.bolsa_trabajo ?? dash, tone: 'amber', Icon: Inbox },
+    {
+      key: 'progress',
+      label: t.inProgress,
+      value: stats?.en_proceso ?? dash,
+      tone: 'blue',
+      Icon: LoaderCircle,
+    },
+    {
+      key: 'finished',
+      label: t.finished,
+      value: stats?.finalizada ?? dash,
+      tone: 'green',
+      Icon: CircleCheck,
+    },
+    {
+      key: 'available',
+      label: t.available,
+      value: stats?.available_drivers ?? dash,
+      hint: stats ? t.availableOf(stats.online_drivers) : undefined,
+      tone: 'teal',
+      Icon: UserCheck,
+    },
+    { key: 'busy', label: t.busy, value: stats?.busy_drivers ?? dash, tone: 'indigo', Icon: Truck },
+  ];
+  if (admin)
+    cards.push({
+      key: 'pending',
+      label: t.pendingUsers,
+      value: stats?.pending_users ?? dash,
+      tone: stats?.pending_users ? 'orange' : 'slate',
+      Icon: UserPlus,
+    });
   return (
     <section
       aria-label={t.label}
@@ -20,45 +53,9 @@ export function StatCards({ role }: { role: Role }) {
       // Long labels wrap instead of being cut on a phone's two columns.
       className={`grid grid-cols-2 gap-3 sm:grid-cols-3 [&_p]:whitespace-normal ${admin ? 'xl:grid-cols-6' : 'xl:grid-cols-5'}`}
     >
-      <StatCard
-        label={t.pool}
-        value={stats?.bolsa_trabajo ?? dash}
-        tone="amber"
-        icon={<Inbox aria-hidden className={icon} />}
-      />
-      <StatCard
-        label={t.inProgress}
-        value={stats?.en_proceso ?? dash}
-        tone="blue"
-        icon={<LoaderCircle aria-hidden className={icon} />}
-      />
-      <StatCard
-        label={t.finished}
-        value={stats?.finalizada ?? dash}
-        tone="green"
-        icon={<CircleCheck aria-hidden className={icon} />}
-      />
-      <StatCard
-        label={t.available}
-        value={stats?.available_drivers ?? dash}
-        hint={stats ? t.availableOf(stats.online_drivers) : undefined}
-        tone="teal"
-        icon={<UserCheck aria-hidden className={icon} />}
-      />
-      <StatCard
-        label={t.busy}
-        value={stats?.busy_drivers ?? dash}
-        tone="indigo"
-        icon={<Truck aria-hidden className={icon} />}
-      />
-      {admin && (
-        <StatCard
-          label={t.pendingUsers}
-          value={stats?.pending_users ?? dash}
-          tone={stats?.pending_users ? 'orange' : 'slate'}
-          icon={<UserPlus aria-hidden className={icon} />}
-        />
-      )}
+      {cards.map(({ key, Icon, ...card }) => (
+        <StatCard key={key} {...card} icon={<Icon aria-hidden className="size-6" />} />
+      ))}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { AlarmClock, CalendarRange, FileText, Gauge, RefreshCw, TriangleAlert } 
 import { REPORT_PERIODS, REPORT_TYPES } from '@shared/enums';
 import { INCIDENT_THRESHOLD_MIN } from '@shared/constants';
 import { REPORT_TYPE_LABELS, TOAST, UI_COMMON, UI_REPORTS } from '@shared/labels';
-import { Button } from '../../components/Button';
+import { HeaderAction } from '../../components/HeaderAction';
 import { Card } from '../../components/Card';
 import { LoadFallback } from '../../components/LoadFallback';
 import { Field, inputClass } from '../../components/Field';
@@ -60,10 +60,12 @@ function Controls() {
       icon={<FileText aria-hidden className="size-5" />}
       // On a phone the button shows only its icon, so the card title keeps its room.
       actions={
-        <Button variant="secondary" size="sm" loading={loading} onClick={() => void generateReport()}>
-          {!loading && <RefreshCw aria-hidden className="size-4" />}
-          <span className="sr-only sm:not-sr-only">{UI_COMMON.refresh}</span>
-        </Button>
+        <HeaderAction
+          icon={RefreshCw}
+          label={UI_COMMON.refresh}
+          loading={loading}
+          onClick={() => void generateReport()}
+        />
       }
     >
       <p className="mb-3 text-sm text-slate-500">

@@ -15,7 +15,7 @@ import {
 import type { DailySummary } from '@shared/schemas';
 import { formatDateTime, formatHours, formatTime } from '@shared/time';
 import { Badge } from '../../components/Badge';
-import { Button } from '../../components/Button';
+import { HeaderAction } from '../../components/HeaderAction';
 import { Card } from '../../components/Card';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadFallback } from '../../components/LoadFallback';
@@ -91,14 +91,18 @@ export function TimeControlView() {
             <Badge tone="blue" className="text-sm">
               {C.last24h}
             </Badge>
-            <Button variant="secondary" size="sm" loading={reloading} onClick={() => void reload()}>
-              {!reloading && <RefreshCw aria-hidden className="size-4" />}
-              <span className="sr-only sm:not-sr-only">{UI_COMMON.refresh}</span>
-            </Button>
-            <Button variant="success" size="sm" onClick={() => setExportOpen(true)}>
-              <FileSpreadsheet aria-hidden className="size-4" />
-              <span className="sr-only sm:not-sr-only">{UI_EXPORT.open}</span>
-            </Button>
+            <HeaderAction
+              icon={RefreshCw}
+              label={UI_COMMON.refresh}
+              loading={reloading}
+              onClick={() => void reload()}
+            />
+            <HeaderAction
+              variant="success"
+              icon={FileSpreadsheet}
+              label={UI_EXPORT.open}
+              onClick={() => setExportOpen(true)}
+            />
           </>
         }
       >

@@ -6,6 +6,7 @@ import { ERR, TASK_TYPE_LABELS, TOAST, UI_COMMON, UI_USERS, USER_STATUS } from '
 import type { AdminUser } from '@shared/schemas';
 import { Badge, RoleBadge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { HeaderAction } from '../../components/HeaderAction';
 import { Card } from '../../components/Card';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
@@ -57,10 +58,12 @@ export function UsersView() {
         actions={
           <>
             {loaded && <Badge>{users.length}</Badge>}
-            <Button variant="secondary" size="sm" loading={reloading} onClick={() => void reload()}>
-              {!reloading && <RefreshCw aria-hidden className="size-4" />}
-              {UI_COMMON.refresh}
-            </Button>
+            <HeaderAction
+              icon={RefreshCw}
+              label={UI_COMMON.refresh}
+              loading={reloading}
+              onClick={() => void reload()}
+            />
           </>
         }
       >
