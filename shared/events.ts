@@ -18,6 +18,7 @@ export const EV = {
   statsUpdated: 'stats:updated',
   driversUpdated: 'drivers:updated',
   notificationNew: 'notification:new',
+  notificationsRead: 'notifications:read',
   timeclockUpdated: 'timeclock:updated',
   timeclockChanged: 'timeclock:changed',
   usersPending: 'users:pending',
@@ -34,6 +35,8 @@ export interface ServerToClientEvents {
   'stats:updated': (p: { stats: DashboardStats }) => void;
   'drivers:updated': (p: { online_drivers: OnlineDriver[]; rankings: RankingEntry[] }) => void;
   'notification:new': (p: { notification: Notification }) => void;
+  /** Notifications of this user read elsewhere (a pending account another admin decided on). */
+  'notifications:read': (p: { ids: string[] }) => void;
   'timeclock:updated': (p: { status: TimeclockStatus }) => void;
   'timeclock:changed': (p: { user_id: string; status: TimeclockStatus }) => void;
   'users:pending': (p: { count: number }) => void;

@@ -129,6 +129,9 @@ export const notifications = sqliteTable(
     title: text('title').notNull(),
     message: text('message').notNull(),
     taskId: text('task_id'),
+    /** The account a `user_pending` notice is about: deciding on it settles the notice (no FK: a
+     * rejected registration's row is deleted). */
+    subjectUserId: text('subject_user_id'),
     isRead: integer('is_read', { mode: 'boolean' }).notNull().default(false),
     playSound: integer('play_sound', { mode: 'boolean' }).notNull().default(false),
     createdAt: ms('created_at').notNull(),

@@ -112,6 +112,10 @@ export function notificationNew(userId: string, notification: Notification): voi
   io?.to(ROOMS.user(userId)).emit(EV.notificationNew, { notification });
 }
 
+export function notificationsRead(userId: string, ids: string[]): void {
+  io?.to(ROOMS.user(userId)).emit(EV.notificationsRead, { ids });
+}
+
 export function timeclockChanged(userId: string, status: TimeclockStatus): void {
   io?.to(ROOMS.user(userId)).emit(EV.timeclockUpdated, { status });
   io?.to([ROOMS.role('admin'), ROOMS.role('manager')]).emit(EV.timeclockChanged, { user_id: userId, status });

@@ -17,6 +17,7 @@ import { presence } from './presence';
 import { findUserById } from './users';
 import { releaseDriverTask } from './tasks';
 import { runAssignment } from './assignment';
+import { settlePendingNotices } from './notifications';
 
 const isPending = and(eq(users.isApproved, false), isNull(users.deletedAt));
 
@@ -66,9 +67,10 @@ function assertAdminRemains(target: UserRow): void {
 
 /** Approves (`approved`) or rejects a pending account; rejecting deletes the row (it has no history). */
 export function decidePending(actor: Actor, userId: string, approved: boolean): MessageResponse {
-  const { user, message } = tx(() => {
+  const { user, message, settled } = tx(() => {
     const user = liveUser(userId);
     if (user.isApproved) throw conflict(ERR.userNotPending);
+    const settled = settlePendingNotices(user.id);
     if (approved) {
       const row = db
         .update(users)
@@ -82,12 +84,13 @@ export function decidePending(actor: Actor, userId: string, approved: boolean): 
         ACCOUNT_LOG.approve.action,
         ACCOUNT_LOG.approve.details(user.name, user.email, user.role),
       );
-      return { user: row, message: ACCOUNT_MSG.approved(user.name) };
+      return { user: row, message: ACCOUNT_MSG.approved(user.name), settled };
     }
     db.delete(users).where(eq(users.id, user.id)).run();
     logActivity('user', actor, ACCOUNT_LOG.reject.action, ACCOUNT_LOG.reject.details(user.name, user.email));
-    return { user: undefined, message: ACCOUNT_MSG.rejected(user.name) };
+    return { user: undefined, message: ACCOUNT_MSG.rejected(user.name), settled };
   });
+  settled();
   emit.usersPending(pendingCount());
   if (user) emit.userChanged(presentAdminUser(user));
   else emit.userRemoved(userId);
@@ -189,7 +192,7 @@ function pushPoolVisibility(userId: string, before: VehicleType[], after: Vehicl
  */
 export function deleteUser(actor: Actor, userId: string): MessageResponse {
   if (userId === actor.id) throw badRequest(ERR.cannotDeleteSelf);
-  const user = tx(() => {
+  const { user, settled } = tx(() => {
     const user = liveUser(userId);
     assertAdminRemains(user);
     db.update(users)
@@ -197,8 +200,9 @@ export function deleteUser(actor: Actor, userId: string): MessageResponse {
       .where(eq(users.id, user.id))
       .run();
     logActivity('user', actor, ACCOUNT_LOG.delete.action, ACCOUNT_LOG.delete.details(user.name, user.email));
-    return user;
+    return { user, settled: settlePendingNotices(user.id) };
   });
+  settled();
   emit.revokeUser(user.id, 'deleted');
   emit.userRemoved(user.id);
   presence.forget(user.id);

@@ -68,6 +68,7 @@ export async function register(input: RegisterInput, ip: string): Promise<AuthRe
             'user_pending',
             PENDING_NOTIFICATION.title,
             PENDING_NOTIFICATION.message(row.name, row.email, row.role),
+            { subjectUserId: row.id },
           ),
         );
       return row;

@@ -30,7 +30,7 @@ export function notify(
   type: NotificationType,
   title: string,
   message: string,
-  opts: { taskId?: string | null; playSound?: boolean } = {},
+  opts: { taskId?: string | null; subjectUserId?: string; playSound?: boolean } = {},
 ): () => void {
   const row = db
     .insert(notifications)
@@ -41,12 +41,36 @@ export function notify(
       title,
       message,
       taskId: opts.taskId ?? null,
+      subjectUserId: opts.subjectUserId ?? null,
       playSound: opts.playSound ?? false,
       createdAt: now(),
     })
     .returning()
     .get();
   return () => emit.notificationNew(userId, presentNotification(row));
+}
+
+/**
+ * A pending account was decided on (approved, rejected or deleted): every admin's "Nuevo usuario
+ * pendiente" notice about it is read, so no banner keeps asking for a decision already taken. Call
+ * inside the deciding transaction; the returned function tells the admins' open screens.
+ */
+export function settlePendingNotices(subjectUserId: string): () => void {
+  const settled = db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(
+      and(
+        eq(notifications.type, 'user_pending'),
+        eq(notifications.subjectUserId, subjectUserId),
+        eq(notifications.isRead, false),
+      ),
+    )
+    .returning({ id: notifications.id, userId: notifications.userId })
+    .all();
+  const byOwner = new Map<string, string[]>();
+  for (const n of settled) byOwner.set(n.userId, [...(byOwner.get(n.userId) ?? []), n.id]);
+  return () => byOwner.forEach((ids, owner) => emit.notificationsRead(owner, ids));
 }
 
 /** The user's notifications, newest first (the client shows the unread ones). */

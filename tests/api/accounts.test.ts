@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
-import { activityLog, tasks, users } from '../../server/db/schema';
+import { activityLog, notifications, tasks, users } from '../../server/db/schema';
 import { PASSWORD, db, makePunch, makeTask, makeUser, setupApp } from '../helpers/context';
 
 let api: ReturnType<typeof setupApp>['api'];
@@ -117,6 +117,30 @@ describe('POST /api/admin/approve-user', () => {
       .post('/api/auth/register')
       .send({ email: p.email, password: PASSWORD, name: 'Otra vez' })
       .expect(201);
+  });
+
+  it("deciding (approve, reject or delete) settles every admin's notice about that account only", async () => {
+    const other = makeUser('admin');
+    const notices = (subject: string) =>
+      db.select().from(notifications).where(eq(notifications.subjectUserId, subject)).all();
+    const [approved, rejected, deleted, waiting] = await Promise.all(
+      ['Aprobada', 'Rechazada', 'Borrada', 'Esperando'].map((name) => registerPending('gestor', name)),
+    );
+    for (const p of [approved, rejected, deleted, waiting]) {
+      const rows = notices(p.id);
+      expect(rows.map((n) => n.userId).sort()).toEqual([admin.user.id, other.user.id].sort());
+      expect(rows.every((n) => n.type === 'user_pending' && !n.isRead)).toBe(true);
+    }
+    const decide = (id: string, ok: boolean) =>
+      api().post('/api/admin/approve-user').set(admin.auth).send({ user_id: id, approved: ok }).expect(200);
+    await decide(approved.id, true);
+    await decide(rejected.id, false);
+    await api().delete(`/api/admin/delete-user/${deleted.id}`).set(other.auth).expect(200);
+    for (const p of [approved, rejected, deleted]) expect(notices(p.id).every((n) => n.isRead)).toBe(true);
+    expect(notices(waiting.id).some((n) => n.isRead)).toBe(false);
+    const listed = await api().get('/api/notifications').set(other.auth).expect(200);
+    const unread = listed.body.filter((n: { is_read: boolean }) => !n.is_read);
+    expect(unread.map((n: { message: string }) => n.message)).toEqual([expect.stringContaining('Esperando')]);
   });
 
   it('409 for a user no longer pending, 404 for an unknown one', async () => {

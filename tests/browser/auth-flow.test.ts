@@ -64,7 +64,10 @@ describe('registration and approval', () => {
     await user.page.getByText(TOAST.pendingApproval).waitFor();
     expect(user.page.url()).toMatch(/\/login$/);
 
-    // The admin's header learnt of the registration over the socket; the dialog lists it.
+    // The admin's header learnt of the registration over the socket; so did the banners (the newest
+    // first); the dialog lists it.
+    const banner = admin.page.getByTestId('notification-banner').filter({ hasText: email });
+    await banner.waitFor();
     await admin.page.getByRole('button', { name: /^Aprobar Usuarios \(\d+\)$/ }).click();
     const dialog = approvalDialog(admin.page);
     await dialog.waitFor();
@@ -79,6 +82,8 @@ describe('registration and approval', () => {
     await row.getByRole('button', { name: UI_APPROVAL.approve }).click();
     await admin.page.getByText(ACCOUNT_MSG.approved(name)).waitFor();
     await row.waitFor({ state: 'detached' });
+    // Decided: the "Nuevo usuario pendiente" banner about them goes too.
+    await banner.waitFor({ state: 'detached' });
 
     await user.page.getByRole('button', { name: UI_PENDING.back }).click();
     await fillLogin(user.page, email);

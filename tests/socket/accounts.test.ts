@@ -93,6 +93,8 @@ describe('a registration', () => {
     expect(driverPending).toEqual([]);
 
     const decided = nextEvent(adminSocket, 'users:pending');
+    const settled = nextEvent(adminSocket, 'notifications:read');
+    const managerSettled = collect(managerSocket, 'notifications:read');
     await server
       .api()
       .post('/api/admin/approve-user')
@@ -100,6 +102,9 @@ describe('a registration', () => {
       .send({ user_id: res.body.user.id, approved: true })
       .expect(200);
     expect(await decided).toEqual({ count: 0 });
+    // The admin's "Nuevo usuario pendiente" notice is settled on their open screens.
+    expect(await settled).toEqual({ ids: [(await notified).notification.id] });
+    expect(managerSettled).toEqual([]);
   });
 });
 

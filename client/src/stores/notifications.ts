@@ -1,4 +1,5 @@
-// The user's notifications (SPEC §4): loaded over REST, new ones pushed by `notification:new`.
+// The user's notifications (SPEC §4): loaded over REST, new ones pushed by `notification:new`, ones
+// read elsewhere by `notifications:read`.
 // The header shows the unread count; the board and driver views show banners from the same list.
 import { create } from 'zustand';
 import type { Notification } from '@shared/schemas';
@@ -13,6 +14,8 @@ interface NotificationsState {
   loaded: boolean;
   load: () => Promise<void>;
   received: (n: Notification) => void;
+  /** `notifications:read`: read elsewhere (a pending account another admin decided on). */
+  readElsewhere: (ids: string[]) => void;
   /** Marks read (optimistically; restored if the server refuses). */
   markRead: (id: string) => Promise<void>;
   /** A banner's dismiss (SPEC §4): marked read and taken off the list; put back if the server refuses. */
@@ -29,6 +32,10 @@ export const useNotifications = create<NotificationsState>((set, get) => ({
   },
   received(n) {
     set((s) => ({ items: [n, ...s.items.filter((i) => i.id !== n.id)] }));
+  },
+  readElsewhere(ids) {
+    const read = new Set(ids);
+    set((s) => ({ items: s.items.map((n) => (read.has(n.id) ? { ...n, is_read: true } : n)) }));
   },
   async markRead(id) {
     const before = get().items;
@@ -70,5 +77,6 @@ export function useNotificationsFeed(): void {
   useSocketEvent('notification:new', ({ notification }) =>
     useNotifications.getState().received(notification),
   );
+  useSocketEvent('notifications:read', ({ ids }) => useNotifications.getState().readElsewhere(ids));
   usePollingFallback(load, POLL_MS.dashboard);
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `notifications` ADD `subject_user_id` text;
