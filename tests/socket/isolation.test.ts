@@ -240,6 +240,28 @@ describe('people', () => {
     expect(JSON.stringify(changed.admin)).not.toContain('password');
   });
 
+  it('notifications:read when a registration is decided: each admin their own notice ids, nobody else', async () => {
+    const c = await cast();
+    const notes = record(c, 'notification:new');
+    const reg = await server
+      .api()
+      .post('/api/auth/register')
+      .send({ email: `r-${++seq}@iso.test`, password: 'abcdefgh1', name: 'Decidida' });
+    expect(reg.status).toBe(201);
+    await barrier(Object.values(c));
+    const read = record(c, 'notifications:read');
+    const res = await server
+      .api()
+      .post('/api/admin/approve-user')
+      .set(c.admin.user.auth)
+      .send({ user_id: reg.body.user.id, approved: false });
+    expect(res.status).toBe(200);
+    await barrier(Object.values(c));
+    expect(heard(read)).toEqual(['admin', 'admin2']);
+    expect(read.admin).toEqual([{ ids: [notes.admin[0].notification.id] }]);
+    expect(read.admin2).toEqual([{ ids: [notes.admin2[0].notification.id] }]);
+  });
+
   it('timeclock:updated to the owner; timeclock:changed to managers and admins only', async () => {
     const c = await cast();
     const updated = record(c, 'timeclock:updated');
