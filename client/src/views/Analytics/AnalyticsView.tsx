@@ -1,25 +1,14 @@
 import { useState } from 'react';
-import {
-  Activity,
-  ChartColumn,
-  FileSpreadsheet,
-  Medal,
-  RefreshCw,
-  RotateCcw,
-  Truck,
-  Users,
-  Wifi,
-} from 'lucide-react';
+import { Activity, ChartColumn, FileSpreadsheet, Medal, RotateCcw, Truck, Users, Wifi } from 'lucide-react';
 import { toast } from 'sonner';
 import { EXPORT_FILE_NAMES, NOT_AVAILABLE, TOAST, UI_ANALYTICS, UI_EXPORT } from '@shared/labels';
 import type { DriverAnalyticsRow } from '@shared/schemas';
 import { formatDateTime, formatMinutes } from '@shared/time';
 import { Badge } from '../../components/Badge';
 import { HeaderAction } from '../../components/HeaderAction';
-import { Card } from '../../components/Card';
+import { ListCard } from '../../components/ListCard';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { LoadFallback } from '../../components/LoadFallback';
 import { StatCard } from '../../components/StatCard';
 import { cn } from '../../components/cn';
 import {
@@ -47,13 +36,6 @@ export function AnalyticsView() {
   const { rows, loaded, failed } = useDriverAnalytics();
   const [exportOpen, setExportOpen] = useState(false);
   const [resetOpen, setResetOpen] = useState(false);
-  const [reloading, setReloading] = useState(false);
-
-  const reload = async () => {
-    setReloading(true);
-    await loadAnalytics();
-    setReloading(false);
-  };
 
   const reset = async () => {
     try {
@@ -67,11 +49,9 @@ export function AnalyticsView() {
   return (
     <div className="space-y-4">
       <Stats rows={rows} />
-      <Card
+      <ListCard
         title={A.title}
         icon={<ChartColumn aria-hidden className="size-5" />}
-        bodyClassName="p-0"
-        // On a phone the buttons show only their icons, so the card title keeps its room.
         actions={
           <>
             <HeaderAction
@@ -81,12 +61,6 @@ export function AnalyticsView() {
               onClick={() => setExportOpen(true)}
             />
             <HeaderAction
-              icon={RefreshCw}
-              label={A.refresh}
-              loading={reloading}
-              onClick={() => void reload()}
-            />
-            <HeaderAction
               variant="danger"
               icon={RotateCcw}
               label={A.reset}
@@ -94,20 +68,19 @@ export function AnalyticsView() {
             />
           </>
         }
+        refreshLabel={A.refresh}
+        load={loadAnalytics}
+        loaded={loaded}
+        failed={failed}
+        errorTitle={TOAST.loadAnalyticsError}
+        empty={
+          rows.length === 0 && (
+            <EmptyState title={A.empty} hint={A.emptyHint} icon={<Users aria-hidden className="size-6" />} />
+          )
+        }
       >
-        {!loaded ? (
-          <LoadFallback
-            failed={failed}
-            errorTitle={TOAST.loadAnalyticsError}
-            onRetry={() => void reload()}
-            retrying={reloading}
-          />
-        ) : rows.length === 0 ? (
-          <EmptyState title={A.empty} hint={A.emptyHint} icon={<Users aria-hidden className="size-6" />} />
-        ) : (
-          <DriversTable rows={rows} />
-        )}
-      </Card>
+        <DriversTable rows={rows} />
+      </ListCard>
 
       <ExcelExportDialog open={exportOpen} onOpenChange={setExportOpen} exportSpec={ANALYTICS_EXPORT} />
       <ConfirmDialog

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Clock, FileSpreadsheet, LogIn, LogOut, RefreshCw, Timer, UserCheck, Users } from 'lucide-react';
+import { Clock, FileSpreadsheet, LogIn, LogOut, Timer, UserCheck, Users } from 'lucide-react';
 import { DAILY_SUMMARY_STATUSES, type DailySummaryStatus } from '@shared/enums';
 import { SHORT_ID_LENGTH } from '@shared/constants';
 import {
@@ -7,7 +7,6 @@ import {
   DAILY_STATUS_LABELS,
   EXPORT_FILE_NAMES,
   TOAST,
-  UI_COMMON,
   UI_EXPORT,
   UI_TIME_CONTROL,
   UNKNOWN_LABEL,
@@ -16,9 +15,8 @@ import type { DailySummary } from '@shared/schemas';
 import { formatDateTime, formatHours, formatTime } from '@shared/time';
 import { Badge } from '../../components/Badge';
 import { HeaderAction } from '../../components/HeaderAction';
-import { Card } from '../../components/Card';
+import { ListCard } from '../../components/ListCard';
 import { EmptyState } from '../../components/EmptyState';
-import { LoadFallback } from '../../components/LoadFallback';
 import { StatCard } from '../../components/StatCard';
 import { hoursTone, type Tone } from '../../components/tones';
 import { hoursNow, loadTimeControl, useTimeControl, useTimeControlFeed } from '../../stores/timeControl';
@@ -69,34 +67,19 @@ export function TimeControlView() {
   const { rows, loaded, failed, loadedAt } = useTimeControl();
   const now = Math.max(useMinuteTick(), loadedAt);
   const [exportOpen, setExportOpen] = useState(false);
-  const [reloading, setReloading] = useState(false);
-
-  const reload = async () => {
-    setReloading(true);
-    await loadTimeControl();
-    setReloading(false);
-  };
 
   const hours = rows.map((r) => hoursNow(r, loadedAt, now));
   return (
     <div className="space-y-4">
       <Stats rows={rows} hours={hours} />
-      <Card
+      <ListCard
         title={C.title}
         icon={<Clock aria-hidden className="size-5" />}
-        bodyClassName="p-0"
-        // On a phone the buttons show only their icons, so the card title keeps its room.
         actions={
           <>
             <Badge tone="blue" className="text-sm">
               {C.last24h}
             </Badge>
-            <HeaderAction
-              icon={RefreshCw}
-              label={UI_COMMON.refresh}
-              loading={reloading}
-              onClick={() => void reload()}
-            />
             <HeaderAction
               variant="success"
               icon={FileSpreadsheet}
@@ -105,20 +88,18 @@ export function TimeControlView() {
             />
           </>
         }
+        load={loadTimeControl}
+        loaded={loaded}
+        failed={failed}
+        errorTitle={TOAST.loadTimeControlError}
+        empty={
+          rows.length === 0 && (
+            <EmptyState title={C.empty} hint={C.emptyHint} icon={<Clock aria-hidden className="size-6" />} />
+          )
+        }
       >
-        {!loaded ? (
-          <LoadFallback
-            failed={failed}
-            errorTitle={TOAST.loadTimeControlError}
-            onRetry={() => void reload()}
-            retrying={reloading}
-          />
-        ) : rows.length === 0 ? (
-          <EmptyState title={C.empty} hint={C.emptyHint} icon={<Clock aria-hidden className="size-6" />} />
-        ) : (
-          <PunchTable rows={rows} hours={hours} />
-        )}
-      </Card>
+        <PunchTable rows={rows} hours={hours} />
+      </ListCard>
       <ExcelExportDialog open={exportOpen} onOpenChange={setExportOpen} exportSpec={TIMECLOCK_EXPORT} />
     </div>
   );

@@ -1,16 +1,14 @@
 import { useState } from 'react';
-import { RefreshCw, Settings2, Trash2, Truck, UserCog, UserRoundCheck, Users, Wifi } from 'lucide-react';
+import { Settings2, Trash2, Truck, UserCog, UserRoundCheck, Users, Wifi } from 'lucide-react';
 import { toast } from 'sonner';
 import { VEHICLE_TYPES } from '@shared/enums';
-import { ERR, TASK_TYPE_LABELS, TOAST, UI_COMMON, UI_USERS, USER_STATUS } from '@shared/labels';
+import { ERR, TASK_TYPE_LABELS, TOAST, UI_USERS, USER_STATUS } from '@shared/labels';
 import type { AdminUser } from '@shared/schemas';
 import { Badge, RoleBadge } from '../../components/Badge';
 import { Button } from '../../components/Button';
-import { HeaderAction } from '../../components/HeaderAction';
-import { Card } from '../../components/Card';
+import { ListCard } from '../../components/ListCard';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { LoadFallback } from '../../components/LoadFallback';
 import { StatCard } from '../../components/StatCard';
 import { VEHICLE_TONE } from '../../components/tones';
 import { useSession } from '../../stores/session';
@@ -28,16 +26,9 @@ export function UsersView() {
   const loaded = useUsers((s) => s.loaded);
   const failed = useUsers((s) => s.failed);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [reloading, setReloading] = useState(false);
   const close = () => setDialog(null);
   // Dialogs follow the live row (a push may change it while one is open).
   const target = dialog && (users.find((u) => u.id === dialog.user.id) ?? dialog.user);
-
-  const reload = async () => {
-    setReloading(true);
-    await loadUsers();
-    setReloading(false);
-  };
 
   const remove = async (user: AdminUser) => {
     try {
@@ -51,35 +42,18 @@ export function UsersView() {
   return (
     <div className="space-y-4">
       <SummaryCards users={users} />
-      <Card
+      <ListCard
         title={UI_USERS.title}
         icon={<Users aria-hidden className="size-5" />}
-        bodyClassName="p-0"
-        actions={
-          <>
-            {loaded && <Badge>{users.length}</Badge>}
-            <HeaderAction
-              icon={RefreshCw}
-              label={UI_COMMON.refresh}
-              loading={reloading}
-              onClick={() => void reload()}
-            />
-          </>
-        }
+        actions={loaded && <Badge>{users.length}</Badge>}
+        load={loadUsers}
+        loaded={loaded}
+        failed={failed}
+        errorTitle={TOAST.loadUsersError}
+        empty={users.length === 0 && <EmptyState title={UI_USERS.empty} hint={UI_USERS.emptyHint} />}
       >
-        {!loaded ? (
-          <LoadFallback
-            failed={failed}
-            errorTitle={TOAST.loadUsersError}
-            onRetry={() => void reload()}
-            retrying={reloading}
-          />
-        ) : users.length === 0 ? (
-          <EmptyState title={UI_USERS.empty} hint={UI_USERS.emptyHint} />
-        ) : (
-          <UsersTable users={users} onAction={(kind, user) => setDialog({ kind, user })} />
-        )}
-      </Card>
+        <UsersTable users={users} onAction={(kind, user) => setDialog({ kind, user })} />
+      </ListCard>
 
       {target && dialog?.kind === 'role' && <RoleDialog key={target.id} user={target} onClose={close} />}
       {target && dialog?.kind === 'types' && (
