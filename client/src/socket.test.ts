@@ -4,58 +4,21 @@ import { toast } from 'sonner';
 import { ERR } from '@shared/labels';
 import { REVOKE_MESSAGES } from '@shared/events';
 import { useSession } from './stores/session';
+import type { FakeSocket } from './test/socket';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
-/** A stand-in for socket.io-client's Socket: tests fire the events the server would. */
-class FakeSocket {
-  listeners = new Map<string, ((...a: unknown[]) => void)[]>();
-  any: ((event: string, ...a: unknown[]) => void)[] = [];
-  connect = vi.fn();
-  disconnect = vi.fn();
-  constructor(public auth: (cb: (d: { token: string }) => void) => void) {}
-  on(event: string, fn: (...a: unknown[]) => void) {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
-    return this;
-  }
-  once(event: string, fn: (...a: unknown[]) => void) {
-    const wrapped = (...a: unknown[]) => {
-      this.listeners.set(
-        event,
-        (this.listeners.get(event) ?? []).filter((f) => f !== wrapped),
-      );
-      fn(...a);
-    };
-    return this.on(event, wrapped);
-  }
-  onAny(fn: (event: string, ...a: unknown[]) => void) {
-    this.any.push(fn);
-  }
-  removeAllListeners() {
-    this.listeners.clear();
-    this.any = [];
-  }
-  /** The server (or the transport) fires an event. */
-  fire(event: string, ...args: unknown[]) {
-    for (const fn of this.listeners.get(event) ?? []) fn(...args);
-    if (!['connect', 'disconnect', 'connect_error'].includes(event))
-      for (const fn of this.any) fn(event, ...args);
-  }
-  handshakeToken() {
-    let token = '';
-    this.auth((d) => (token = d.token));
-    return token;
-  }
-}
-
 const sockets: FakeSocket[] = [];
-vi.mock('socket.io-client', () => ({
-  io: (opts: { auth: FakeSocket['auth'] }) => {
-    const s = new FakeSocket(opts.auth);
-    sockets.push(s);
-    return s;
-  },
-}));
+vi.mock('socket.io-client', async () => {
+  const { FakeSocket } = await import('./test/socket');
+  return {
+    io: (opts: { auth: FakeSocket['auth'] }) => {
+      const s = new FakeSocket(opts.auth);
+      sockets.push(s);
+      return s;
+    },
+  };
+});
 
 const { initRealtime, onEvent, onResync, useLink, usePollingFallback } = await import('./socket');
 

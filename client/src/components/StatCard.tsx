@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { LucideIcon } from 'lucide-react';
 import { cn } from './cn';
 import { ACCENT_TONE, type Tone } from './tones';
 
@@ -31,6 +32,21 @@ export function StatCard({ label, value, icon, tone = 'slate', hint, className }
         <p className="text-2xl font-bold tabular-nums text-slate-900">{value}</p>
         {hint && <p className="truncate text-xs text-slate-500">{hint}</p>}
       </div>
+    </div>
+  );
+}
+
+export interface StatItem extends Omit<StatCardProps, 'icon' | 'className'> {
+  icon: LucideIcon;
+}
+
+/** The row of figures above a supervision list: two columns on a phone, four on a desk. */
+export function StatGrid({ items }: { items: StatItem[] }) {
+  return (
+    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+      {items.map(({ icon: Icon, ...card }) => (
+        <StatCard key={card.label} {...card} icon={<Icon aria-hidden className="size-5" />} />
+      ))}
     </div>
   );
 }

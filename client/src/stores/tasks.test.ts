@@ -8,37 +8,15 @@ import { POLL_MS } from '@shared/constants';
 import { ERR } from '@shared/labels';
 import { json, mockFetch, sentBody } from '../test/http';
 import { useSession } from './session';
+import type { FakeSocket } from '../test/socket';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
-/** socket.io-client's Socket as far as client/src/socket.ts uses it; `fire` plays the server. */
-class FakeSocket {
-  listeners = new Map<string, ((...a: unknown[]) => void)[]>();
-  any: ((event: string, ...a: unknown[]) => void)[] = [];
-  connect = vi.fn();
-  disconnect = vi.fn();
-  on(event: string, fn: (...a: unknown[]) => void) {
-    this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
-    return this;
-  }
-  once(event: string, fn: (...a: unknown[]) => void) {
-    return this.on(event, fn);
-  }
-  onAny(fn: (event: string, ...a: unknown[]) => void) {
-    this.any.push(fn);
-  }
-  removeAllListeners() {
-    this.listeners.clear();
-    this.any = [];
-  }
-  fire(event: string, ...args: unknown[]) {
-    for (const fn of this.listeners.get(event) ?? []) fn(...args);
-    if (!['connect', 'disconnect', 'connect_error'].includes(event))
-      for (const fn of this.any) fn(event, ...args);
-  }
-}
 let socket: FakeSocket;
-vi.mock('socket.io-client', () => ({ io: () => (socket = new FakeSocket()) }));
+vi.mock('socket.io-client', async () => {
+  const { FakeSocket } = await import('../test/socket');
+  return { io: () => (socket = new FakeSocket()) };
+});
 
 const { initRealtime } = await import('../socket');
 const { selectColumn, useTasks, useTasksFeed } = await import('./tasks');

@@ -9,7 +9,7 @@ import { HeaderAction } from '../../components/HeaderAction';
 import { ListCard } from '../../components/ListCard';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { StatCard } from '../../components/StatCard';
+import { StatGrid } from '../../components/StatCard';
 import { cn } from '../../components/cn';
 import {
   loadAnalytics,
@@ -101,32 +101,19 @@ function Stats({ rows }: { rows: DriverAnalyticsRow[] }) {
   const S = A.stats;
   const movements = rows.reduce((sum, r) => sum + r.movements_count, 0);
   return (
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <StatCard
-        label={S.total}
-        value={rows.length}
-        tone="slate"
-        icon={<Users aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.online}
-        value={rows.filter((r) => r.is_online).length}
-        tone="green"
-        icon={<Wifi aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.movements}
-        value={movements}
-        tone="blue"
-        icon={<Truck aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.average}
-        value={rows.length ? Math.round(movements / rows.length) : 0}
-        tone="purple"
-        icon={<Activity aria-hidden className="size-5" />}
-      />
-    </div>
+    <StatGrid
+      items={[
+        { label: S.total, value: rows.length, tone: 'slate', icon: Users },
+        { label: S.online, value: rows.filter((r) => r.is_online).length, tone: 'green', icon: Wifi },
+        { label: S.movements, value: movements, tone: 'blue', icon: Truck },
+        {
+          label: S.average,
+          value: rows.length ? Math.round(movements / rows.length) : 0,
+          tone: 'purple',
+          icon: Activity,
+        },
+      ]}
+    />
   );
 }
 

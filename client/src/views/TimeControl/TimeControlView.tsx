@@ -17,7 +17,7 @@ import { Badge } from '../../components/Badge';
 import { HeaderAction } from '../../components/HeaderAction';
 import { ListCard } from '../../components/ListCard';
 import { EmptyState } from '../../components/EmptyState';
-import { StatCard } from '../../components/StatCard';
+import { StatGrid } from '../../components/StatCard';
 import { hoursTone, type Tone } from '../../components/tones';
 import { hoursNow, loadTimeControl, useTimeControl, useTimeControlFeed } from '../../stores/timeControl';
 import { ExcelExportDialog, type ExcelExport } from './ExcelExportDialog';
@@ -111,33 +111,24 @@ function Stats({ rows, hours }: { rows: DailySummary[]; hours: number[] }) {
   const worked = hours.filter((_, i) => rows[i].status !== 'not_started');
   const average = worked.length ? worked.reduce((a, b) => a + b, 0) / worked.length : 0;
   return (
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <StatCard
-        label={S.total}
-        value={rows.length}
-        tone="slate"
-        icon={<Users aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.working}
-        value={rows.filter((r) => r.status === 'working').length}
-        tone="green"
-        icon={<UserCheck aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.finished}
-        value={rows.filter((r) => r.status === 'clocked_out').length}
-        tone="blue"
-        icon={<LogOut aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.avgHours}
-        value={formatHours(average)}
-        hint={S.avgHoursHint}
-        tone="amber"
-        icon={<Timer aria-hidden className="size-5" />}
-      />
-    </div>
+    <StatGrid
+      items={[
+        { label: S.total, value: rows.length, tone: 'slate', icon: Users },
+        {
+          label: S.working,
+          value: rows.filter((r) => r.status === 'working').length,
+          tone: 'green',
+          icon: UserCheck,
+        },
+        {
+          label: S.finished,
+          value: rows.filter((r) => r.status === 'clocked_out').length,
+          tone: 'blue',
+          icon: LogOut,
+        },
+        { label: S.avgHours, value: formatHours(average), hint: S.avgHoursHint, tone: 'amber', icon: Timer },
+      ]}
+    />
   );
 }
 

@@ -9,7 +9,7 @@ import { Button } from '../../components/Button';
 import { ListCard } from '../../components/ListCard';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
-import { StatCard } from '../../components/StatCard';
+import { StatGrid } from '../../components/StatCard';
 import { VEHICLE_TONE } from '../../components/tones';
 import { useSession } from '../../stores/session';
 import { loadUsers, useUsers, useUsersFeed } from '../../stores/users';
@@ -76,32 +76,24 @@ export function UsersView() {
 function SummaryCards({ users }: { users: AdminUser[] }) {
   const S = UI_USERS.stats;
   return (
-    <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-      <StatCard
-        label={S.total}
-        value={users.length}
-        tone="slate"
-        icon={<Users aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.online}
-        value={users.filter((u) => u.is_online).length}
-        tone="green"
-        icon={<Wifi aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.pending}
-        value={users.filter((u) => !u.is_approved).length}
-        tone="amber"
-        icon={<UserRoundCheck aria-hidden className="size-5" />}
-      />
-      <StatCard
-        label={S.drivers}
-        value={users.filter((u) => u.role === 'conductor').length}
-        tone="blue"
-        icon={<Truck aria-hidden className="size-5" />}
-      />
-    </div>
+    <StatGrid
+      items={[
+        { label: S.total, value: users.length, tone: 'slate', icon: Users },
+        { label: S.online, value: users.filter((u) => u.is_online).length, tone: 'green', icon: Wifi },
+        {
+          label: S.pending,
+          value: users.filter((u) => !u.is_approved).length,
+          tone: 'amber',
+          icon: UserRoundCheck,
+        },
+        {
+          label: S.drivers,
+          value: users.filter((u) => u.role === 'conductor').length,
+          tone: 'blue',
+          icon: Truck,
+        },
+      ]}
+    />
   );
 }
 
