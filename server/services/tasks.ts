@@ -48,6 +48,8 @@ export class Effects {
   readonly at = now();
   /** Set when a task entered the pool or a driver was freed: the engine runs before the commit. */
   engine = false;
+  /** The created and updated tasks as flush() pushed them (answers reuse them). */
+  readonly presented = new Map<string, Task>();
 
   created(id: string): void {
     this.changed.set(id, { kind: 'created' });
@@ -86,6 +88,7 @@ export class Effects {
       }
       const task = loadTaskById(id);
       if (!task) continue;
+      this.presented.set(id, task);
       if (change.kind === 'created') emit.taskCreated(task);
       else emit.taskUpdated(task, change.before);
     }
@@ -385,8 +388,9 @@ function writeCreations(): void {
   const batch = creations;
   creations = [];
   const outcomes = new Map<Creation, { id: string } | { err: unknown }>();
+  let done: Effects;
   try {
-    commit((fx) => {
+    done = commit((fx) => {
       for (const creation of batch) {
         try {
           outcomes.set(creation, { id: savepoint(fx, (step) => insertTask(creation, step)) });
@@ -394,6 +398,7 @@ function writeCreations(): void {
           outcomes.set(creation, { err });
         }
       }
+      return fx;
     });
   } catch (err) {
     for (const creation of batch) creation.reject(err);
@@ -401,8 +406,8 @@ function writeCreations(): void {
   }
   for (const creation of batch) {
     const outcome = outcomes.get(creation)!;
-    // The engine may already have given it to a driver: answer with what the task is now.
-    if ('id' in outcome) creation.resolve(loadTaskById(outcome.id)!);
+    // The engine may already have given it to a driver: answer with the task as it was pushed.
+    if ('id' in outcome) creation.resolve(done.presented.get(outcome.id)!);
     else creation.reject(outcome.err);
   }
 }
