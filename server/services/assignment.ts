@@ -1,7 +1,7 @@
 // The auto-assignment engine (CONTRACT §5), over the one availability rule (services/availability.ts).
 // Pool tasks of the automatic types, high priority first then oldest, each go to the available driver
 // having the type who has been idle longest (ties: fewer movements); never back to the driver who
-// returned it less than 30 minutes ago. One transaction for the whole round, then the pushes.
+// returned it less than 30 minutes ago. A round is one transaction (or part of one), then the pushes.
 // Callers: task creation, return, completion and staff moves run the round inside their own
 // transaction (commit() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
 // and a moved test clock (below) call runAssignment() after their own commit.
