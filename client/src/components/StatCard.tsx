@@ -28,7 +28,9 @@ export function StatCard({ label, value, icon, tone = 'slate', hint, className }
       )}
       <div className="min-w-0">
         {/* On a phone's two columns a long label wraps rather than being cut. */}
-        <p className="truncate text-sm font-medium text-slate-500 max-sm:whitespace-normal">{label}</p>
+        <p className="truncate text-sm font-medium text-slate-500 max-sm:whitespace-normal max-sm:hyphens-auto">
+          {label}
+        </p>
         <p className="text-2xl font-bold tabular-nums text-slate-900">{value}</p>
         {hint && <p className="truncate text-xs text-slate-500">{hint}</p>}
       </div>
