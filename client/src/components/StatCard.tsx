@@ -27,8 +27,8 @@ export function StatCard({ label, value, icon, tone = 'slate', hint, className }
         </div>
       )}
       <div className="min-w-0">
-        {/* On a phone's two columns a long label wraps rather than being cut. */}
-        <p className="truncate text-sm font-medium text-slate-500 max-sm:whitespace-normal max-sm:hyphens-auto">
+        {/* On a phone's two columns a long label wraps, a size smaller, rather than being cut. */}
+        <p className="truncate text-sm font-medium text-slate-500 max-sm:text-xs max-sm:whitespace-normal">
           {label}
         </p>
         <p className="text-2xl font-bold tabular-nums text-slate-900">{value}</p>
