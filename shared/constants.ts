@@ -44,10 +44,16 @@ export const AVG_COMPLETION_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const LOGIN_RATE_LIMIT = { windowMs: 15 * 60 * 1000, max: 10 } as const;
 export const REGISTER_RATE_LIMIT = { windowMs: 60 * 60 * 1000, max: 200 } as const;
+/** Login work per IP whatever the email (CONTRACT §14): hashing at once, waiting, failures per window. */
+export const LOGIN_IP_LIMIT = { hashing: 4, waiting: 50, failures: 100, windowMs: 15 * 60 * 1000 } as const;
+/** A session is open while it was refreshed within this long (the token's own life). */
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 
 export const TEXT_MAX = 120;
 export const DESCRIPTION_MAX = 1000;
 export const PASSWORD_MIN = 8;
+/** bcrypt reads at most 72 bytes: a longer password would be silently cut. */
+export const PASSWORD_MAX_BYTES = 72;
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;
 export const JSON_BODY_LIMIT = '100kb';

@@ -41,4 +41,9 @@ export const ERR = {
   hourRequired: 'Indica la hora',
   taskTypesRequired: 'Debes seleccionar al menos un tipo de tarea',
   testClockOff: 'Recurso no encontrado',
+  mustChangePassword: 'Debes cambiar tu contraseña',
+  wrongCurrentPassword: 'La contraseña actual no es correcta',
+  samePassword: 'La nueva contraseña debe ser distinta de la actual',
+  sessionNotFound: 'Sesión no encontrada',
+  storageUnavailable: 'El almacenamiento no está disponible',
 } as const;

@@ -3,6 +3,7 @@ import { ROLES, VEHICLE_TYPES } from '../enums';
 import type { HealthStatus, LogType, Role, VehicleType } from '../enums';
 import { LOGS_DEFAULT_LIMIT, LOGS_MAX_LIMIT } from '../constants';
 import { idSchema } from './common';
+import { email, personName } from './auth';
 
 export const approveUserSchema = z.object({
   user_id: idSchema,
@@ -22,6 +23,14 @@ export const updateTaskTypesSchema = z.object({
     .transform((types) => [...new Set(types)]),
 });
 
+/** `PUT /admin/users/{id}`: the admin corrects a user's name or email (CONTRACT §14). */
+export const updateUserSchema = z
+  .object({ name: personName.optional(), email: email.optional() })
+  .refine((b) => b.name !== undefined || b.email !== undefined, 'Indica el nombre o el email');
+export type UpdateUserInput = z.infer<typeof updateUserSchema>;
+
+export const sessionParams = z.object({ id: idSchema, sid: idSchema });
+
 export const logsQuerySchema = z.object({
   limit: z.coerce
     .number({ error: 'El límite debe ser un número' })
@@ -38,6 +47,11 @@ export interface PendingUser {
   role: Role;
   created_at: string;
   request_text: string;
+}
+
+/** `POST /admin/users/{id}/reset-password`: shown once to the admin. */
+export interface ResetPasswordResponse {
+  temporary_password: string;
 }
 
 export interface AdminUser {

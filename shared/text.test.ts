@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { cleanMultiline, cleanText, hasControlChars, identityKey } from './text';
+
+describe('text normalisation (CONTRACT §14)', () => {
+  it('strips NUL, zero-width and bidi-override characters and trims', () => {
+    expect(cleanText(' DUP-1\u200B ')).toBe('DUP-1');
+    expect(cleanText('Mue\u0000lle\u202E 3')).toBe('Muelle 3');
+    expect(cleanText('\uFEFFCampa')).toBe('Campa');
+  });
+
+  it('stores NFC: a decomposed accent becomes one character', () => {
+    expect(cleanText('Cami\u006F\u0301n')).toBe('Camión');
+    expect(cleanText('Cami\u006F\u0301n')).toHaveLength(6);
+  });
+
+  it('keeps line breaks and tabs in multi-line text only', () => {
+    expect(cleanMultiline('línea 1\r\nlínea\t2\u200B')).toBe('línea 1\nlínea\t2');
+    expect(cleanText('a\nb')).toBe('ab');
+  });
+
+  it('folds width and case for identity', () => {
+    expect(identityKey('ＤＵＰ－１')).toBe('DUP-1');
+    expect(identityKey('dup-1\u200B')).toBe(identityKey('DUP-1'));
+    expect(identityKey('Ñ-1')).toBe('Ñ-1');
+  });
+
+  it('detects control characters', () => {
+    expect(hasControlChars('abc\u0007')).toBe(true);
+    expect(hasControlChars('contraseña segura')).toBe(false);
+  });
+});

@@ -1,0 +1,20 @@
+// Text as people type it (CONTRACT §14): stored in Unicode NFC without control or format characters
+// (NUL, zero-width spaces, bidi overrides), compared for identity through an NFKC upper-cased key, so
+// `DUP-1` and `DUP-1` + a zero-width space are one trailer.
+
+/** Control (Cc) and format (Cf) characters: invisible, or able to reorder what a screen shows. */
+const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}]/gu;
+/** The same, keeping the line breaks and tabs of a multi-line text. */
+const CONTROL_OR_FORMAT_BUT_LINES = /(?![\n\t])[\p{Cc}\p{Cf}]/gu;
+
+export const hasControlChars = (s: string): boolean => /[\p{Cc}\p{Cf}]/u.test(s);
+
+/** One-line text: NFC, invisible characters removed, trimmed. */
+export const cleanText = (s: string): string => s.normalize('NFC').replace(CONTROL_OR_FORMAT, '').trim();
+
+/** Multi-line text (a description): as cleanText, but line breaks and tabs stay. */
+export const cleanMultiline = (s: string): string =>
+  s.replace(/\r\n?/g, '\n').normalize('NFC').replace(CONTROL_OR_FORMAT_BUT_LINES, '').trim();
+
+/** The key that decides identity (trailers, location codes): compatibility-folded and upper-cased. */
+export const identityKey = (s: string): string => cleanText(s).normalize('NFKC').toUpperCase();
