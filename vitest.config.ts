@@ -26,6 +26,31 @@ export default defineConfig({
         },
       },
       {
+        // The real server in a child process (start-up refusals, a failing disk, SIGTERM). The storage
+        // tests make a disk fail inside a mount namespace of their own (unshare -m, as root).
+        resolve: { alias },
+        test: {
+          name: 'process',
+          environment: 'node',
+          include: ['tests/process/**/*.test.ts'],
+          setupFiles: ['tests/helpers/setup-env.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        // Tests whose claim is a latency under load they make themselves (a login flood): `npm test`
+        // runs them on their own after everything else, so other test files do not share the CPU.
+        resolve: { alias },
+        test: {
+          name: 'timing',
+          environment: 'node',
+          include: ['tests/timing/**/*.test.ts'],
+          setupFiles: ['tests/helpers/setup-env.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
         plugins: [react()],
         resolve: { alias },
         test: {

@@ -13,10 +13,28 @@ import { apiRoutes } from './routes';
 export const CLIENT_DIST =
   process.env.CLIENT_DIST ?? fileURLToPath(new URL('../dist/client', import.meta.url));
 
+/** The origin of a configured URL (`https://api.example.com/x` → `https://api.example.com`), if any. */
+function originOf(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const { origin } = new URL(url);
+    return origin === 'null' ? [] : [origin];
+  } catch {
+    return [];
+  }
+}
+
 export function createApp(): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // CONTRACT §14: X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default),
+  // so nobody picks the address the login limits count by.
+  app.set('trust proxy', config.trustProxy);
+  // Where the page may connect: itself (a same-origin WebSocket included) and the configured API / client
+  // origins (an https: origin also allows its wss: socket), never any ws:/wss: host.
+  const connectSrc = [
+    ...new Set(["'self'", ...originOf(config.corsOrigin), ...originOf(process.env.VITE_API_URL)]),
+  ];
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -25,7 +43,7 @@ export function createApp(): express.Express {
           'script-src': ["'self'"],
           'style-src': ["'self'", "'unsafe-inline'"],
           'img-src': ["'self'", 'data:', 'blob:'],
-          'connect-src': ["'self'", 'ws:', 'wss:', ...(config.corsOrigin ? [config.corsOrigin] : [])],
+          'connect-src': connectSrc,
           'media-src': ["'self'", 'data:', 'blob:'],
           'upgrade-insecure-requests': null,
         },
@@ -34,6 +52,11 @@ export function createApp(): express.Express {
       strictTransportSecurity: false,
     }),
   );
+  // API answers are per user and change all the time: no browser or proxy keeps a copy (errors too).
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   if (config.corsOrigin) {
     const origin = config.corsOrigin;
     app.use('/api', (req, res, next) => {

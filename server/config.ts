@@ -2,6 +2,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import express from 'express';
+import { STARTUP_ERR } from '@shared/labels';
+import { email, newPassword } from '@shared/schemas/auth';
+
+/**
+ * An operator's mistake found at start-up (CONTRACT §14): server/index.ts prints its message, one
+ * Spanish line on stderr, and exits with code 1.
+ */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+/** The shortest JWT_SECRET accepted: HS256 keys shorter than the hash (32 bytes) are guessable. */
+export const JWT_SECRET_MIN = 32;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export interface Config {
   port: number;
@@ -12,6 +27,8 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   corsOrigin: string | undefined;
+  /** TRUST_PROXY (CONTRACT §14): off, a hop count, or Express's comma list of addresses/CIDRs. */
+  trustProxy: number | string | false;
   logLevel: string;
   bcryptCost: number;
   testClock: boolean;
@@ -29,6 +46,7 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
     adminEmail: env.ADMIN_EMAIL,
     adminPassword: env.ADMIN_PASSWORD,
     corsOrigin: env.CORS_ORIGIN,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL ?? 'info',
     bcryptCost: Number(env.BCRYPT_COST ?? 12),
     testClock: env.TEST_CLOCK === '1',
@@ -36,16 +54,27 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
   };
 }
 
+/** Off unless set: only a proxy named here makes X-Forwarded-For believed (`1` = one hop). */
+export function parseTrustProxy(value: string | undefined): number | string | false {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === '0' || v.toLowerCase() === 'false') return false;
+  return /^\d+$/.test(v) ? Number(v) : v;
+}
+
 /** The JWT secret: from the environment, else generated once and kept in the data folder. */
 function resolveSecret(fromEnv: string | undefined, dataDir: string, inMemory: boolean): string {
   if (fromEnv) return fromEnv;
   if (inMemory) return crypto.randomBytes(32).toString('hex');
   const file = path.join(dataDir, 'jwt-secret');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(dataDir, { recursive: true });
-  const secret = crypto.randomBytes(48).toString('hex');
-  fs.writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  try {
+    if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = crypto.randomBytes(48).toString('hex');
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  } catch (err) {
+    throw new StartupError(STARTUP_ERR.secretFile(file, (err as NodeJS.ErrnoException).code ?? String(err)));
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -53,7 +82,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return { ...base, jwtSecret: resolveSecret(base.jwtSecret, base.dataDir, base.dbPath === ':memory:') };
 }
 
-export let config: Config = loadConfig();
+// Importing this module never throws: a refusal found while loading waits for checkConfig(), so
+// server/index.ts can print it as one line.
+let loadRefusal: StartupError | undefined;
+function loadAtImport(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof StartupError)) throw err;
+    loadRefusal = err;
+    return { ...readEnv(process.env), jwtSecret: '' };
+  }
+}
+
+export let config: Config = loadAtImport();
+
+/** Refuses a configuration the server must not start with (CONTRACT §14); the server calls it first. */
+export function checkConfig(c: Config = config): void {
+  if (loadRefusal && c.jwtSecret === '') throw loadRefusal;
+  if (c.jwtSecret.length < JWT_SECRET_MIN)
+    throw new StartupError(STARTUP_ERR.jwtSecretShort(c.jwtSecret.length));
+  // The first admin's credentials pass the rules a registration must pass.
+  const adminEmail = c.adminEmail === undefined ? undefined : email.safeParse(c.adminEmail);
+  if (adminEmail?.error) throw new StartupError(STARTUP_ERR.adminEmail(adminEmail.error.issues[0].message));
+  const adminPassword = c.adminPassword === undefined ? undefined : newPassword.safeParse(c.adminPassword);
+  if (adminPassword?.error)
+    throw new StartupError(STARTUP_ERR.adminPassword(adminPassword.error.issues[0].message));
+  if (!Number.isInteger(c.port) || c.port < 0 || c.port > 65535)
+    throw new StartupError(STARTUP_ERR.port(process.env.PORT ?? String(c.port)));
+  if (!Number.isInteger(c.bcryptCost) || c.bcryptCost < 4 || c.bcryptCost > 31)
+    throw new StartupError(STARTUP_ERR.bcryptCost(process.env.BCRYPT_COST ?? String(c.bcryptCost)));
+  if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel))
+    throw new StartupError(STARTUP_ERR.logLevel(c.logLevel, LOG_LEVELS));
+  // Express compiles the list of addresses/CIDRs when the setting is made: let it judge, once, here.
+  try {
+    express().set('trust proxy', c.trustProxy);
+  } catch {
+    throw new StartupError(STARTUP_ERR.trustProxy(String(c.trustProxy)));
+  }
+}
 
 export function configure(overrides: Partial<Config>): Config {
   config = { ...config, ...overrides };

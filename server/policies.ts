@@ -9,6 +9,7 @@ const ADMIN: readonly Role[] = ['admin'];
 
 export const POLICY = {
   'session:use': ANY,
+  'password:change': ANY, // the one action a password_change_required token allows
   'dashboard:read': ANY,
   'notifications:read': ANY,
   'tasks:read': ANY,
@@ -20,6 +21,7 @@ export const POLICY = {
   'driver:tasks': DRIVER,
   'timeclock:use': DRIVER,
   'timeclock:supervise': SUPERVISORS,
+  'timeclock:correct': SUPERVISORS, // CONTRACT §15: adding or removing a driver's punch
   'reports:read': SUPERVISORS,
   'admin:users': ADMIN,
   'admin:analytics': ADMIN,

@@ -44,8 +44,12 @@ export const AVG_COMPLETION_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const LOGIN_RATE_LIMIT = { windowMs: 15 * 60 * 1000, max: 10 } as const;
 export const REGISTER_RATE_LIMIT = { windowMs: 60 * 60 * 1000, max: 200 } as const;
-/** Login work per IP whatever the email (CONTRACT §14): hashing at once, waiting, failures per window. */
-export const LOGIN_IP_LIMIT = { hashing: 4, waiting: 50, failures: 100, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * Login work per IP whatever the email (CONTRACT §14): hashing at once, waiting, failures per window.
+ * The contract allows up to 4 hashing at once; 2 leaves the other half of a 2-core box and of
+ * bcrypt's 4 worker threads to everybody else.
+ */
+export const LOGIN_IP_LIMIT = { hashing: 2, waiting: 50, failures: 100, windowMs: 15 * 60 * 1000 } as const;
 /** A session is open while it was refreshed within this long (the token's own life). */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 
@@ -61,3 +65,14 @@ export const JSON_BODY_LIMIT = '100kb';
 export const DEFAULT_TASK_TYPES = ['semiremolque'] as const;
 export const BACKUPS_KEPT = 7;
 export const BACKUP_MAX_AGE_MS = 26 * 60 * 60 * 1000;
+
+/** The control room's exceptions (CONTRACT §15): what makes a task need a person. */
+export const ATTENTION = {
+  driverOfflineMs: 5 * 60 * 1000,
+  inProgressMs: 30 * 60 * 1000,
+  poolWaitMs: 10 * 60 * 1000,
+} as const;
+/** The workload alert card shows a non-normal status, or hides on normal, once it is this old. */
+export const ALERT_HYSTERESIS_MS = 60_000;
+/** The wall screen turns a column's page every this long. */
+export const WALL_PAGE_MS = 10_000;

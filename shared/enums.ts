@@ -38,6 +38,8 @@ export const TASK_EVENT_TYPES = [
   'completed',
   'reopened',
   'deleted',
+  'held',
+  'released',
 ] as const;
 export type TaskEventType = (typeof TASK_EVENT_TYPES)[number];
 
@@ -55,6 +57,7 @@ export const NOTIFICATION_TYPES = [
   'congratulations',
   'user_pending',
   'task_returned',
+  'task_closed_by_staff',
   'info',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -75,7 +78,14 @@ export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 export const LOG_TYPES = ['auth', 'task', 'user', 'timeclock', 'system'] as const;
 export type LogType = (typeof LOG_TYPES)[number];
 
-export const REVOKE_REASONS = ['role_changed', 'deleted', 'tokens_cleared', 'expired'] as const;
+export const REVOKE_REASONS = [
+  'role_changed',
+  'deleted',
+  'tokens_cleared',
+  'expired',
+  'logged_out',
+  'password_reset',
+] as const;
 export type RevokeReason = (typeof REVOKE_REASONS)[number];
 
 export const ALERT_STATUSES = ['normal', 'warning', 'critical'] as const;

@@ -54,6 +54,8 @@ export const ROOMS = {
   staff: 'staff',
   drivers: 'drivers',
   type: (vehicleType: string) => `type:${vehicleType}`,
+  /** The sockets of one login session (CONTRACT §14): logout and an admin ending it reach only these. */
+  session: (sid: string) => `session:${sid}`,
 } as const;
 
 export const REVOKE_MESSAGES: Record<RevokeReason, string> = {
@@ -61,4 +63,6 @@ export const REVOKE_MESSAGES: Record<RevokeReason, string> = {
   deleted: 'Tu cuenta ha sido eliminada',
   tokens_cleared: 'El administrador ha cerrado todas las sesiones',
   expired: 'Tu sesión ha caducado',
+  logged_out: 'Se ha cerrado esta sesión',
+  password_reset: 'El administrador ha restablecido tu contraseña. Inicia sesión de nuevo',
 };

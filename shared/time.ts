@@ -130,14 +130,19 @@ export function relativeAge(t: Instant, nowMs: number): string {
   return formatDate(t);
 }
 
-/** 135 → '2h 15min' */
-export function formatMinutes(totalMinutes: number): string {
-  const m = Math.max(0, Math.floor(totalMinutes));
-  return `${Math.floor(m / 60)}h ${m % 60}min`;
+/**
+ * The one Spanish way to write a duration (CONTRACT §15): `45 s`, `12 min`, `1 h 05 min`, `2 d 3 h`.
+ * Floors each unit, so a wait is never shown longer than it was.
+ */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h} h ${String(m % 60).padStart(2, '0')} min`;
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
 }
-
-/** Decimal hours → '7h 30min' */
-export const formatHours = (hours: number): string => formatMinutes(hours * 60);
 
 /** Minutes rounded to one decimal. */
 export const roundMinutes = (ms: number): number => Math.round(ms / 6_000) / 10;

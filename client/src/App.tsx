@@ -1,19 +1,28 @@
-import { useEffect } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { TowerControl } from 'lucide-react';
 import { UI_HEADER } from '@shared/labels';
 import { Spinner } from './components/Spinner';
+import { can } from './permissions';
 import { useSession } from './stores/session';
 import { DashboardPage } from './views/Dashboard/DashboardPage';
 import { LoginPage } from './views/Login/LoginPage';
+import { WALL_PATH } from './views/Wall/path';
+
+const WallScreen = lazy(() => import('./views/Wall/WallScreen').then((m) => ({ default: m.WallScreen })));
+/** Where a login returns to: the wall when that is what was asked for, else the dashboard. */
+const afterLogin = (state: unknown): string =>
+  (state as { from?: unknown } | null)?.from === WALL_PATH ? WALL_PATH : '/dashboard';
 
 /**
  * SPEC §2 routes: / → /dashboard or /login; /login → /dashboard when logged in; /dashboard → /login
- * when not. A stored session is validated first (GET /dashboard/stats); the guards follow the session
+ * when not; /pantalla (CONTRACT §15) is the staff wall screen, and a login it sent returns to it. A stored session is validated first (GET /dashboard/stats); the guards follow the session
  * store, so a session that ends anywhere (logout, 401/403, revocation) lands on /login by itself.
  */
 export function App() {
   const status = useSession((s) => s.status);
+  const role = useSession((s) => s.user?.role);
+  const location = useLocation();
   useEffect(() => {
     if (useSession.getState().status === 'checking') void useSession.getState().validate();
   }, []);
@@ -23,8 +32,26 @@ export function App() {
   return (
     <Routes>
       <Route path="/" element={<Navigate to={authed ? '/dashboard' : '/login'} replace />} />
-      <Route path="/login" element={authed ? <Navigate to="/dashboard" replace /> : <LoginPage />} />
+      <Route
+        path="/login"
+        element={authed ? <Navigate to={afterLogin(location.state)} replace /> : <LoginPage />}
+      />
       <Route path="/dashboard" element={authed ? <DashboardPage /> : <Navigate to="/login" replace />} />
+      {/* Staff only: a conductor is sent to their own screen; a visit without a session logs in first. */}
+      <Route
+        path={WALL_PATH}
+        element={
+          !authed ? (
+            <Navigate to="/login" replace state={{ from: WALL_PATH }} />
+          ) : !role || can(role, 'driverScreen') ? (
+            <Navigate to="/dashboard" replace />
+          ) : (
+            <Suspense fallback={<Splash />}>
+              <WallScreen />
+            </Suspense>
+          )
+        }
+      />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );

@@ -7,8 +7,11 @@ import { clearStoredSession, getStoredToken } from './storage';
 export const API_ORIGIN = (import.meta.env.VITE_API_URL ?? '').replace(/\/+$/, '');
 const API_BASE = `${API_ORIGIN}/api`;
 
-/** Requests that answer 401/403 as part of their normal use (wrong password, pending account). */
-const AUTH_ENTRY_PATHS = ['/auth/login', '/auth/register'];
+/**
+ * Requests that answer 401/403 as part of their normal use (wrong password, pending account; a
+ * change-password token that was revoked meanwhile): they never end a session by themselves.
+ */
+const AUTH_ENTRY_PATHS = ['/auth/login', '/auth/register', '/auth/change-password'];
 const LOGIN_PATH = '/login';
 
 export class ApiError extends Error {
@@ -36,6 +39,14 @@ export function setSessionEndedHandler(handler: () => void): void {
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
+export interface RequestOptions {
+  /**
+   * The bearer token to send instead of the stored one: the token of a login answered
+   * `password_change_required` (CONTRACT §14), which is never stored as the session's.
+   */
+  token?: string;
+}
+
 function url(path: string, query?: Query): string {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.set(k, String(v));
@@ -54,9 +65,15 @@ async function readDetail(res: Response): Promise<string | null> {
   return null;
 }
 
-async function send(method: string, path: string, body?: unknown, query?: Query): Promise<Response> {
+async function send(
+  method: string,
+  path: string,
+  body?: unknown,
+  query?: Query,
+  opts: RequestOptions = {},
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = getStoredToken();
+  const token = opts.token ?? getStoredToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
@@ -84,8 +101,14 @@ async function send(method: string, path: string, body?: unknown, query?: Query)
   throw new ApiError(res.status, detail, endsSession);
 }
 
-async function request<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
-  const res = await send(method, path, body, query);
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  query?: Query,
+  opts?: RequestOptions,
+): Promise<T> {
+  const res = await send(method, path, body, query, opts);
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
@@ -117,9 +140,11 @@ async function download(path: string, fallbackName: string, query?: Query): Prom
 
 export const api = {
   get: <T>(path: string, query?: Query) => request<T>('GET', path, undefined, query),
-  post: <T>(path: string, body?: unknown, query?: Query) => request<T>('POST', path, body, query),
+  post: <T>(path: string, body?: unknown, query?: Query, opts?: RequestOptions) =>
+    request<T>('POST', path, body, query, opts),
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
-  del: <T>(path: string) => request<T>('DELETE', path),
+  /** A DELETE may carry a JSON body (a punch correction's reason, CONTRACT §15). */
+  del: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
   download,
 };
 

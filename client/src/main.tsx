@@ -1,9 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { Toaster } from 'sonner';
-import { TOAST_DURATION_MS, TOAST_VISIBLE } from '@shared/constants';
 import { App } from './App';
+import { AppToaster } from './components/AppToaster';
 import { initRealtime } from './socket';
 import { unlockAudioOnFirstGesture } from './sound';
 import './index.css';
@@ -16,13 +15,6 @@ createRoot(document.getElementById('root')!).render(
     <BrowserRouter>
       <App />
     </BrowserRouter>
-    {/* SPEC §9: bottom-right, 4 s, at most 3 visible. */}
-    <Toaster
-      position="bottom-right"
-      duration={TOAST_DURATION_MS}
-      visibleToasts={TOAST_VISIBLE}
-      richColors
-      closeButton
-    />
+    <AppToaster />
   </StrictMode>,
 );

@@ -1,6 +1,6 @@
 // The client: how much JavaScript the first page load needs (a production build into a temporary folder;
 // the JS that index.html loads — entry script and modulepreloads — gzipped), and how long the board takes
-// to render N cards in Chromium (playwright-core, Debian's /usr/bin/chromium, the browser tests' flags),
+// to render N cards in Chromium (playwright-core; executable and flags from tests/browser/chromium.ts),
 // served by the real server from that same build.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -31,6 +31,8 @@ export const users = sqliteTable(
       .default(sql`'[]'`),
     movementsCount: integer('movements_count').notNull().default(0),
     tokenVersion: integer('token_version').notNull().default(0),
+    /** Set by an admin's password reset: until changed, the token only allows change-password. */
+    mustChangePassword: integer('must_change_password', { mode: 'boolean' }).notNull().default(false),
     /** Latest of clock-in, last completion, last return, coming online: the engine's "idle longest". */
     idleSince: ms('idle_since'),
     lastActivityAt: ms('last_activity_at'),
@@ -74,6 +76,11 @@ export const tasks = sqliteTable(
     returnedAt: ms('returned_at'),
     /** Set once, by the first matching attempt: null = not tried yet; true = no driver had its type. */
     noDriversAvailable: integer('no_drivers_available', { mode: 'boolean' }),
+    /** On hold (CONTRACT §15): never auto-assigned nor claimable until staff release it. */
+    onHold: integer('on_hold', { mode: 'boolean' }).notNull().default(false),
+    holdReason: text('hold_reason'),
+    /** The latest driver return's reason, kept until the task is completed (the driver's card shows it). */
+    lastReturnReason: text('last_return_reason'),
     version: integer('version').notNull().default(1),
     deletedAt: ms('deleted_at'),
   },
@@ -96,6 +103,23 @@ export const tasks = sqliteTable(
       .on(t.assignedTo)
       .where(sql`status = 'en_proceso' AND deleted_at IS NULL`),
   ],
+);
+
+/** Login sessions (CONTRACT §14): open while refreshed within 12 h and not ended. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: ms('created_at').notNull(),
+    refreshedAt: ms('refreshed_at').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    endedAt: ms('ended_at'),
+  },
+  (t) => [index('sessions_user').on(t.userId, t.endedAt)],
 );
 
 export const taskEvents = sqliteTable(
@@ -148,8 +172,32 @@ export const punches = sqliteTable(
       .references(() => users.id),
     clockType: text('clock_type').$type<ClockType>().notNull(),
     timestamp: ms('timestamp').notNull(),
+    /** Sent from the phone's offline queue with its own time (CONTRACT §16). */
+    offline: integer('offline', { mode: 'boolean' }).notNull().default(false),
+    /** Added by a supervisor's correction (CONTRACT §15). */
+    corrected: integer('corrected', { mode: 'boolean' }).notNull().default(false),
+    /** Removed by a supervisor's correction: the row stays for the history, out of every figure. */
+    deletedAt: ms('deleted_at'),
   },
   (t) => [index('punches_user').on(t.userId, t.timestamp), index('punches_time').on(t.timestamp)],
+);
+
+/** Supervisors' punch corrections (CONTRACT §15): who added or removed which punch, when and why. */
+export const punchCorrections = sqliteTable(
+  'punch_corrections',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    punchId: text('punch_id')
+      .notNull()
+      .references(() => punches.id),
+    action: text('action').$type<'added' | 'removed'>().notNull(),
+    reason: text('reason').notNull(),
+    actorId: text('actor_id')
+      .notNull()
+      .references(() => users.id),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('punch_corrections_punch').on(t.punchId)],
 );
 
 export const presenceIntervals = sqliteTable(
@@ -181,6 +229,7 @@ export const activityLog = sqliteTable(
 );
 
 export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;
 export type NotificationRow = typeof notifications.$inferSelect;
 export type PunchRow = typeof punches.$inferSelect;

@@ -1,10 +1,14 @@
 // control_horario_{from}_to_{to}.xlsx: one row per driver and Madrid day with punches, the totals of
-// the range per driver, and every punch. Days are the same windows as the daily summary's `date`.
+// the range per driver, every punch and every correction (CONTRACT §15: a corrected day or punch says
+// `Corregido`, the corrections sheet says who, when and why). Days are the same windows as the daily
+// summary's `date`: a night shift is counted whole on the day it started.
 import type ExcelJS from 'exceljs';
 import { SHORT_ID_LENGTH } from '@shared/constants';
-import { CLOCK_TYPE_LABELS, DAILY_STATUS_LABELS, EXCEL } from '@shared/labels';
+import { CLOCK_TYPE_LABELS, DAILY_STATUS_LABELS, EXCEL, UI_TIME_CONTROL } from '@shared/labels';
+import type { PunchCorrection } from '@shared/schemas';
 import { formatDateTime, formatTime, madridDay, madridDayRange } from '@shared/time';
 import {
+  correctionsByUser,
   daysBetween,
   driversOf,
   punchesByUser,
@@ -15,7 +19,7 @@ import {
 import { addTableSheet, newWorkbook } from './workbook';
 
 const HOUR_MS = 3_600_000;
-const { daily, totals, punches: punchSheet } = EXCEL.timeclock;
+const { daily, totals, punches: punchSheet, corrections: correctionSheet } = EXCEL.timeclock;
 
 interface DayRow {
   day: string;
@@ -32,6 +36,12 @@ const punchList = (day: string, shift: ShiftSummary) =>
     )
     .join(' · ');
 
+/** 'Añadido por Marta el 21/11/2026, 09:15: Olvidó fichar · …'; empty for a day nobody corrected. */
+const correctionList = (list: PunchCorrection[]): string | null =>
+  list
+    .map((c) => UI_TIME_CONTROL.correctionDetail(c.action, c.actor_name, formatDateTime(c.at), c.reason))
+    .join(' · ') || null;
+
 export function timeclockWorkbook(from: string, to: string): ExcelJS.Workbook {
   const days = daysBetween(from, to);
   const range = { start: madridDayRange(from).start, end: madridDayRange(to).end };
@@ -40,7 +50,7 @@ export function timeclockWorkbook(from: string, to: string): ExcelJS.Workbook {
   const dayRows: DayRow[] = [];
   for (const day of days)
     for (const { driver, shift } of summarizeWindow(madridDayRange(day), drivers))
-      if (shift.status !== 'not_started') dayRows.push({ day, driver, shift });
+      if (shift.status !== 'not_started' || shift.corrections.length) dayRows.push({ day, driver, shift });
 
   const wb = newWorkbook();
   addTableSheet<DayRow>(
@@ -55,6 +65,7 @@ export function timeclockWorkbook(from: string, to: string): ExcelJS.Workbook {
       { header: daily.headers.clockOut, kind: 'datetime', value: (r) => r.shift.clockOut },
       { header: daily.headers.hours, kind: 'decimal', value: (r) => r.shift.workedMs / HOUR_MS },
       { header: daily.headers.punches, kind: 'text', value: (r) => punchList(r.day, r.shift) },
+      { header: daily.headers.corrected, kind: 'text', value: (r) => correctionList(r.shift.corrections) },
     ],
     dayRows,
   );
@@ -90,8 +101,33 @@ export function timeclockWorkbook(from: string, to: string): ExcelJS.Workbook {
       { header: punchSheet.headers.driver, kind: 'text', value: (r) => r.driver.name },
       { header: punchSheet.headers.type, kind: 'text', value: (r) => CLOCK_TYPE_LABELS[r.p.clock_type] },
       { header: punchSheet.headers.at, kind: 'datetime', value: (r) => r.p.timestamp },
+      {
+        header: punchSheet.headers.corrected,
+        kind: 'text',
+        value: (r) => (r.p.corrected ? EXCEL.timeclock.corrected : null),
+      },
     ],
     punchRows,
+  );
+
+  const corrected = correctionsByUser(range.start, range.end);
+  const correctionRows = drivers.flatMap((driver) =>
+    (corrected.get(driver.id) ?? []).map((c) => ({ driver, c })),
+  );
+  const h = correctionSheet.headers;
+  addTableSheet(
+    wb,
+    correctionSheet.sheet,
+    [
+      { header: h.driver, kind: 'text', value: (r) => r.driver.name },
+      { header: h.action, kind: 'text', value: (r) => EXCEL.timeclock.correctionActions[r.c.action] },
+      { header: h.type, kind: 'text', value: (r) => CLOCK_TYPE_LABELS[r.c.clock_type] },
+      { header: h.punchAt, kind: 'datetime', value: (r) => r.c.punch_timestamp },
+      { header: h.reason, kind: 'text', value: (r) => r.c.reason },
+      { header: h.by, kind: 'text', value: (r) => r.c.actor_name },
+      { header: h.at, kind: 'datetime', value: (r) => r.c.at },
+    ],
+    correctionRows,
   );
   return wb;
 }

@@ -6,6 +6,7 @@ import type { UserRow } from '../db/schema';
 import { can, type Action } from '../policies';
 import { findUserById } from '../services/users';
 import { verifyToken, type TokenClaims } from '../services/tokens';
+import { isSessionOpen } from '../services/sessions';
 import { presence } from '../services/presence';
 import { forbidden, unauthorized } from './errors';
 
@@ -13,16 +14,21 @@ declare module 'express-serve-static-core' {
   interface Request {
     user?: UserRow;
     token?: string;
+    sessionId?: string;
   }
 }
 
-/** The user of a token, if the token is valid, unrevoked and the account approved and alive. */
+/**
+ * The user of a token, if the token is valid, unrevoked, its session open (CONTRACT §14) and the
+ * account approved and alive.
+ */
 export function authenticateToken(token: string): { user: UserRow; claims: TokenClaims } {
   const claims = verifyToken(token);
   const user = findUserById(claims.sub);
   if (!user || user.deletedAt) throw unauthorized(ERR.sessionRevoked);
   if (user.tokenVersion !== claims.tv) throw unauthorized(ERR.sessionRevoked);
   if (!user.isApproved) throw unauthorized(ERR.sessionRevoked);
+  if (!isSessionOpen(claims.sid, user.id)) throw unauthorized(ERR.sessionRevoked);
   return { user, claims };
 }
 
@@ -33,14 +39,19 @@ const bearer = (req: Request): string => {
   return match[1];
 };
 
-/** Authenticates the request and lets it through only if the role may do `action`. */
+/**
+ * Authenticates the request and lets it through only if the role may do `action`. After an admin's
+ * password reset, the only action left is changing the password.
+ */
 export const requireAuth =
   (action: Action): RequestHandler =>
   (req, _res, next) => {
     const token = bearer(req);
-    const { user } = authenticateToken(token);
+    const { user, claims } = authenticateToken(token);
+    if (user.mustChangePassword && action !== 'password:change') throw forbidden(ERR.mustChangePassword);
     req.user = user;
     req.token = token;
+    req.sessionId = claims.sid;
     presence.touch(user.id);
     if (!can(user.role, action)) throw forbidden();
     next();
@@ -50,4 +61,10 @@ export const requireAuth =
 export function currentUser(req: Request): UserRow {
   if (!req.user) throw unauthorized();
   return req.user;
+}
+
+/** The login session of a request that passed requireAuth. */
+export function currentSession(req: Request): string {
+  if (!req.sessionId) throw unauthorized();
+  return req.sessionId;
 }

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { ERR } from '@shared/labels';
 import { zodDetail } from '@shared/schemas';
+import { isStorageFailure } from '../db';
 import { logger } from '../logger';
 
 /** An expected refusal: its status and the Spanish `detail` the client shows (CONTRACT §3). */
@@ -50,6 +51,12 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
     res.status(e.status).json({ detail: ERR.invalidJson });
+    return;
+  }
+  // A disk that refuses (read-only, full, failing, the file gone): 503, never a 500 (CONTRACT §3, §14).
+  if (isStorageFailure(err)) {
+    logger.error({ err, method: req.method, url: req.originalUrl }, 'el almacenamiento no acepta escrituras');
+    res.status(503).json({ detail: ERR.storageUnavailable });
     return;
   }
   logger.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');

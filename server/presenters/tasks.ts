@@ -9,7 +9,20 @@ const creator = aliasedTable(users, 'creator');
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-export function presentTask(row: TaskRow, assignedToName: string | null, createdByName: string | null): Task {
+/** The assignee's presence as the task is read (CONTRACT §15): derived, never part of its version. */
+export interface AssigneePresence {
+  online: boolean | null;
+  offlineSince: Date | null;
+}
+const NO_ASSIGNEE: AssigneePresence = { online: null, offlineSince: null };
+
+export function presentTask(
+  row: TaskRow,
+  assignedToName: string | null,
+  createdByName: string | null,
+  presence: AssigneePresence = NO_ASSIGNEE,
+): Task {
+  const assigned = !!row.assignedTo;
   return {
     id: row.id,
     title: row.title,
@@ -30,6 +43,11 @@ export function presentTask(row: TaskRow, assignedToName: string | null, created
     completed_at: iso(row.completedAt),
     status_since: row.statusSince.toISOString(),
     return_reason: row.returnReason,
+    on_hold: row.onHold,
+    hold_reason: row.holdReason,
+    last_return_reason: row.lastReturnReason,
+    assignee_online: assigned ? presence.online : null,
+    assignee_offline_since: assigned && presence.online === false ? iso(presence.offlineSince) : null,
     version: row.version,
   };
 }
@@ -37,14 +55,31 @@ export function presentTask(row: TaskRow, assignedToName: string | null, created
 /** The query every task listing starts from: tasks joined to the names they show. */
 export function selectTasks() {
   return db
-    .select({ task: tasks, assignedToName: assignee.name, createdByName: creator.name })
+    .select({
+      task: tasks,
+      assignedToName: assignee.name,
+      assigneeOnline: assignee.isOnline,
+      assigneeLastActivity: assignee.lastActivityAt,
+      createdByName: creator.name,
+    })
     .from(tasks)
     .leftJoin(assignee, eq(tasks.assignedTo, assignee.id))
     .leftJoin(creator, eq(tasks.createdBy, creator.id));
 }
 
-type Joined = { task: TaskRow; assignedToName: string | null; createdByName: string | null };
-export const presentJoined = (r: Joined): Task => presentTask(r.task, r.assignedToName, r.createdByName);
+type Joined = {
+  task: TaskRow;
+  assignedToName: string | null;
+  assigneeOnline: boolean | null;
+  assigneeLastActivity: Date | null;
+  createdByName: string | null;
+};
+/** A joined row: users.last_activity_at is when an offline user went offline (services/presence.ts). */
+export const presentJoined = (r: Joined): Task =>
+  presentTask(r.task, r.assignedToName, r.createdByName, {
+    online: r.assigneeOnline,
+    offlineSince: r.assigneeOnline === false ? r.assigneeLastActivity : null,
+  });
 
 /** One task (deleted ones included, so callers can tell 'gone' from 'never existed'). */
 export function loadTask(where: SQL): Task | undefined {

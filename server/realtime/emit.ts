@@ -23,7 +23,7 @@ import { STATS_COALESCE_MS } from '@shared/constants';
 export interface SocketData {
   userId: string;
   role: string;
-  token: string;
+  sid: string;
   exp: number;
   taskTypes: string[];
 }
@@ -97,12 +97,14 @@ export function figuresChanged(): void {
 export function flushFigures(): void {
   clearTimeout(statsTimer);
   statsTimer = undefined;
-  // Nobody on a board: nothing to compute (the driver lists read every driver of the yard).
-  if (!io || !statsSource || !io.sockets.adapter.rooms.get(ROOMS.staff)?.size) return;
+  if (!io || !statsSource) return;
+  // The stats are computed even with nobody on a board (one memoized query): the workload alert's
+  // `since` must see every status change as it happens (CONTRACT §15).
+  const others = statsSource('other');
+  // Nobody on a board: nothing more to compute (the driver lists read every driver of the yard).
+  if (!io.sockets.adapter.rooms.get(ROOMS.staff)?.size) return;
   io.to(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: statsSource('admin') });
-  io.to(ROOMS.staff)
-    .except(ROOMS.role('admin'))
-    .emit(EV.statsUpdated, { stats: statsSource('other') });
+  io.to(ROOMS.staff).except(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: others });
   if (driversSource) io.to(ROOMS.staff).emit(EV.driversUpdated, driversSource());
 }
 
@@ -157,11 +159,11 @@ export function revokeUser(userId: string, reason: RevokeReason): void {
   io.in(ROOMS.user(userId)).disconnectSockets(true);
 }
 
-/** Logout: drops only the sockets opened with that token; the user's other sessions stay. */
-export async function disconnectToken(userId: string, token: string): Promise<void> {
+/** One session ended (logout, an admin, CONTRACT §14): only its sockets hear why and drop. */
+export function revokeSession(sid: string, reason: RevokeReason): void {
   if (!io) return;
-  for (const socket of await io.in(ROOMS.user(userId)).fetchSockets())
-    if (socket.data.token === token) socket.disconnect(true);
+  io.to(ROOMS.session(sid)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
+  io.in(ROOMS.session(sid)).disconnectSockets(true);
 }
 
 /** clear-all-tokens: every session but the caller's. */

@@ -23,10 +23,12 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
     try {
       const token = String(socket.handshake.auth?.token ?? '');
       const { user, claims } = authenticateToken(token);
+      // A password_change_required token opens no socket (CONTRACT §14).
+      if (user.mustChangePassword) throw new Error(ERR.mustChangePassword);
       socket.data = {
         userId: user.id,
         role: user.role,
-        token,
+        sid: claims.sid,
         exp: claims.exp * 1000,
         taskTypes: user.taskTypes,
       };
@@ -38,7 +40,12 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
 
   io.on('connection', (socket) => {
     const { userId, role, taskTypes } = socket.data;
-    const rooms = [ROOMS.user(userId), ROOMS.role(role), isStaff(role) ? ROOMS.staff : ROOMS.drivers];
+    const rooms = [
+      ROOMS.user(userId),
+      ROOMS.session(socket.data.sid),
+      ROOMS.role(role),
+      isStaff(role) ? ROOMS.staff : ROOMS.drivers,
+    ];
     if (role === 'conductor') rooms.push(...taskTypes.map(ROOMS.type));
     socket.join(rooms);
     presence.socketConnected(userId);

@@ -25,7 +25,7 @@ adminSystemRoutes.get('/admin/system/health-check', admin, (_req, res) => {
 });
 
 adminSystemRoutes.get('/admin/system/logs', admin, (req, res) => {
-  res.json(recentActivity(parseQuery(logsQuerySchema, req).limit));
+  res.json(recentActivity(parseQuery(logsQuerySchema, req)));
 });
 
 adminSystemRoutes.post('/admin/system/run-migrations', admin, (req, res) => {

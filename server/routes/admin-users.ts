@@ -1,6 +1,12 @@
-// The admin's user management (CONTRACT §4, §12: admin only).
+// The admin's user management (CONTRACT §4, §12, §14: admin only).
 import { Router } from 'express';
-import { approveUserSchema, updateRoleSchema, updateTaskTypesSchema } from '@shared/schemas';
+import {
+  approveUserSchema,
+  sessionParams,
+  updateRoleSchema,
+  updateTaskTypesSchema,
+  updateUserSchema,
+} from '@shared/schemas';
 import { currentUser, requireAuth } from '../http/auth';
 import { parseBody, parseId } from '../http/validate';
 import {
@@ -8,8 +14,12 @@ import {
   changeTaskTypes,
   decidePending,
   deleteUser,
+  endUserSession,
   listPending,
   listUsers,
+  resetPassword,
+  updateUser,
+  userSessions,
 } from '../services/accounts';
 
 export const adminUserRoutes = Router();
@@ -26,6 +36,23 @@ adminUserRoutes.post('/admin/approve-user', admin, (req, res) => {
 
 adminUserRoutes.get('/admin/users', admin, (_req, res) => {
   res.json(listUsers());
+});
+
+adminUserRoutes.put('/admin/users/:id', admin, (req, res) => {
+  res.json(updateUser(currentUser(req), parseId(req), parseBody(updateUserSchema, req)));
+});
+
+adminUserRoutes.post('/admin/users/:id/reset-password', admin, async (req, res) => {
+  res.json(await resetPassword(currentUser(req), parseId(req)));
+});
+
+adminUserRoutes.get('/admin/users/:id/sessions', admin, (req, res) => {
+  res.json(userSessions(parseId(req), req.sessionId));
+});
+
+adminUserRoutes.delete('/admin/users/:id/sessions/:sid', admin, (req, res) => {
+  const { id, sid } = sessionParams.parse(req.params);
+  res.json(endUserSession(currentUser(req), id, sid));
 });
 
 adminUserRoutes.post('/admin/update-user-role', admin, (req, res) => {

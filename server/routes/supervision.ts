@@ -3,13 +3,16 @@
 import { Router } from 'express';
 import { EXPORT_FILE_NAMES } from '@shared/labels';
 import {
+  addPunchSchema,
   dailySummaryQuerySchema,
   dateRangeQuerySchema,
+  removePunchSchema,
   reportQuerySchema,
   searchQuerySchema,
 } from '@shared/schemas';
-import { requireAuth } from '../http/auth';
-import { parseQuery } from '../http/validate';
+import { currentUser, requireAuth } from '../http/auth';
+import { parseBody, parseId, parseQuery } from '../http/validate';
+import { addPunch, removePunch } from '../services/timeclock';
 import { searchTasks } from '../services/search';
 import { dailySummary } from '../services/timeclock-summary';
 import { deficienciesReport, delayedAssignmentsReport } from '../services/reports';
@@ -26,6 +29,16 @@ supervisionRoutes.get('/admin/search/tasks', requireAuth('tasks:search'), (req, 
 
 supervisionRoutes.get('/admin/timeclock/daily', requireAuth('timeclock:supervise'), (req, res) => {
   res.json(dailySummary(parseQuery(dailySummaryQuerySchema, req)));
+});
+
+// CONTRACT §15: a supervisor adds a forgotten punch or removes a wrong one, with a reason.
+supervisionRoutes.post('/admin/timeclock/punches', requireAuth('timeclock:correct'), (req, res) => {
+  res.status(201).json(addPunch(currentUser(req), parseBody(addPunchSchema, req)));
+});
+
+supervisionRoutes.delete('/admin/timeclock/punches/:id', requireAuth('timeclock:correct'), (req, res) => {
+  const id = parseId(req);
+  res.json(removePunch(currentUser(req), id, parseBody(removePunchSchema, req)));
 });
 
 supervisionRoutes.get(

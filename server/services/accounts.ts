@@ -1,12 +1,20 @@
 // The admin's account management (CONTRACT §4): pending users, approval, roles, task types, deletion.
 // Every check-and-set runs inside one transaction, so two admins racing get one success and one 409.
+import crypto from 'node:crypto';
 import { and, asc, count, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Role, VehicleType } from '@shared/enums';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { ACCOUNT_LOG, ACCOUNT_MSG, ERR, TASK_TYPE_LABELS } from '@shared/labels';
-import type { AdminUser, MessageResponse, PendingUser } from '@shared/schemas';
+import type {
+  AdminUser,
+  MessageResponse,
+  PendingUser,
+  ResetPasswordResponse,
+  SessionInfo,
+  UpdateUserInput,
+} from '@shared/schemas';
 import { db, tx } from '../db';
-import { tasks, users, type UserRow } from '../db/schema';
+import { sessions, tasks, users, type UserRow } from '../db/schema';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { presentAdminUser, presentPendingUser } from '../presenters/users';
@@ -18,6 +26,8 @@ import { findUserById } from './users';
 import { releaseDriverTask } from './tasks';
 import { runAssignment } from './assignment';
 import { settlePendingNotices } from './notifications';
+import { hashPassword } from './passwords';
+import { endSession, endUserSessions, findOpenSession, listOpenSessions } from './sessions';
 
 const isPending = and(eq(users.isApproved, false), isNull(users.deletedAt));
 
@@ -86,6 +96,7 @@ export function decidePending(actor: Actor, userId: string, approved: boolean): 
       );
       return { user: row, message: ACCOUNT_MSG.approved(user.name), settled };
     }
+    db.delete(sessions).where(eq(sessions.userId, user.id)).run();
     db.delete(users).where(eq(users.id, user.id)).run();
     logActivity('user', actor, ACCOUNT_LOG.reject.action, ACCOUNT_LOG.reject.details(user.name, user.email));
     return { user: undefined, message: ACCOUNT_MSG.rejected(user.name), settled };
@@ -104,9 +115,9 @@ export function decidePending(actor: Actor, userId: string, approved: boolean): 
  * types gets the default. An admin may demote themself while another admin remains.
  */
 export function changeRole(actor: Actor, userId: string, newRole: Role): MessageResponse {
-  const { before, after } = tx(() => {
+  const { before, after, revoke } = tx(() => {
     const before = liveUser(userId);
-    if (before.role === newRole) return { before, after: undefined };
+    if (before.role === newRole) return { before, after: undefined, revoke: () => {} };
     if (newRole !== 'admin') assertAdminRemains(before);
     const after = db
       .update(users)
@@ -126,10 +137,10 @@ export function changeRole(actor: Actor, userId: string, newRole: Role): Message
       ACCOUNT_LOG.role.action,
       ACCOUNT_LOG.role.details(before.name, before.role, newRole),
     );
-    return { before, after };
+    return { before, after, revoke: endUserSessions(before.id, 'role_changed') };
   });
   if (!after) return { message: ACCOUNT_MSG.roleUnchanged(before.name, newRole) };
-  emit.revokeUser(after.id, 'role_changed');
+  revoke();
   presence.forget(after.id);
   if (before.role === 'conductor') releaseDriverTask(after.id, actor);
   emit.userChanged(presentAdminUser(findUserById(after.id) ?? after));
@@ -192,7 +203,7 @@ function pushPoolVisibility(userId: string, before: VehicleType[], after: Vehicl
  */
 export function deleteUser(actor: Actor, userId: string): MessageResponse {
   if (userId === actor.id) throw badRequest(ERR.cannotDeleteSelf);
-  const { user, settled } = tx(() => {
+  const { user, settled, revoke } = tx(() => {
     const user = liveUser(userId);
     assertAdminRemains(user);
     db.update(users)
@@ -200,14 +211,110 @@ export function deleteUser(actor: Actor, userId: string): MessageResponse {
       .where(eq(users.id, user.id))
       .run();
     logActivity('user', actor, ACCOUNT_LOG.delete.action, ACCOUNT_LOG.delete.details(user.name, user.email));
-    return { user, settled: settlePendingNotices(user.id) };
+    return { user, settled: settlePendingNotices(user.id), revoke: endUserSessions(user.id, 'deleted') };
   });
   settled();
-  emit.revokeUser(user.id, 'deleted');
+  revoke();
   emit.userRemoved(user.id);
   presence.forget(user.id);
   if (user.role === 'conductor') releaseDriverTask(user.id, actor);
   if (!user.isApproved) emit.usersPending(pendingCount());
   emit.figuresChanged();
   return { message: ACCOUNT_MSG.deleted(user.name) };
+}
+
+/** The admin corrects a user's name or email (CONTRACT §14); the email stays unique among live accounts. */
+export function updateUser(actor: Actor, userId: string, input: UpdateUserInput): AdminUser {
+  let user: UserRow;
+  try {
+    user = tx(() => {
+      const before = liveUser(userId);
+      const email = input.email ?? before.email;
+      if (email !== before.email) {
+        const taken = db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.email, email), isNull(users.deletedAt), ne(users.id, before.id)))
+          .get();
+        if (taken) throw conflict(ERR.emailTaken);
+      }
+      const after = db
+        .update(users)
+        .set({ name: input.name ?? before.name, email })
+        .where(eq(users.id, before.id))
+        .returning()
+        .get();
+      logActivity(
+        'user',
+        actor,
+        ACCOUNT_LOG.editUser.action,
+        ACCOUNT_LOG.editUser.details(before.name, after.name, after.email),
+      );
+      return after;
+    });
+  } catch (err) {
+    if ((err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE') throw conflict(ERR.emailTaken);
+    throw err;
+  }
+  const shown = presentAdminUser(user);
+  emit.userChanged(shown);
+  if (!user.isApproved) emit.usersPending(pendingCount());
+  emit.figuresChanged();
+  return shown;
+}
+
+/** Letters and digits nobody confuses when reading them aloud or off a screen (no 0/O, 1/l/I). */
+const TEMP_ALPHABET = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const temporaryPassword = (length = 12): string =>
+  Array.from({ length }, () => TEMP_ALPHABET[crypto.randomInt(TEMP_ALPHABET.length)]).join('');
+
+/**
+ * An admin resets a user's password (CONTRACT §14): a temporary one shown once, every session of
+ * the user ended, and at their next login only change-password is allowed.
+ */
+export async function resetPassword(actor: Actor, userId: string): Promise<ResetPasswordResponse> {
+  const target = findUserById(userId);
+  if (!target || target.deletedAt) throw notFound(ERR.userNotFound);
+  const temporary = temporaryPassword();
+  const hash = await hashPassword(temporary);
+  const revoke = tx(() => {
+    const user = liveUser(userId);
+    db.update(users).set({ passwordHash: hash, mustChangePassword: true }).where(eq(users.id, user.id)).run();
+    logActivity(
+      'user',
+      actor,
+      ACCOUNT_LOG.resetPassword.action,
+      ACCOUNT_LOG.resetPassword.details(user.name),
+    );
+    return endUserSessions(user.id, 'password_reset');
+  });
+  revoke();
+  presence.forget(userId);
+  emit.figuresChanged();
+  return { temporary_password: temporary };
+}
+
+export const userSessions = (userId: string, currentSid: string | undefined): SessionInfo[] => {
+  const user = findUserById(userId);
+  if (!user || user.deletedAt) throw notFound(ERR.userNotFound);
+  return listOpenSessions(userId, currentSid);
+};
+
+/** An admin ends one of a user's sessions (a lost phone): only that device is logged out. */
+export function endUserSession(actor: Actor, userId: string, sid: string): MessageResponse {
+  const { user, drop } = tx(() => {
+    const user = liveUser(userId);
+    const session = findOpenSession(userId, sid);
+    if (!session) throw notFound(ERR.sessionNotFound);
+    logActivity(
+      'user',
+      actor,
+      ACCOUNT_LOG.endSession.action,
+      ACCOUNT_LOG.endSession.details(user.name, session.userAgent ?? session.ip ?? session.id.slice(-8)),
+    );
+    return { user, drop: endSession(sid, 'logged_out') };
+  });
+  drop();
+  presence.loggedOut(user.id);
+  return { message: ACCOUNT_MSG.sessionEnded };
 }

@@ -1,7 +1,8 @@
 // The activity log (CONTRACT §10): one row per state change, written inside the change's transaction.
-import { desc, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { LogType } from '@shared/enums';
-import type { LogEntry } from '@shared/schemas';
+import type { LogEntry, LogsQuery } from '@shared/schemas';
+import { madridDayRange } from '@shared/time';
 import { SYSTEM_ACTOR } from '@shared/labels';
 import { db } from '../db';
 import { activityLog } from '../db/schema';
@@ -39,14 +40,26 @@ export function logActivity(type: LogType, actor: Actor | null, action: string, 
   });
 }
 
-export function recentActivity(limit: number): LogEntry[] {
+/**
+ * The activity log, newest first (by id: rows are written in time order), filtered by type, actor and
+ * Madrid days (both inclusive), `before` an id for the next page (CONTRACT §13, §15).
+ */
+export function recentActivity(q: LogsQuery): LogEntry[] {
+  const where: SQL[] = [];
+  if (q.type) where.push(eq(activityLog.type, q.type));
+  if (q.user_id) where.push(eq(activityLog.userId, q.user_id));
+  if (q.date_from) where.push(gte(activityLog.timestamp, new Date(madridDayRange(q.date_from).start)));
+  if (q.date_to) where.push(lt(activityLog.timestamp, new Date(madridDayRange(q.date_to).end)));
+  if (q.before) where.push(lt(activityLog.id, q.before));
   return db
     .select()
     .from(activityLog)
-    .orderBy(desc(activityLog.timestamp), desc(activityLog.id))
-    .limit(limit)
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(activityLog.id))
+    .limit(q.limit)
     .all()
     .map((r) => ({
+      id: r.id,
       type: r.type,
       user: r.userName,
       action: r.action,

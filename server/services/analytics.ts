@@ -34,7 +34,7 @@ const AVG_COMPLETION_SQL = `
 const LAST_PRESENCE_SQL = `
   SELECT user_id, MAX(CASE WHEN ended_at IS NULL THEN @now ELSE ended_at END) AS at
   FROM presence_intervals GROUP BY user_id`;
-const LAST_PUNCH_SQL = `SELECT user_id, MAX(timestamp) AS at FROM punches GROUP BY user_id`;
+const LAST_PUNCH_SQL = `SELECT user_id, MAX(timestamp) AS at FROM punches WHERE deleted_at IS NULL GROUP BY user_id`;
 // task_events has no per-driver index: its (type, at) index bounds the scan to the recent history.
 // Those rows name the driver they concern; a driver acts on nothing else.
 const LAST_TASK_EVENT_SQL = `

@@ -1,7 +1,8 @@
 // The auto-assignment engine (CONTRACT §5), over the one availability rule (services/availability.ts).
 // Pool tasks of the automatic types, high priority first then oldest, each go to the available driver
 // having the type who has been idle longest (ties: fewer movements); never back to the driver who
-// returned it less than 30 minutes ago. A round is one transaction (or part of one), then the pushes.
+// returned it less than 30 minutes ago; a task on hold never (CONTRACT §15). A round is one
+// transaction (or part of one), then the pushes.
 // Callers: task creation, return, completion and staff moves run the round inside their own
 // transaction (commit() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
 // and a moved test clock (below) call runAssignment() after their own commit.
@@ -16,10 +17,12 @@ import { driverStates, type DriverState } from './availability';
 import { assignDriver, commit, type Effects } from './tasks';
 
 const POOL_PAGE = 20;
+/** Pool tasks of the automatic types, except those on hold (CONTRACT §15: never auto-assigned). */
 const waitingAuto = () =>
   and(
     eq(tasks.status, 'bolsa_trabajo'),
     isNull(tasks.deletedAt),
+    eq(tasks.onHold, false),
     inArray(tasks.vehicleType, [...AUTO_ASSIGNED_TYPES]),
   );
 
@@ -59,8 +62,9 @@ function* poolInOrder() {
 }
 
 // Along tasks_untried (SQLite would otherwise walk the whole pool by tasks_status): only untried rows.
+// A held task is not tried: its first attempt comes once it is released.
 const UNTRIED_SQL = `UPDATE tasks INDEXED BY tasks_untried SET no_drivers_available = 1
-  WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL
+  WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL AND on_hold = 0
     AND vehicle_type IN (${AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ')})`;
 let untried: { db: typeof sqlite; stmt: Database.Statement<[]> } | undefined;
 function markUntried(): void {

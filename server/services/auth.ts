@@ -1,22 +1,22 @@
-// Register, login, refresh and logout (CONTRACT §4).
+// Register, login, refresh, logout and change-password (CONTRACT §4, §14).
 import crypto from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { ACCOUNT_LOG, ERR, PENDING_NOTIFICATION } from '@shared/labels';
-import type { AuthResponse, LoginInput, RegisterInput } from '@shared/schemas';
+import type { AuthResponse, ChangePasswordInput, LoginInput, RegisterInput } from '@shared/schemas';
 import { db, tx } from '../db';
 import { users, type UserRow } from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
-import { conflict, forbidden, unauthorized } from '../http/errors';
-import { loginFailures, registrations } from '../http/rate-limit';
+import { badRequest, conflict, forbidden, unauthorized } from '../http/errors';
+import { loginFailures, loginFailuresByIp, passwordWork, registrations } from '../http/rate-limit';
 import { presentAdminUser, presentSessionUser } from '../presenters/users';
 import * as emit from '../realtime/emit';
 import { logActivity } from './activity';
 import { notify } from './notifications';
 import { checkPassword, hashPassword } from './passwords';
 import { presence } from './presence';
-import { signToken } from './tokens';
+import { endSession, openSession, refreshSession } from './sessions';
 import { pendingCount } from './accounts';
 
 const liveUserByEmail = (email: string): UserRow | undefined =>
@@ -28,9 +28,21 @@ const liveUserByEmail = (email: string): UserRow | undefined =>
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 
-export async function register(input: RegisterInput, ip: string): Promise<AuthResponse> {
-  registrations.check(ip);
-  const passwordHash = await hashPassword(input.password);
+/** The client's address and device, kept with the session it opens (the admin's session list). */
+export interface ClientMeta {
+  ip: string;
+  userAgent: string | null;
+}
+
+export async function register(input: RegisterInput, client: ClientMeta): Promise<AuthResponse> {
+  registrations.take(client.ip);
+  let passwordHash: string;
+  try {
+    passwordHash = await passwordWork.run(client.ip, () => hashPassword(input.password));
+  } catch (err) {
+    registrations.refund(client.ip);
+    throw err;
+  }
   const pushes: (() => void)[] = [];
   let user: UserRow;
   try {
@@ -78,7 +90,6 @@ export async function register(input: RegisterInput, ip: string): Promise<AuthRe
     if (isUniqueViolation(err)) throw conflict(ERR.emailTaken);
     throw err;
   }
-  registrations.hit(ip);
   pushes.forEach((push) => push());
   emit.usersPending(pendingCount());
   emit.userChanged(presentAdminUser(user));
@@ -94,28 +105,93 @@ const dummyHash = () => {
   return dummy.hash;
 };
 
-export async function login(input: LoginInput, ip: string): Promise<AuthResponse> {
-  const key = `${ip}|${input.email}`;
-  loginFailures.check(key);
-  const user = liveUserByEmail(input.email);
-  const ok = await checkPassword(input.password, user?.passwordHash ?? (await dummyHash()));
-  if (!user || !ok) {
-    loginFailures.hit(key);
-    throw unauthorized(ERR.invalidCredentials);
+/**
+ * Counts the attempt against both failure windows before any hashing (CONTRACT §4, §14), then
+ * compares under the IP's hashing gate. Only a wrong password keeps its counts.
+ */
+export async function login(input: LoginInput, client: ClientMeta): Promise<AuthResponse> {
+  const key = `${client.ip}|${input.email}`;
+  loginFailures.take(key);
+  try {
+    loginFailuresByIp.take(client.ip);
+  } catch (err) {
+    loginFailures.refund(key);
+    throw err;
   }
+  const giveBack = () => {
+    loginFailures.refund(key);
+    loginFailuresByIp.refund(client.ip);
+  };
+  let user: UserRow | undefined;
+  let ok: boolean;
+  try {
+    user = liveUserByEmail(input.email);
+    const hash = user?.passwordHash ?? (await dummyHash());
+    ok = await passwordWork.run(client.ip, () => checkPassword(input.password, hash));
+  } catch (err) {
+    giveBack();
+    throw err;
+  }
+  if (!user || !ok) throw unauthorized(ERR.invalidCredentials);
   loginFailures.clear(key);
+  loginFailuresByIp.refund(client.ip);
   if (!user.isApproved) throw forbidden(ERR.pendingApproval);
-  tx(() => logActivity('auth', user, ACCOUNT_LOG.login.action, ACCOUNT_LOG.login.details(user.name)));
+  const approved = user;
+  const { token } = tx(() => {
+    logActivity('auth', approved, ACCOUNT_LOG.login.action, ACCOUNT_LOG.login.details(approved.name));
+    return openSession(approved, client);
+  });
   presence.touch(user.id);
-  return { status: 'approved', access_token: signToken(user), user: presentSessionUser(user) };
+  return {
+    status: user.mustChangePassword ? 'password_change_required' : 'approved',
+    access_token: token,
+    user: presentSessionUser(user),
+  };
 }
 
-/** A fresh 12 h token; the old one stays valid until it expires or is revoked. */
-export const refresh = (user: UserRow): { access_token: string } => ({ access_token: signToken(user) });
+/** A fresh 12 h token for the same session; the old one stays valid until it expires or is revoked. */
+export const refresh = (user: UserRow, sid: string): { access_token: string } => ({
+  access_token: tx(() => refreshSession(user, sid)),
+});
 
 /** Ends this session: its sockets drop, and the user is offline unless another session has a socket. */
-export async function logout(user: UserRow, token: string): Promise<void> {
-  tx(() => logActivity('auth', user, ACCOUNT_LOG.logout.action, ACCOUNT_LOG.logout.details(user.name)));
-  await emit.disconnectToken(user.id, token);
+export function logout(user: UserRow, sid: string): void {
+  const dropSockets = tx(() => {
+    logActivity('auth', user, ACCOUNT_LOG.logout.action, ACCOUNT_LOG.logout.details(user.name));
+    return endSession(sid, 'logged_out');
+  });
+  dropSockets();
   presence.loggedOut(user.id);
+}
+
+/**
+ * Any user changes their own password; after an admin's reset it is the only thing their token
+ * allows. Answers like a login, on the same session.
+ */
+export async function changePassword(
+  user: UserRow,
+  sid: string,
+  input: ChangePasswordInput,
+  client: ClientMeta,
+): Promise<AuthResponse> {
+  const { ok, hash } = await passwordWork.run(client.ip, async () => {
+    const ok = await checkPassword(input.current_password, user.passwordHash);
+    return { ok, hash: ok ? await hashPassword(input.new_password) : '' };
+  });
+  if (!ok) throw badRequest(ERR.wrongCurrentPassword);
+  if (input.new_password === input.current_password) throw badRequest(ERR.samePassword);
+  const token = tx(() => {
+    db.update(users)
+      .set({ passwordHash: hash, mustChangePassword: false })
+      .where(eq(users.id, user.id))
+      .run();
+    logActivity(
+      'auth',
+      user,
+      ACCOUNT_LOG.changePassword.action,
+      ACCOUNT_LOG.changePassword.details(user.name),
+    );
+    return refreshSession(user, sid);
+  });
+  return { status: 'approved', access_token: token, user: presentSessionUser(user) };
 }

@@ -34,7 +34,7 @@ const BUSY = `EXISTS (SELECT 1 FROM tasks t WHERE t.assigned_to = u.id AND t.sta
 const SQL = `
   SELECT u.id, u.name, u.task_types, u.is_online, u.idle_since, u.movements_count, ${BUSY} AS busy,
     (SELECT p.clock_type FROM punches p WHERE p.user_id = u.id AND p.timestamp > @since
-      ORDER BY p.timestamp DESC, p.rowid DESC LIMIT 1) AS last_punch
+      AND p.deleted_at IS NULL ORDER BY p.timestamp DESC, p.rowid DESC LIMIT 1) AS last_punch
   FROM users u
   WHERE u.role = 'conductor' AND u.is_approved = 1 AND u.deleted_at IS NULL`;
 const VARIANTS = {

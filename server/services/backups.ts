@@ -5,7 +5,8 @@ import path from 'node:path';
 import { BACKUPS_KEPT } from '@shared/constants';
 import { SYSTEM_LOG } from '@shared/labels';
 import { config } from '../config';
-import { sqlite, tx } from '../db';
+import { isStorageFailure, sqlite, tx } from '../db';
+import { logger } from '../logger';
 import { nowMs } from '../clock';
 import { logActivity, type Actor } from './activity';
 
@@ -83,13 +84,20 @@ async function backup(actor: Actor | null): Promise<BackupFile> {
   for (const old of pruned) fs.rmSync(path.join(dir, old.file), { force: true });
 
   const bytes = fs.statSync(target).size;
-  tx(() =>
-    logActivity(
-      'system',
-      actor,
-      actor ? SYSTEM_LOG.backup.action : SYSTEM_LOG.backup.automaticAction,
-      SYSTEM_LOG.backup.details(file, bytes, pruned.length),
-    ),
-  );
+  try {
+    tx(() =>
+      logActivity(
+        'system',
+        actor,
+        actor ? SYSTEM_LOG.backup.action : SYSTEM_LOG.backup.automaticAction,
+        SYSTEM_LOG.backup.details(file, bytes, pruned.length),
+      ),
+    );
+  } catch (err) {
+    // The database can no longer be written (its file deleted, the disk read-only): this copy may be the
+    // one to restore from, so it stands without its activity-log row.
+    if (!isStorageFailure(err)) throw err;
+    logger.warn({ err, file }, 'copia hecha; no se pudo anotar en el registro de actividad');
+  }
   return { file, takenAt: at, bytes };
 }

@@ -1,6 +1,8 @@
 // The first admin (CONTRACT §2): from ADMIN_EMAIL/ADMIN_PASSWORD, else a generated password printed once.
+// Both were checked at start-up (checkConfig) against the rules a registration must pass.
 import crypto from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
+import { email as emailSchema } from '@shared/schemas/auth';
 import { db } from '../db';
 import { users } from '../db/schema';
 import { now } from '../clock';
@@ -18,7 +20,8 @@ export async function ensureFirstAdmin(
     .where(and(eq(users.role, 'admin'), isNull(users.deletedAt)))
     .get();
   if (existing) return;
-  const adminEmail = (email ?? 'admin@torre.local').trim().toLowerCase();
+  // The same normalised key a registration or a login would use (NFKC, lower case, trimmed).
+  const adminEmail = emailSchema.parse(email ?? 'admin@torre.local');
   const adminPassword = password ?? crypto.randomBytes(9).toString('base64url');
   const at = now();
   db.insert(users)

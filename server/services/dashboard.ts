@@ -14,6 +14,8 @@ import { driverStates, type DriverState } from './availability';
 const COUNTS_SQL = `
   SELECT
     (SELECT count(*) FROM tasks WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL) AS bolsa_trabajo,
+    (SELECT count(*) FROM tasks WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND on_hold = 0)
+      AS pending_tasks,
     (SELECT count(*) FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL) AS en_proceso,
     (SELECT count(*) FROM tasks INDEXED BY tasks_completed
       WHERE completed_at > @since AND status = 'finalizada' AND deleted_at IS NULL) AS finalizada,
@@ -24,6 +26,8 @@ const COUNTS_SQL = `
 
 interface Counts {
   bolsa_trabajo: number;
+  /** The workload alert's pending tasks: the pool without the tasks on hold (CONTRACT §6, §15). */
+  pending_tasks: number;
   en_proceso: number;
   finalizada: number;
   pending_users: number;
@@ -37,8 +41,20 @@ const readCounts = (): Counts => {
   return counts.stmt.get({ since: nowMs() - BOARD_FINISHED_WINDOW_MS }) as Counts;
 };
 
-/** critical: work waits and nobody can take it; warning: the queue outgrows the free drivers. */
-export function workloadAlert(pending: number, available: number, busy: number): WorkloadAlert {
+/** Utilization at which a waiting pool is a warning (CONTRACT §6). */
+const ALERT_UTILIZATION_PERCENT = 80;
+
+/**
+ * critical: work waits and nobody can take it; warning: the queue outgrows the free drivers, or nearly
+ * every driver is busy while work waits (every driver busy with nothing waiting is a good day, not an
+ * alert). `since` is when the status began: the tracker below fills it in.
+ */
+export function workloadAlert(
+  pending: number,
+  available: number,
+  busy: number,
+  since: string = new Date(nowMs()).toISOString(),
+): WorkloadAlert {
   const utilization = busy + available === 0 ? 0 : Math.round((busy / (busy + available)) * 100);
   const metrics = {
     pending_tasks: pending,
@@ -49,14 +65,16 @@ export function workloadAlert(pending: number, available: number, busy: number):
   if (pending > 0 && available === 0)
     return {
       status: 'critical',
+      since,
       severity: 2,
       message: WORKLOAD.critical.message(pending),
       recommendations: [...WORKLOAD.critical.recommendations],
       metrics,
     };
-  if (pending > 2 * available || utilization >= 80)
+  if (pending > 2 * available || (utilization >= ALERT_UTILIZATION_PERCENT && pending > 0))
     return {
       status: 'warning',
+      since,
       severity: 1,
       message: WORKLOAD.warning.message(pending, available, utilization),
       recommendations: [...WORKLOAD.warning.recommendations],
@@ -64,11 +82,23 @@ export function workloadAlert(pending: number, available: number, busy: number):
     };
   return {
     status: 'normal',
+    since,
     severity: 0,
     message: WORKLOAD.normal.message,
     recommendations: [...WORKLOAD.normal.recommendations],
     metrics,
   };
+}
+
+// When the alert's current status began (CONTRACT §15). Updated whenever the figures are computed (a
+// request, or a push: emit.ts computes them after every change even with no board open); a fresh
+// server, not knowing the past, starts from its start time. Per database, as the memo below.
+const startedAt = nowMs();
+let alertTrack: { db: typeof sqlite; status: WorkloadAlert['status']; since: number } | undefined;
+function alertSince(status: WorkloadAlert['status']): string {
+  if (alertTrack?.db !== sqlite) alertTrack = { db: sqlite, status, since: startedAt };
+  else if (alertTrack.status !== status) alertTrack = { db: sqlite, status, since: nowMs() };
+  return new Date(alertTrack.since).toISOString();
 }
 
 // The figures change only when the database does (or as their 24 h windows slide): requests between two
@@ -106,8 +136,14 @@ function computeStats(): DashboardStats {
     available_drivers: available,
     busy_drivers: busy,
     pending_users: c.pending_users,
-    workload_alert: workloadAlert(c.bolsa_trabajo, available, busy),
+    workload_alert: trackedAlert(c.pending_tasks, available, busy),
   };
+}
+
+/** The alert with the start of its current status. */
+function trackedAlert(pending: number, available: number, busy: number): WorkloadAlert {
+  const alert = workloadAlert(pending, available, busy);
+  return { ...alert, since: alertSince(alert.status) };
 }
 
 const collator = new Intl.Collator('es', { sensitivity: 'base' });

@@ -10,7 +10,7 @@ import { BACKUP_MAX_AGE_MS, DELAY_RED_MIN, INCIDENT_THRESHOLD_MIN } from '@share
 import { HEALTH_CHECK_LABELS, HEALTH_MSG } from '@shared/labels';
 import { HEALTH_CHECK_NAMES, type HealthCheck, type HealthCheckName } from '@shared/schemas';
 import { config } from '../config';
-import { db, sqlite } from '../db';
+import { db, probeWrite, sqlite, storageFreeBytes, storageProblem, type StorageProblem } from '../db';
 import { tasks } from '../db/schema';
 import { nowMs } from '../clock';
 import { connectedSockets, getIo } from '../realtime/emit';
@@ -51,7 +51,30 @@ const LOOP_RESOLUTION_MS = 20;
 const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 loopDelay.enable();
 
+const STORAGE_MSG: Record<StorageProblem, () => string> = {
+  missing: () => HEALTH_MSG.databaseMissing,
+  replaced: () => HEALTH_MSG.databaseReplaced,
+  readonly: () => HEALTH_MSG.databaseReadOnly,
+  full: () => HEALTH_MSG.databaseFull(storageFreeBytes()),
+};
+
+/**
+ * Can the database keep a write (CONTRACT §14)? The file at DB_PATH must still be the one opened, on a
+ * writable disk with room, and a real commit (the probe) must succeed; then the integrity check.
+ */
 function database(): Check {
+  const problem = storageProblem(0);
+  if (problem) return { status: 'error', message: STORAGE_MSG[problem]() };
+  try {
+    probeWrite();
+  } catch (err) {
+    logger.warn({ err }, 'la prueba de escritura en la base de datos falló');
+    const code = (err as { code?: unknown }).code;
+    return {
+      status: 'error',
+      message: HEALTH_MSG.databaseWriteFailed(typeof code === 'string' ? code : String(err)),
+    };
+  }
   const rows = sqlite.pragma('quick_check') as { quick_check: string }[];
   const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
   if (problems.length) return { status: 'error', message: HEALTH_MSG.databaseCorrupt(problems[0]) };
@@ -111,12 +134,15 @@ function websocket(): Check {
 }
 
 function autoAssignment(): Check {
+  // A task on hold waits on purpose (CONTRACT §15): not the engine's backlog.
   const waiting = and(
     eq(tasks.status, 'bolsa_trabajo'),
     isNull(tasks.deletedAt),
+    eq(tasks.onHold, false),
     inArray(tasks.vehicleType, [...AUTO_ASSIGNED_TYPES]),
   );
-  // status_since: when it (last) entered the pool — a returned or reopened task waits from then.
+  // status_since: when it (last) entered the pool — a returned or reopened task waits from then, a
+  // released one from its release.
   const oldest = db
     .select({ trailerId: tasks.trailerId, since: tasks.statusSince })
     .from(tasks)

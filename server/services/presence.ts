@@ -2,9 +2,10 @@
 // Transitions are stored as presence intervals (analytics) and mirrored in users.is_online.
 import { and, eq, isNull } from 'drizzle-orm';
 import { PRESENCE_WINDOW_MS } from '@shared/constants';
-import { db, tx } from '../db';
+import { db, isStorageFailure, tx } from '../db';
 import { presenceIntervals, users } from '../db/schema';
 import { now, nowMs } from '../clock';
+import { logger } from '../logger';
 
 interface Entry {
   sockets: number;
@@ -67,9 +68,11 @@ class Presence {
   /** At start-up nobody is connected: close intervals a crash left open. */
   reset(): void {
     this.entries.clear();
+    const at = now();
     tx(() => {
-      db.update(users).set({ isOnline: false }).where(eq(users.isOnline, true)).run();
-      db.update(presenceIntervals).set({ endedAt: now() }).where(isNull(presenceIntervals.endedAt)).run();
+      // Offline since the restart (tasks show how long their driver has been offline from it).
+      db.update(users).set({ isOnline: false, lastActivityAt: at }).where(eq(users.isOnline, true)).run();
+      db.update(presenceIntervals).set({ endedAt: at }).where(isNull(presenceIntervals.endedAt)).run();
     });
   }
 
@@ -77,30 +80,52 @@ class Presence {
     if (entry.sockets === 0 && nowMs() - entry.lastRequestAt > PRESENCE_WINDOW_MS) this.goOffline(userId);
   }
 
+  // Presence lives in memory; the database only mirrors it. A disk that refuses the write (CONTRACT §14)
+  // costs that mirror, never the request, socket or timer that changed presence (it would crash them).
+  private store(write: () => void): void {
+    try {
+      tx(write);
+    } catch (err) {
+      if (!isStorageFailure(err)) throw err;
+      logger.warn({ err }, 'presencia: el almacenamiento no acepta escrituras');
+    }
+  }
+
+  private announce(userId: string, online: boolean): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(userId, online);
+      } catch (err) {
+        if (!isStorageFailure(err)) throw err;
+        logger.warn({ err }, 'presencia: el almacenamiento no acepta escrituras');
+      }
+    }
+  }
+
   private goOnline(userId: string, entry: Entry): void {
     this.entries.set(userId, entry);
     const at = now();
-    tx(() => {
+    this.store(() => {
       db.update(users)
         .set({ isOnline: true, idleSince: at, lastActivityAt: at })
         .where(eq(users.id, userId))
         .run();
       db.insert(presenceIntervals).values({ userId, startedAt: at }).run();
     });
-    for (const fn of this.listeners) fn(userId, true);
+    this.announce(userId, true);
   }
 
   private goOffline(userId: string): void {
     this.entries.delete(userId);
     const at = now();
-    tx(() => {
+    this.store(() => {
       db.update(users).set({ isOnline: false, lastActivityAt: at }).where(eq(users.id, userId)).run();
       db.update(presenceIntervals)
         .set({ endedAt: at })
         .where(and(eq(presenceIntervals.userId, userId), isNull(presenceIntervals.endedAt)))
         .run();
     });
-    for (const fn of this.listeners) fn(userId, false);
+    this.announce(userId, false);
   }
 }
 

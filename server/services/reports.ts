@@ -21,7 +21,8 @@ const THRESHOLD_MS = INCIDENT_THRESHOLD_MIN * 60_000;
 const LAST_24H_MS = 24 * 3_600_000;
 const AUTO_TYPES = AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ');
 
-// The wait ends at the first assignment (the history's first 'assigned'; assigned_at for a row
+// A task on hold is left out while held (CONTRACT §15): staff keep it back on purpose, no driver is
+// missing. The wait ends at the first assignment (the history's first 'assigned'; assigned_at for a row
 // without history), else at completion (a pool task dragged straight to finalizada), else now.
 // INDEXED BY: left alone, SQLite reads task_events_type and walks every assignment in history per task.
 const DEFICIENCIES_SQL = `
@@ -32,7 +33,7 @@ const DEFICIENCIES_SQL = `
              t.assigned_at) AS first_assigned_at
     FROM tasks t
     WHERE t.created_at >= @start AND t.created_at < @end AND t.deleted_at IS NULL
-      AND t.vehicle_type IN (${AUTO_TYPES})
+      AND t.vehicle_type IN (${AUTO_TYPES}) AND t.on_hold = 0
   )
   WHERE COALESCE(first_assigned_at, completed_at, @now) - created_at > @threshold`;
 

@@ -10,18 +10,31 @@ import {
   activityLog,
   notifications,
   presenceIntervals,
+  punchCorrections,
   punches,
+  sessions,
   taskEvents,
   tasks,
   users,
 } from '../db/schema';
+import { now } from '../clock';
 import * as emit from '../realtime/emit';
 import { presentAdminUser } from '../presenters/users';
 import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
 import { runAssignment } from './assignment';
 
-const TABLES = [users, tasks, taskEvents, notifications, punches, presenceIntervals, activityLog];
+const TABLES = [
+  users,
+  sessions,
+  tasks,
+  taskEvents,
+  notifications,
+  punches,
+  punchCorrections,
+  presenceIntervals,
+  activityLog,
+];
 
 /** The integrity issue run-migrations repairs: live approved conductors with no task type at all, who
  * could never be given a task. */
@@ -101,6 +114,10 @@ export function clearAllTokens(actor: Actor): { message: string } {
       .returning({ id: users.id })
       .all()
       .map((r) => r.id);
+    db.update(sessions)
+      .set({ endedAt: now() })
+      .where(and(ne(sessions.userId, actor.id), isNull(sessions.endedAt)))
+      .run();
     logActivity(
       'system',
       actor,

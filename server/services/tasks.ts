@@ -7,7 +7,7 @@
 // active task per driver": a write they refuse becomes the 409 of the operation that attempted it.
 import crypto from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { isAutoAssigned, type TaskEventType, type TaskStatus } from '@shared/enums';
+import { isAutoAssigned, type ReturnReason, type TaskEventType, type TaskStatus } from '@shared/enums';
 import type { CreateTaskData, EligibleDriver, Task, UpdateTaskData } from '@shared/schemas';
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import {
@@ -17,7 +17,7 @@ import {
   TASK_LOG,
   TASK_NOTIFICATION,
 } from '@shared/labels';
-import { db, sqlite, tx } from '../db';
+import { db, sqlite, StorageUnavailableError, tx } from '../db';
 import { taskEvents, tasks, users, type TaskRow, type UserRow } from '../db/schema';
 import { now, nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -123,6 +123,9 @@ function roundWithin(fx: Effects): void {
 
 /** `work` under a savepoint of the open transaction: if it throws, its writes and effects are dropped. */
 function savepoint<T>(fx: Effects, work: (step: Effects) => T): T {
+  // After SQLITE_FULL or an I/O error SQLite may have rolled the whole transaction back: outside one,
+  // better-sqlite3 would BEGIN and COMMIT this step on its own, a write the caller then answers 503.
+  if (!sqlite.inTransaction) throw new StorageUnavailableError('aborted');
   const step = new Effects();
   const result = sqlite.transaction(() => work(step))();
   fx.absorb(step);
@@ -138,7 +141,10 @@ function asConflict(err: unknown, trailerId: string, busyDetail: string): unknow
   return err;
 }
 
-/** Writes a change: version+1, updated_at, status_since when the status moves. Returns the new row. */
+/**
+ * Writes a change: version+1, updated_at, status_since when the status moves (or when the patch sets it:
+ * holding and releasing restart the clock of a pool task). Returns the new row.
+ */
 function writeTask(
   row: TaskRow,
   patch: Partial<TaskRow>,
@@ -148,9 +154,15 @@ function writeTask(
   fx.updated(row);
   const at = fx.at;
   const moved = patch.status !== undefined && patch.status !== row.status;
-  // Editing a card's text changes no figure: only moves and (re)assignments are worth a stats push.
-  if (moved || (patch.assignedTo !== undefined && patch.assignedTo !== row.assignedTo)) fx.figuresChanged();
-  const statusSince = moved ? at : row.statusSince;
+  // Editing a card's text changes no figure: only moves, (re)assignments and holds (the alert's pending
+  // tasks leave out held ones) are worth a stats push.
+  if (
+    moved ||
+    (patch.assignedTo !== undefined && patch.assignedTo !== row.assignedTo) ||
+    (patch.onHold !== undefined && patch.onHold !== row.onHold)
+  )
+    fx.figuresChanged();
+  const statusSince = moved ? at : (patch.statusSince ?? row.statusSince);
   try {
     return db
       .update(tasks)
@@ -250,10 +262,21 @@ export function assignDriver(
 ): TaskRow {
   const next = writeTask(
     row,
-    { status: 'en_proceso', assignedTo: driver.id, assignedAt: fx.at, returnReason: null },
+    {
+      status: 'en_proceso',
+      assignedTo: driver.id,
+      assignedAt: fx.at,
+      returnReason: null,
+      // Only staff reach a held task (the engine and a claim never do): assigning it by hand releases it.
+      ...(row.onHold ? { onHold: false, holdReason: null } : {}),
+    },
     fx,
     mode === 'self' ? ERR.alreadyActive : ERR.driverBusy,
   );
+  if (row.onHold) {
+    recordEvent(fx, row.id, 'released', { actor, from: row.status, to: row.status });
+    logActivity('task', actor, TASK_LOG.unheld.action, TASK_LOG.unheld.details(row));
+  }
   recordEvent(fx, row.id, 'assigned', { actor, driverId: driver.id, from: row.status, to: 'en_proceso' });
   const log =
     mode === 'auto' ? TASK_LOG.autoAssigned : mode === 'self' ? TASK_LOG.selfAssigned : TASK_LOG.assigned;
@@ -265,12 +288,25 @@ export function assignDriver(
   return next;
 }
 
-/** The one completion: finalizada, completed_at, +1 movement for the assignee and their congratulations. */
-function completeTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
+/**
+ * The one completion: finalizada, completed_at, +1 movement for the assignee and their congratulations —
+ * or, when staff finished the driver's task for them (`byStaff`), a `task_closed_by_staff` notice instead:
+ * nobody is congratulated for a move they did not report. A completed task is held no more and forgets
+ * its returns.
+ */
+function completeTask(row: TaskRow, actor: Actor, fx: Effects, byStaff: boolean): TaskRow {
   const driverId = row.status === 'en_proceso' ? row.assignedTo : null;
   const next = writeTask(
     row,
-    { status: 'finalizada', completedAt: fx.at, creditedTo: driverId, returnReason: null },
+    {
+      status: 'finalizada',
+      completedAt: fx.at,
+      creditedTo: driverId,
+      returnReason: null,
+      lastReturnReason: null,
+      onHold: false,
+      holdReason: null,
+    },
     fx,
   );
   recordEvent(fx, row.id, 'completed', { actor, driverId, from: row.status, to: 'finalizada' });
@@ -283,10 +319,15 @@ function completeTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
       .returning({ name: users.name, movements: users.movementsCount })
       .get()!;
     driverName = driver.name;
-    const n = TASK_NOTIFICATION.congratulations;
-    fx.push(
-      notify(driverId, 'congratulations', n.title, n.message(row, driver.movements), { taskId: row.id }),
-    );
+    if (byStaff) {
+      const n = TASK_NOTIFICATION.closedByStaff;
+      fx.push(notify(driverId, 'task_closed_by_staff', n.title, n.message(row), { taskId: row.id }));
+    } else {
+      const n = TASK_NOTIFICATION.congratulations;
+      fx.push(
+        notify(driverId, 'congratulations', n.title, n.message(row, driver.movements), { taskId: row.id }),
+      );
+    }
     fx.engine = true;
   }
   logActivity('task', actor, TASK_LOG.completed.action, TASK_LOG.completed.details(row, driverName));
@@ -323,9 +364,14 @@ function reopenTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
   return next;
 }
 
+/** A driver's return with this reason puts the task on hold until staff review it (CONTRACT §15). */
+const HOLDING_RETURN: ReturnReason = 'Remolque dañado';
+
 /**
- * An en_proceso task back to the pool. A driver's own return keeps its reason and who returned it
- * (the 30-minute rule); a staff move or a release keeps neither. The driver is idle from now.
+ * An en_proceso task back to the pool. A driver's own return keeps its reason (return_reason, and
+ * last_return_reason until completion) and who returned it (the 30-minute rule); with `Remolque dañado`
+ * it holds the task. A staff move or a release keeps neither (last_return_reason stays as it was). The
+ * driver is idle from now.
  */
 function backToPool(
   row: TaskRow,
@@ -334,6 +380,7 @@ function backToPool(
   driverReturn?: { reason: string | null },
 ): TaskRow {
   const driverId = row.assignedTo!;
+  const holds = driverReturn?.reason === HOLDING_RETURN;
   const next = writeTask(
     row,
     {
@@ -341,7 +388,10 @@ function backToPool(
       assignedTo: null,
       assignedAt: null,
       returnReason: driverReturn?.reason ?? null,
-      ...(driverReturn ? { returnedBy: driverId, returnedAt: fx.at } : {}),
+      ...(driverReturn
+        ? { returnedBy: driverId, returnedAt: fx.at, lastReturnReason: driverReturn.reason }
+        : {}),
+      ...(holds ? { onHold: true, holdReason: driverReturn!.reason } : {}),
     },
     fx,
   );
@@ -353,6 +403,42 @@ function backToPool(
     to: 'bolsa_trabajo',
     reason: driverReturn?.reason,
   });
+  if (holds) {
+    recordEvent(fx, row.id, 'held', {
+      actor,
+      from: 'bolsa_trabajo',
+      to: 'bolsa_trabajo',
+      reason: next.holdReason,
+    });
+    logActivity('task', actor, TASK_LOG.held.action, TASK_LOG.held.details(row, next.holdReason));
+  }
+  fx.engine = true;
+  return next;
+}
+
+/**
+ * Holds a pool task (CONTRACT §15), or changes the reason of a held one. A task elsewhere → 409. Holding
+ * restarts its clock (status_since): the board and the Attention list count how long it has been held.
+ */
+function holdTask(row: TaskRow, actor: Actor, fx: Effects, reason: string | null | undefined): TaskRow {
+  if (row.status !== 'bolsa_trabajo') throw conflict(ERR.holdOnlyPool);
+  if (row.onHold && (reason === undefined || reason === row.holdReason)) return row;
+  const holdReason = reason === undefined ? null : reason;
+  const next = writeTask(
+    row,
+    { onHold: true, holdReason, ...(row.onHold ? {} : { statusSince: fx.at }) },
+    fx,
+  );
+  recordEvent(fx, row.id, 'held', { actor, from: row.status, to: row.status, reason: holdReason });
+  logActivity('task', actor, TASK_LOG.held.action, TASK_LOG.held.details(row, holdReason));
+  return next;
+}
+
+/** Releases a held task: it enters matching like a new pool task (its wait starts now). */
+function releaseTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
+  const next = writeTask(row, { onHold: false, holdReason: null, statusSince: fx.at }, fx);
+  recordEvent(fx, row.id, 'released', { actor, from: row.status, to: row.status, reason: row.holdReason });
+  logActivity('task', actor, TASK_LOG.unheld.action, TASK_LOG.unheld.details(row));
   fx.engine = true;
   return next;
 }
@@ -463,10 +549,16 @@ export function updateTask(id: string, input: UpdateTaskData, user: UserRow): Ta
 function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
   commit((fx) => {
     let row = liveTask(id);
+    checkVersion(row, input);
     // {assigned_to} alone assigns a pool task and reassigns an in-process one.
     const target: TaskStatus =
       input.status ?? (input.assigned_to && row.status === 'bolsa_trabajo' ? 'en_proceso' : row.status);
-    if (input.assigned_to && target !== 'en_proceso') throw badRequest(ASSIGNEE_NEEDS_EN_PROCESO);
+    if (input.assigned_to && target !== 'en_proceso') {
+      // Alone, it lost a race: the task was finished meanwhile (CONTRACT §5, a 409). With another
+      // status the request can never succeed (a 400).
+      if (input.status === undefined) throw conflict(ERR.taskFinished);
+      throw badRequest(ASSIGNEE_NEEDS_EN_PROCESO);
+    }
 
     const patch: Partial<TaskRow> = {};
     const fields: string[] = [];
@@ -492,23 +584,24 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
       const wanted =
         input.assigned_to === undefined && row.status === 'en_proceso' ? row.assignedTo : input.assigned_to;
       if (!wanted) throw badRequest(ERR.selectDriver);
-      if (row.status === 'en_proceso' && wanted === row.assignedTo) return;
-      const driver = driverFor(wanted, row);
-      if (row.status === 'finalizada') row = reopenTask(row, actor, fx);
-      const previous = row.status === 'en_proceso' ? row.assignedTo : null;
-      row = assignDriver(row, driver, actor, fx, 'manual');
-      if (previous) {
-        markIdle(previous, fx);
-        notifyWithdrawn(previous, row, fx);
-        fx.engine = true;
+      if (row.status !== 'en_proceso' || wanted !== row.assignedTo) {
+        const driver = driverFor(wanted, row);
+        if (row.status === 'finalizada') row = reopenTask(row, actor, fx);
+        const previous = row.status === 'en_proceso' ? row.assignedTo : null;
+        row = assignDriver(row, driver, actor, fx, 'manual');
+        if (previous) {
+          markIdle(previous, fx);
+          notifyWithdrawn(previous, row, fx);
+          fx.engine = true;
+        }
       }
     } else if (target !== row.status) {
       const from = row.status;
-      if (target === 'finalizada') completeTask(row, actor, fx);
-      else if (from === 'finalizada') reopenTask(row, actor, fx);
+      if (target === 'finalizada') row = completeTask(row, actor, fx, true);
+      else if (from === 'finalizada') row = reopenTask(row, actor, fx);
       else {
         const driverId = row.assignedTo!;
-        backToPool(row, actor, fx);
+        row = backToPool(row, actor, fx);
         notifyWithdrawn(driverId, row, fx);
         logActivity(
           'task',
@@ -518,7 +611,17 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
         );
       }
     }
+
+    // Hold or release (CONTRACT §15), judged on where the task ended up: {hold_reason} alone holds too.
+    const hold = input.on_hold ?? (input.hold_reason !== undefined ? true : undefined);
+    if (hold === true) holdTask(row, actor, fx, input.hold_reason);
+    else if (hold === false && row.onHold) releaseTask(row, actor, fx);
   });
+}
+
+/** An editor that names the version it started from must still be looking at the current one. */
+function checkVersion(row: TaskRow, input: UpdateTaskData): void {
+  if (input.version !== undefined && input.version !== row.version) throw conflict(ERR.versionConflict);
 }
 
 /** The driver staff named for en_proceso: an approved conductor having the task's type. */
@@ -599,6 +702,7 @@ export function selfAssign(id: string, driver: UserRow): void {
     const row = liveTask(id);
     if (row.status === 'finalizada') throw conflict(ERR.taskFinished);
     if (row.status !== 'bolsa_trabajo') throw conflict(ERR.alreadyAssigned);
+    if (row.onHold) throw conflict(ERR.taskOnHold);
     if (!driver.taskTypes.includes(row.vehicleType)) throw conflict(ERR.typeNotEnabled);
     assignDriver(row, driver, driver, fx, 'self');
   });
@@ -610,7 +714,7 @@ export function completeByDriver(id: string, driver: UserRow): void {
     const row = liveTask(id);
     if (row.status === 'finalizada' && row.assignedTo === driver.id) return;
     if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
-    completeTask(row, driver, fx);
+    completeTask(row, driver, fx, false);
   });
 }
 
@@ -638,8 +742,9 @@ export function returnByDriver(id: string, driver: UserRow, reason: string | nul
 
 /** A conductor's PUT: claim a pool task of their types, or return/complete their own task. */
 function driverMove(id: string, input: UpdateTaskData, driver: UserRow): void {
-  const { status, assigned_to, ...fields } = input;
+  const { status, assigned_to, version: _version, ...fields } = input;
   const row = liveTask(id);
+  checkVersion(row, input);
   const others = Object.keys(fields).length > 0 || (assigned_to != null && assigned_to !== driver.id);
   const target =
     status ?? (assigned_to === driver.id && row.status === 'bolsa_trabajo' ? 'en_proceso' : row.status);
@@ -713,11 +818,18 @@ export function myActiveTask(driverId: string): Task {
   return task;
 }
 
-/** Pool swap tasks, newest first; empty for a driver without the swap type. */
+/** Pool swap tasks a driver may claim (none on hold), newest first; empty without the swap type. */
 export function swapAvailable(driver: UserRow): Task[] {
   if (!driver.taskTypes.includes('swap')) return [];
   return selectTasks()
-    .where(and(eq(tasks.status, 'bolsa_trabajo'), eq(tasks.vehicleType, 'swap'), isNull(tasks.deletedAt)))
+    .where(
+      and(
+        eq(tasks.status, 'bolsa_trabajo'),
+        eq(tasks.vehicleType, 'swap'),
+        eq(tasks.onHold, false),
+        isNull(tasks.deletedAt),
+      ),
+    )
     .orderBy(desc(tasks.createdAt))
     .all()
     .map(presentJoined);

@@ -1,14 +1,18 @@
-// Control Conductores (CONTRACT §7): per approved conductor and time window, one status, the first
-// entrada, the last salida, the hours worked and the punches. Shared by the daily summary, its Excel
-// export and the analytics export (hours worked), so hours are computed one way everywhere.
+// Control Conductores (CONTRACT §7, §15): per approved conductor and time window, one status, the
+// first entrada, the last salida, the hours worked, the punches and their corrections. Shared by the
+// daily summary, its Excel export and the analytics export (hours worked), so hours are computed one
+// way everywhere. Punches removed by a correction (deleted_at set) count nowhere.
 //
-// A shift that crosses the window's edge keeps its whole pair of punches in the row (the entrada just
-// before the window, the salida just after it), but only the part inside the window counts as hours:
-// summed over consecutive days, a night shift is counted exactly once (docs/REPORTS.md).
+// Two ways to cut time into windows:
+// - Madrid days and date ranges (`byStart`): a shift belongs to the day on which it started (CONTRACT
+//   §15). That day counts its whole length, up to the salida that closed it the next morning; the next
+//   day ignores that salida. Summed over consecutive days, a night shift is counted exactly once.
+// - The rolling last 24 h (the live view): a shift begun before the window keeps its whole pair of
+//   punches in the row, but only the part inside the window counts (docs/REPORTS.md).
 import type Database from 'better-sqlite3';
 import type { ClockType, DailySummaryStatus } from '@shared/enums';
 import { LOCALE, OPEN_SHIFT_MAX_MS, TIMECLOCK_WINDOW_MS } from '@shared/constants';
-import type { DailySummary } from '@shared/schemas';
+import type { DailySummary, PunchCorrection, PunchCorrectionAction } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
 import { SUPERVISION_ERR } from '@shared/labels';
 import { sqlite } from '../db';
@@ -22,9 +26,24 @@ export interface Window {
 }
 
 export interface PunchRow {
+  id: string;
   user_id: string;
   clock_type: ClockType;
   timestamp: number;
+  corrected: number;
+  offline: number;
+}
+
+/** A correction as stored, with its punch and the actor's name (CONTRACT §15). */
+interface CorrectionRow {
+  punch_id: string;
+  user_id: string;
+  action: PunchCorrectionAction;
+  clock_type: ClockType;
+  punch_timestamp: number;
+  reason: string;
+  actor_name: string;
+  at: number;
 }
 
 /** An approved, live conductor as supervision reads them. */
@@ -42,7 +61,8 @@ export interface ShiftSummary {
   clockIn: number | null;
   clockOut: number | null;
   workedMs: number;
-  punches: { clockType: ClockType; at: number }[];
+  punches: { id: string; clockType: ClockType; at: number; corrected: boolean; offline: boolean }[];
+  corrections: PunchCorrection[];
 }
 
 const HOUR_MS = 3_600_000;
@@ -53,16 +73,27 @@ const DRIVERS_SQL = `
 // Punches up to one long shift either side of the window: the entrada of a shift already open at
 // the start and the salida closing one still open at the end. rowid orders same-millisecond punches.
 const PUNCHES_SQL = `
-  SELECT user_id, clock_type, timestamp FROM punches
-  WHERE timestamp >= @from AND timestamp < @to
+  SELECT id, user_id, clock_type, timestamp, corrected, offline FROM punches
+  WHERE timestamp >= @from AND timestamp < @to AND deleted_at IS NULL
   ORDER BY user_id, timestamp, rowid`;
 
 // Conductors deleted since keep their punches in the exports (CONTRACT §4: history stays in reports).
 const PUNCHED_SQL = `
   SELECT id, name, email, is_online, movements_count, last_activity_at FROM users
-  WHERE id IN (SELECT DISTINCT user_id FROM punches WHERE timestamp >= @from AND timestamp < @to)`;
+  WHERE id IN (SELECT DISTINCT user_id FROM punches
+    WHERE timestamp >= @from AND timestamp < @to AND deleted_at IS NULL)`;
 
-type Stmts = Record<'drivers' | 'punches' | 'punched', Database.Statement>;
+// Corrections of the punches (removed ones too) whose time lies in a range, oldest first.
+const CORRECTIONS_SQL = `
+  SELECT c.punch_id, p.user_id, c.action, p.clock_type, p.timestamp AS punch_timestamp, c.reason,
+    u.name AS actor_name, c.at
+  FROM punch_corrections c
+  JOIN punches p ON p.id = c.punch_id
+  JOIN users u ON u.id = c.actor_id
+  WHERE p.timestamp >= @from AND p.timestamp < @to
+  ORDER BY c.at, c.id`;
+
+type Stmts = Record<'drivers' | 'punches' | 'punched' | 'corrections', Database.Statement>;
 let stmts: { conn: Database.Database; s: Stmts } | undefined;
 function statements(): Stmts {
   if (stmts?.conn !== sqlite)
@@ -72,6 +103,7 @@ function statements(): Stmts {
         drivers: sqlite.prepare(DRIVERS_SQL),
         punches: sqlite.prepare(PUNCHES_SQL),
         punched: sqlite.prepare(PUNCHED_SQL),
+        corrections: sqlite.prepare(CORRECTIONS_SQL),
       },
     };
   return stmts.s;
@@ -92,10 +124,8 @@ export function driversOf(w: Window): Driver[] {
   return [...all.values()].sort(byName);
 }
 
-/** Each user's punches in [from, to), in time order. */
-export function punchesByUser(from: number, to: number): Map<string, PunchRow[]> {
-  const rows = statements().punches.all({ from, to }) as PunchRow[];
-  const byUser = new Map<string, PunchRow[]>();
+function groupByUser<R extends { user_id: string }>(rows: R[]): Map<string, R[]> {
+  const byUser = new Map<string, R[]>();
   for (const r of rows) {
     const list = byUser.get(r.user_id);
     if (list) list.push(r);
@@ -104,19 +134,65 @@ export function punchesByUser(from: number, to: number): Map<string, PunchRow[]>
   return byUser;
 }
 
-const punchesAround = (w: Window) => punchesByUser(w.start - OPEN_SHIFT_MAX_MS, w.end + OPEN_SHIFT_MAX_MS);
+/** Each user's live punches in [from, to), in time order. */
+export const punchesByUser = (from: number, to: number): Map<string, PunchRow[]> =>
+  groupByUser(statements().punches.all({ from, to }) as PunchRow[]);
+
+const presentCorrection = (c: CorrectionRow): PunchCorrection => ({
+  punch_id: c.punch_id,
+  action: c.action,
+  clock_type: c.clock_type,
+  punch_timestamp: new Date(c.punch_timestamp).toISOString(),
+  reason: c.reason,
+  actor_name: c.actor_name,
+  at: new Date(c.at).toISOString(),
+});
+
+/** Each user's corrections of punches timed in [from, to), oldest first. */
+export const correctionsByUser = (from: number, to: number): Map<string, PunchCorrection[]> => {
+  const out = new Map<string, PunchCorrection[]>();
+  for (const [user, rows] of groupByUser(statements().corrections.all({ from, to }) as CorrectionRow[]))
+    out.set(user, rows.map(presentCorrection));
+  return out;
+};
+
+const aroundRange = (w: Window) => ({ from: w.start - OPEN_SHIFT_MAX_MS, to: w.end + OPEN_SHIFT_MAX_MS });
+const punchesAround = (w: Window) => {
+  const { from, to } = aroundRange(w);
+  return punchesByUser(from, to);
+};
 
 const overlap = (from: number, to: number, w: Window) =>
   Math.max(0, Math.min(to, w.end) - Math.max(from, w.start));
 
-/** The rules of one driver's window, from their punches around it (time order). */
-function summarizeShift(around: PunchRow[], w: Window, now: number): ShiftSummary {
+/**
+ * The rules of one driver's window, from their punches around it (time order). `byStart`: the window
+ * is a Madrid day or range, whose shifts are the ones that started in it; else a rolling window that
+ * counts the part of each shift inside it.
+ */
+function summarizeShift(
+  around: PunchRow[],
+  w: Window,
+  now: number,
+  byStart: boolean,
+  corrections: PunchCorrection[] = [],
+): ShiftSummary {
   const before = around.filter((p) => p.timestamp < w.start).at(-1);
   const inside = around.filter((p) => p.timestamp >= w.start && p.timestamp < w.end);
   const after = around.find((p) => p.timestamp >= w.end);
-  const seq = before?.clock_type === 'entrada' ? [before, ...inside] : inside;
+  const openBefore = before?.clock_type === 'entrada';
+  const seq = byStart
+    ? // The salida closing a shift begun the day before belongs to that day's row, not to this one.
+      openBefore && inside[0]?.clock_type === 'salida'
+      ? inside.slice(1)
+      : inside
+    : openBefore
+      ? [before, ...inside]
+      : inside;
   if (seq.at(-1)?.clock_type === 'entrada' && after?.clock_type === 'salida') seq.push(after);
 
+  // A day counts its shifts whole; the rolling window only their part inside it.
+  const length = (from: number, to: number) => (byStart ? Math.max(0, to - from) : overlap(from, to, w));
   let open: number | null = null;
   let workedMs = 0;
   let incomplete = false;
@@ -129,13 +205,15 @@ function summarizeShift(around: PunchRow[], w: Window, now: number): ShiftSummar
     } else if (open === null) {
       incomplete = true; // a salida without its entrada
     } else {
-      workedMs += overlap(open, p.timestamp, w);
+      workedMs += length(open, p.timestamp);
       open = null;
     }
   }
   if (open !== null) {
     if (openTooLong(open)) incomplete = true;
-    workedMs += overlap(open, now, w); // the open pair runs up to now
+    // The open pair runs up to now; on a past day, a shift never closed counts at most the longest
+    // believable shift (the row says `incomplete`: a supervisor adds the missing salida).
+    workedMs += byStart ? Math.min(length(open, now), OPEN_SHIFT_MAX_MS) : length(open, now);
   }
 
   const status: DailySummaryStatus = incomplete
@@ -145,33 +223,54 @@ function summarizeShift(around: PunchRow[], w: Window, now: number): ShiftSummar
       : open !== null
         ? 'working'
         : 'clocked_out';
+  const ids = new Set(seq.map((p) => p.id));
   return {
     status,
     clockIn: seq.find((p) => p.clock_type === 'entrada')?.timestamp ?? null,
     clockOut: seq.findLast((p) => p.clock_type === 'salida')?.timestamp ?? null,
     workedMs,
-    punches: seq.map((p) => ({ clockType: p.clock_type, at: p.timestamp })),
+    punches: seq.map((p) => ({
+      id: p.id,
+      clockType: p.clock_type,
+      at: p.timestamp,
+      corrected: !!p.corrected,
+      offline: !!p.offline,
+    })),
+    // The corrections of the row's punches, and of punches removed from its window.
+    corrections: corrections.filter((c) => {
+      const at = Date.parse(c.punch_timestamp);
+      return ids.has(c.punch_id) || (c.action === 'removed' && at >= w.start && at < w.end);
+    }),
   };
 }
 
-/** Each driver's summary of a window (every live conductor unless told whom). */
+/**
+ * Each driver's summary of a window (every live conductor unless told whom). `byStart` (default): a
+ * Madrid day or range, shifts counted whole on the day they started; false: the rolling last 24 h.
+ */
 export function summarizeWindow(
   w: Window,
   drivers: Driver[] = liveDrivers(),
+  byStart = true,
 ): { driver: Driver; shift: ShiftSummary }[] {
   const now = nowMs();
-  const around = punchesAround(w);
+  const range = aroundRange(w);
+  const around = punchesByUser(range.from, range.to);
+  const corrections = correctionsByUser(range.from, range.to);
   return drivers.map((driver) => ({
     driver,
-    shift: summarizeShift(around.get(driver.id) ?? [], w, now),
+    shift: summarizeShift(around.get(driver.id) ?? [], w, now, byStart, corrections.get(driver.id)),
   }));
 }
 
-/** Worked milliseconds of every user with punches in a window (conductors deleted since included). */
+/**
+ * Worked milliseconds of every user with punches in a Madrid range (conductors deleted since
+ * included): the shifts that started in it, whole.
+ */
 export function workedMsByUser(w: Window): Map<string, number> {
   const now = nowMs();
   const out = new Map<string, number>();
-  for (const [userId, list] of punchesAround(w)) out.set(userId, summarizeShift(list, w, now).workedMs);
+  for (const [userId, list] of punchesAround(w)) out.set(userId, summarizeShift(list, w, now, true).workedMs);
   return out;
 }
 
@@ -204,11 +303,20 @@ const toDailySummary = (driver: Driver, s: ShiftSummary): DailySummary => ({
   clock_in: s.clockIn === null ? null : new Date(s.clockIn).toISOString(),
   clock_out: s.clockOut === null ? null : new Date(s.clockOut).toISOString(),
   total_hours: s.workedMs / HOUR_MS,
-  punches: s.punches.map((p) => ({ clock_type: p.clockType, timestamp: new Date(p.at).toISOString() })),
+  punches: s.punches.map((p) => ({
+    id: p.id,
+    clock_type: p.clockType,
+    timestamp: new Date(p.at).toISOString(),
+    corrected: p.corrected,
+    offline: p.offline,
+  })),
+  corrections: s.corrections,
 });
 
 /** GET /admin/timeclock/daily: `last_24h=true` (also the default) or one Madrid `date`. */
 export function dailySummary(q: { last_24h?: boolean; date?: string }): DailySummary[] {
   if (q.last_24h && q.date) throw badRequest(SUPERVISION_ERR.last24hOrDate);
-  return summarizeWindow(summaryWindow(q.date)).map(({ driver, shift }) => toDailySummary(driver, shift));
+  return summarizeWindow(summaryWindow(q.date), liveDrivers(), q.date !== undefined).map(
+    ({ driver, shift }) => toDailySummary(driver, shift),
+  );
 }

@@ -17,6 +17,7 @@ export const ACCOUNT_MSG = {
   roleUnchanged: (name: string, role: Role) => `${name} ya tiene el rol ${ROLE_LABELS[role]}`,
   taskTypesUpdated: (name: string) => `Tipos de tarea de ${name} actualizados`,
   deleted: (name: string) => `Usuario ${name} eliminado`,
+  sessionEnded: 'Sesión cerrada en ese dispositivo',
 } as const;
 
 export const PENDING_NOTIFICATION = {
@@ -39,6 +40,21 @@ export const ACCOUNT_LOG = {
   },
   login: { action: 'Iniciar sesión', details: (name: string) => `${name} inició sesión` },
   logout: { action: 'Cerrar sesión', details: (name: string) => `${name} cerró sesión` },
+  endSession: {
+    action: 'Cerrar sesión de otro usuario',
+    details: (name: string, device: string) => `Se cerró una sesión de ${name} (${device})`,
+  },
+  resetPassword: {
+    action: 'Restablecer contraseña',
+    details: (name: string) =>
+      `Se restableció la contraseña de ${name}: deberá cambiarla al iniciar sesión y sus sesiones se cerraron`,
+  },
+  changePassword: { action: 'Cambiar contraseña', details: (name: string) => `${name} cambió su contraseña` },
+  editUser: {
+    action: 'Editar usuario',
+    details: (before: string, name: string, email: string) =>
+      `Datos de ${before} actualizados: ${name} (${email})`,
+  },
   approve: {
     action: 'Aprobar usuario',
     details: (name: string, email: string, role: Role) =>

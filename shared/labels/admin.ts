@@ -21,12 +21,21 @@ export const UI_USERS = {
   shortId: (id: string) => `#${id.slice(-SHORT_ID_LENGTH)}`,
   noTaskTypes: 'Sin tipos',
   notApplicable: '—',
-  actions: { role: 'Rol', taskTypes: 'Tareas', delete: 'Eliminar' },
+  actions: { role: 'Rol', taskTypes: 'Tareas', account: 'Cuenta', delete: 'Eliminar' },
   actionLabels: {
     role: (name: string) => `Rol de ${name}`,
     taskTypes: (name: string) => `Tareas de ${name}`,
+    account: (name: string) => `Cuenta de ${name}`,
     delete: (name: string) => `Eliminar a ${name}`,
   },
+  /** The row's Cuenta menu (CONTRACT §14). */
+  accountMenu: {
+    edit: 'Editar nombre y email',
+    sessions: 'Sesiones abiertas',
+    resetPassword: 'Restablecer contraseña',
+  },
+  /** Resetting your own password would end your own session while the temporary one is on screen. */
+  resetSelf: 'La tuya debe restablecerla otro administrador',
   you: 'Tú',
   empty: 'No hay usuarios',
   emptyHint: 'Las cuentas nuevas aparecerán aquí en cuanto se registren.',
@@ -49,6 +58,55 @@ export const UI_USERS = {
     lastOne: 'Debe haber al menos un tipo de tarea seleccionado',
     keepsTask: 'Su tarea activa, si tiene una, sigue siendo suya.',
     confirm: 'Guardar',
+  },
+  editDialog: {
+    title: 'Editar usuario',
+    description: (name: string) => `Corrige el nombre o el email de ${name}.`,
+    name: 'Nombre completo',
+    email: 'Email',
+    emailHint: 'Con este email inicia sesión.',
+    confirm: 'Guardar',
+    saved: (name: string) => `Datos de ${name} actualizados`,
+  },
+  sessionsDialog: {
+    title: 'Sesiones abiertas',
+    description: (name: string) => `Dispositivos en los que ${name} tiene la sesión iniciada.`,
+    count: (n: number) => plural(n, 'sesión abierta', 'sesiones abiertas'),
+    empty: 'No tiene sesiones abiertas',
+    emptyHint: 'Aparecerán aquí cuando inicie sesión en algún dispositivo.',
+    loadError: 'No se pudieron cargar las sesiones',
+    current: 'Esta sesión',
+    ip: 'IP',
+    unknownIp: 'IP desconocida',
+    started: 'Inicio',
+    lastActive: 'Última actividad',
+    unknownDevice: 'Dispositivo desconocido',
+    end: 'Cerrar sesión',
+    endLabel: (device: string) => `Cerrar la sesión de ${device}`,
+    confirmTitle: 'Cerrar sesión',
+    confirmMessage: (name: string, device: string) =>
+      `Se cerrará la sesión de ${name} en ${device}. Ese dispositivo volverá a la pantalla de inicio de sesión.`,
+    confirmCurrent:
+      'Es la sesión que estás usando ahora: tú también volverás a la pantalla de inicio de sesión.',
+    confirm: 'Cerrar sesión',
+  },
+  resetDialog: {
+    title: 'Restablecer contraseña',
+    message: (name: string, email: string) =>
+      `Se generará una contraseña temporal para ${name} (${email}). Su contraseña actual dejará de servir y se cerrarán todas sus sesiones abiertas.`,
+    confirm: 'Restablecer',
+  },
+  temporaryPassword: {
+    title: 'Contraseña temporal',
+    description: (name: string) => `Nueva contraseña de ${name}`,
+    label: 'Contraseña temporal',
+    copy: 'Copiar',
+    copied: 'Copiada',
+    onlyOnce: 'Solo se muestra ahora: cópiala o anótala antes de cerrar esta ventana.',
+    mustChange: (name: string) =>
+      `Dásela a ${name}. Al iniciar sesión con ella tendrá que elegir una contraseña nueva.`,
+    sessionsClosed: 'Se han cerrado todas sus sesiones abiertas.',
+    done: 'Hecho',
   },
   deleteDialog: {
     title: 'Eliminar usuario',
@@ -135,5 +193,19 @@ export const UI_SYSTEM = {
     },
     count: (n: number) => plural(n, 'registro', 'registros'),
     empty: 'No hay actividad registrada',
+    /** CONTRACT §15: filters and pages. */
+    filters: {
+      label: 'Filtros del registro de actividad',
+      type: 'Tipo',
+      anyType: 'Todos los tipos',
+      user: 'Usuario',
+      anyUser: 'Todos los usuarios',
+      dateFrom: 'Desde',
+      dateTo: 'Hasta',
+      clear: 'Limpiar filtros',
+    },
+    emptyFiltered: 'No hay actividad con estos filtros',
+    loadMore: 'Cargar más',
+    end: 'No hay registros más antiguos',
   },
 } as const;

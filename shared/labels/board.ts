@@ -6,7 +6,7 @@ export const UI_BOARD = {
     label: 'Resumen del patio',
     pool: 'Bolsa de Trabajo',
     inProgress: 'En Proceso',
-    finished: 'Finalizadas',
+    finished: 'Finalizadas (24 h)',
     available: 'Conductores Disponibles',
     availableOf: (online: number) => `de ${online} online`,
     busy: 'Conductores Ocupados',
@@ -20,11 +20,31 @@ export const UI_BOARD = {
     busyDrivers: 'Conductores ocupados',
     utilization: 'Utilización de conductores',
     recommendations: 'Recomendaciones',
+    /** How long the shown status has held (CONTRACT §15: it shows once it is 60 s old). */
+    since: (duration: string) => `Desde hace ${duration}`,
+  },
+  /** CONTRACT §15: pending users as one line on the dashboard. */
+  pending: {
+    line: (n: number) => `${n} ${n === 1 ? 'usuario pendiente' : 'usuarios pendientes'}`,
+    review: 'Revisar',
   },
   kanban: {
     label: 'Tablero de tareas',
     count: (n: number) => `${n} ${n === 1 ? 'tarea' : 'tareas'}`,
     tabs: 'Columnas del tablero',
+    /** The Finalizada column holds the last 24 h (CONTRACT §5 GET /tasks). */
+    finishedWindow: 'últimas 24 h',
+  },
+  /** @hello-pangea/dnd's screen-reader texts, in Spanish. */
+  dnd: {
+    instructions:
+      'Pulsa Espacio para levantar la tarjeta. Mientras la arrastras, usa las flechas para moverla entre columnas, Espacio para soltarla y Escape para cancelar.',
+    lifted: (task: string, column: string) =>
+      `Has levantado la tarjeta ${task} de ${column}. Usa las flechas para moverla, Espacio para soltarla y Escape para cancelar.`,
+    over: (column: string, position: number) => `Sobre ${column}, posición ${position}`,
+    noTarget: 'Fuera de las columnas: al soltarla volverá a su sitio',
+    dropped: (task: string, column: string) => `Tarjeta ${task} soltada en ${column}`,
+    cancelled: (task: string, column: string) => `Movimiento cancelado: ${task} vuelve a ${column}`,
   },
   card: {
     trailer: 'Remolque',
@@ -35,6 +55,13 @@ export const UI_BOARD = {
     timeInState: 'Tiempo en el estado actual',
     finishedAt: (time: string) => `Finalizada ${time}`,
     returnReason: 'Motivo de devolución',
+    /** CONTRACT §15 hold (the card's 'Retenida: {reason}' is the shared UI_ATTENTION.held). */
+    hold: 'Retener',
+    release: 'Liberar',
+    /** 'Asignarme' on a held task: disabled, saying why. */
+    claimHeld: (reason: string | null) =>
+      reason ? `No se puede asignar: retenida (${reason})` : 'No se puede asignar: tarea retenida',
+    offlineSince: (duration: string) => `Sin conexión desde hace ${duration}`,
     actions: 'Acciones de la tarea',
     edit: 'Editar',
     delete: 'Eliminar',
@@ -43,6 +70,21 @@ export const UI_BOARD = {
     giveBack: 'Devolver',
     dragHint:
       'Pulsa Espacio para levantar la tarjeta, las flechas para moverla entre columnas y Espacio para soltarla',
+  },
+  /** CONTRACT §15 hold: 'Retener' asks an optional reason. */
+  holdConfirm: {
+    title: '¿Retener la tarea?',
+    message: (task: string) => `${task} se quedará en la bolsa sin asignarse a nadie hasta que la liberes.`,
+    reason: 'Motivo (opcional)',
+    reasonPlaceholder: 'Ej. Remolque dañado, esperando taller',
+    confirm: 'Retener',
+  },
+  /** CONTRACT §15: staff dropping a driver's En Proceso task on Finalizada confirm first. */
+  finishConfirm: {
+    title: (driver: string) => `¿Finalizar la tarea de ${driver}?`,
+    message: (task: string, driver: string) =>
+      `${task} se dará por terminada y contará como movimiento de ${driver}. Su teléfono recibirá el aviso de que la torre la ha finalizado.`,
+    confirm: 'Finalizar tarea',
   },
   deleteConfirm: {
     title: '¿Eliminar la tarea?',
@@ -93,10 +135,6 @@ export const UI_BOARD = {
     available: 'Disponibles',
     busy: 'Ocupados',
     utilization: 'Utilización',
-    pendingUsers: (n: number) =>
-      `${n} ${n === 1 ? 'usuario pendiente' : 'usuarios pendientes'} de aprobación`,
-    noPendingUsers: 'No hay usuarios pendientes',
-    review: 'Revisar',
     queueTitle: 'Cola de Espera',
     queueEmpty: 'No hay tareas esperando',
     oldestWaiting: 'Espera más larga',

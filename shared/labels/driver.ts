@@ -17,6 +17,8 @@ export const UI_DRIVER = {
     noneTitle: 'Sin Tarea Asignada',
     noneHint: 'Las tareas Semiremolque se asignan automáticamente; las tareas Swap te las auto-asignas tú',
     loading: 'Cargando tu tarea…',
+    /** CONTRACT §15: a driver returned it before (kept until it is completed). */
+    returnedBefore: (reason: string) => `Devuelta antes: ${reason}`,
   },
   completeConfirm: {
     title: '¿Marcar la tarea como completada?',

@@ -9,3 +9,4 @@ export * from './supervision';
 export * from './driver';
 export * from './admin';
 export * from './board';
+export * from './wall';

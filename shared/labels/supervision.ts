@@ -6,6 +6,28 @@ import type { ClockType, DeficiencyReason, ReportType } from '../enums';
 export const SUPERVISION_ERR = {
   last24hOrDate: 'Indica last_24h o una fecha, no ambas',
   rangeTooLong: (days: number) => `El rango de fechas no puede superar ${days} días`,
+  /** Punch corrections (CONTRACT §15). */
+  punchNotFound: 'Fichaje no encontrado',
+  punchNotDriver: 'Solo se pueden corregir los fichajes de un conductor aprobado',
+  punchInFuture: 'La hora del fichaje no puede ser posterior a la hora actual',
+  punchDuplicate: 'Ese conductor ya tiene un fichaje de ese tipo a esa hora',
+} as const;
+
+/** The answers and the activity log of punch corrections (CONTRACT §15). */
+export const PUNCH_CORRECTION = {
+  added: 'Fichaje añadido',
+  removed: 'Fichaje eliminado',
+  log: {
+    action: { added: 'Añadir fichaje', removed: 'Eliminar fichaje' },
+    details: (
+      action: 'added' | 'removed',
+      driver: string,
+      clockType: ClockType,
+      when: string,
+      reason: string,
+    ) =>
+      `${action === 'added' ? 'Añadida' : 'Eliminada'} la ${clockType} de ${driver} del ${when}. Motivo: ${reason}`,
+  },
 } as const;
 
 export const REPORT_TYPE_LABELS: Record<ReportType, string> = {
@@ -53,6 +75,7 @@ export const EXCEL = {
         clockOut: 'Última salida',
         hours: 'Horas trabajadas',
         punches: 'Fichajes',
+        corrected: 'Corregido',
       },
     },
     totals: {
@@ -67,8 +90,23 @@ export const EXCEL = {
     },
     punches: {
       sheet: 'Fichajes',
-      headers: { driver: 'Conductor', type: 'Tipo', at: 'Fecha y hora' },
+      headers: { driver: 'Conductor', type: 'Tipo', at: 'Fecha y hora', corrected: 'Corregido' },
     },
+    corrections: {
+      sheet: 'Correcciones',
+      headers: {
+        driver: 'Conductor',
+        action: 'Corrección',
+        type: 'Tipo',
+        punchAt: 'Fichaje',
+        reason: 'Motivo',
+        by: 'Corregido por',
+        at: 'Fecha de la corrección',
+      },
+    },
+    /** The marker of a corrected day or punch, and the corrections' actions. */
+    corrected: 'Corregido',
+    correctionActions: { added: 'Añadido', removed: 'Eliminado' },
   },
   analytics: {
     drivers: {
@@ -168,6 +206,7 @@ export const UI_EXPORT = {
       'Resumen diario por conductor: estado, primera entrada, última salida y horas trabajadas',
       'Totales por conductor: días con fichajes, horas trabajadas y días incompletos',
       'Todos los fichajes (entrada/salida) con su fecha y hora',
+      'Correcciones de fichajes: quién, cuándo y por qué',
     ],
   },
   analytics: {
@@ -201,8 +240,40 @@ export const UI_TIME_CONTROL = {
     lastExit: 'Última salida',
     hours: 'Horas trabajadas',
     punches: 'Fichajes',
+    actions: 'Correcciones',
   },
   none: '—',
+  corrected: 'Corregido',
+  offline: 'Sin conexión',
+  /** The detail of a correction: 'Añadido por Marta el 21/11/2026, 09:15: Olvidó fichar'. */
+  correctionDetail: (action: 'added' | 'removed', actor: string, when: string, reason: string) =>
+    `${action === 'added' ? 'Añadido' : 'Eliminado'} por ${actor} el ${when}: ${reason}`,
+  removedPunch: (type: string, time: string) => `${type} ${time} eliminada`,
+  corrections: 'Correcciones',
+  addPunch: 'Añadir fichaje',
+  removePunch: (type: string, time: string) => `Eliminar ${type.toLowerCase()} de las ${time}`,
+  addDialog: {
+    title: (driver: string) => `Añadir fichaje de ${driver}`,
+    description:
+      'Un fichaje que el conductor olvidó. Queda marcado como corregido, con tu nombre y el motivo.',
+    type: 'Tipo de fichaje',
+    date: 'Fecha',
+    time: 'Hora (Madrid)',
+    reason: 'Motivo',
+    reasonPlaceholder: 'Por qué se añade…',
+    submit: 'Añadir fichaje',
+    reasonRequired: 'El motivo es obligatorio',
+    whenRequired: 'Indica la fecha y la hora',
+  },
+  removeDialog: {
+    title: 'Eliminar fichaje',
+    message: (driver: string, type: string, when: string) =>
+      `Se eliminará la ${type.toLowerCase()} de ${driver} del ${when}. Dejará de contar en las horas; la corrección queda registrada.`,
+    reason: 'Motivo',
+    reasonPlaceholder: 'Por qué es un fichaje erróneo…',
+    confirm: 'Eliminar fichaje',
+  },
+  correctionError: 'Error al corregir el fichaje',
   empty: 'No hay datos de fichajes para esta fecha',
   emptyHint: 'Aquí aparecerán los conductores aprobados y sus fichajes de las últimas 24 horas.',
 } as const;
@@ -224,7 +295,6 @@ export const UI_REPORTS = {
     max: 'Retraso máximo',
     period: 'Periodo',
   },
-  minutes: (value: string) => `${value} min`,
   incidents: 'Incidentes',
   count: (n: number) => count(n, 'incidente', 'incidentes'),
   chart: 'Incidentes por hora',

@@ -2,7 +2,7 @@
 // actions' answers and their activity-log rows.
 import type { HealthCheckName } from '../schemas/admin';
 import { LOCALE } from '../constants';
-import { formatMinutes } from '../time';
+import { formatDuration } from '../time';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const decimal = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
@@ -19,9 +19,8 @@ export function formatBytes(bytes: number): string {
   return `${decimal.format(value)} ${units[unit]}`;
 }
 
-/** A wait or an age in whole minutes: '12 min' under an hour, else '3h 5min'. */
-const duration = (minutes: number): string =>
-  minutes < 60 ? `${Math.max(0, Math.floor(minutes))} min` : formatMinutes(minutes);
+/** A wait or an age given in minutes, written as every duration is (CONTRACT §15): '12 min', '3 h 05 min'. */
+const duration = (minutes: number): string => formatDuration(minutes * 60_000);
 
 /** The title of each health-check card. */
 export const HEALTH_CHECK_LABELS: Record<HealthCheckName, string> = {
@@ -39,6 +38,14 @@ export const HEALTH_MSG = {
   checkFailed: (check: string) => `No se pudo comprobar: ${check}`,
   databaseOk: (size: number) => `Integridad correcta (${formatBytes(size)})`,
   databaseCorrupt: (problem: string) => `La comprobación de integridad encontró errores: ${problem}`,
+  databaseMissing:
+    'El archivo de la base de datos ya no está en su sitio (borrado o movido): no se guarda nada',
+  databaseReplaced:
+    'El archivo de la base de datos no es el que abrió el servidor (fue sustituido): no se guarda nada',
+  databaseReadOnly: 'La base de datos está en un disco de solo lectura: no se guarda nada',
+  databaseFull: (free: number) =>
+    `Sin espacio para la base de datos (${formatBytes(free)} libres): no se guarda nada`,
+  databaseWriteFailed: (code: string) => `La base de datos no admite escrituras (${code})`,
   disk: (free: number, total: number, percent: number) =>
     `${formatBytes(free)} libres de ${formatBytes(total)} (${decimal.format(percent)} %)`,
   memory: (rss: number, heapUsed: number, heapLimit: number, percent: number) =>
@@ -89,4 +96,51 @@ export const SYSTEM_LOG = {
     details: (file: string, size: number, pruned: number) =>
       `Copia ${file} (${formatBytes(size)})${pruned ? `; ${plural(pruned, 'copia antigua eliminada', 'copias antiguas eliminadas')}` : ''}`,
   },
+} as const;
+
+/** Where the restore steps are written down; start-up messages point there. */
+export const RESTORE_DOC = 'docs/OPERATIONS.md, «Restore from a backup»';
+const restoreSteps = (backup: string, dbPath: string) =>
+  `con el servidor parado, cp "${backup}" "${dbPath}" && rm -f "${dbPath}-wal" "${dbPath}-shm" (${RESTORE_DOC})`;
+
+/** Start-up refusals (CONTRACT §14): each is the one line on stderr before the exit with code 1. */
+export const STARTUP_ERR = {
+  jwtSecretShort: (length: number) =>
+    `JWT_SECRET es demasiado corto (${length} caracteres): necesita al menos 32. Genera uno con «openssl rand -hex 32» o quítalo y el servidor creará uno`,
+  adminEmail: (problem: string) => `ADMIN_EMAIL no sirve para una cuenta: ${problem}`,
+  adminPassword: (problem: string) => `ADMIN_PASSWORD no sirve para una cuenta: ${problem}`,
+  port: (value: string) => `PORT debe ser un número de puerto entre 0 y 65535 (es «${value}»)`,
+  bcryptCost: (value: string) => `BCRYPT_COST debe ser un número entero entre 4 y 31 (es «${value}»)`,
+  trustProxy: (value: string) =>
+    `TRUST_PROXY debe ser un número de saltos o una lista de direcciones o redes separadas por comas (es «${value}»)`,
+  logLevel: (value: string, levels: readonly string[]) =>
+    `LOG_LEVEL debe ser uno de ${levels.join(', ')} (es «${value}»)`,
+  secretFile: (file: string, code: string) =>
+    `No se puede leer ni crear el secreto de las sesiones ${file} (${code}): revisa los permisos de la carpeta de datos o define JWT_SECRET`,
+  emptyDb: (dbPath: string, backup: string | null) =>
+    `La base de datos ${dbPath} está vacía (0 bytes) y el servidor no arranca sobre ella. ${
+      backup
+        ? `Restaura la copia más reciente, ${backup}: ${restoreSteps(backup, dbPath)}`
+        : 'Si de verdad quieres empezar con una base de datos nueva, borra ese archivo'
+    }`,
+  missingDb: (dbPath: string, backup: string) =>
+    `La base de datos ${dbPath} no existe, pero hay copias de seguridad: el servidor no arranca con una base de datos vacía. Restaura la más reciente, ${backup}: ${restoreSteps(backup, dbPath)}`,
+  corruptDb: (dbPath: string, backup: string | null) =>
+    `${dbPath} no es una base de datos válida o está dañada. ${
+      backup
+        ? `Apártala y restaura la copia más reciente, ${backup}: ${restoreSteps(backup, dbPath)}`
+        : 'No hay copias de seguridad: apártala y revísala antes de arrancar'
+    }`,
+  unreadableDb: (dbPath: string, code: string) =>
+    `No se puede abrir la base de datos ${dbPath} (${code}): comprueba que es un archivo y que el usuario del servidor puede leerlo y escribirlo, también su carpeta`,
+  readOnlyDb: (dbPath: string) =>
+    `La base de datos ${dbPath} es de solo lectura: el servidor necesita escribir en el archivo y en su carpeta`,
+  diskFull: (dbPath: string) =>
+    `No queda espacio en el disco de ${dbPath}: libera espacio y vuelve a arrancar`,
+  portInUse: (port: number, host: string) =>
+    `El puerto ${port} ya está en uso en ${host}: ¿hay otro servidor arrancado? Páralo o elige otro PORT`,
+  portDenied: (port: number) =>
+    `No hay permiso para escuchar en el puerto ${port}: elige un PORT a partir de 1024 o da ese permiso al servidor`,
+  hostUnavailable: (host: string) => `HOST ${host} no es una dirección de esta máquina`,
+  unexpected: (detail: string) => `No se pudo arrancar el servidor: ${detail}`,
 } as const;

@@ -21,6 +21,14 @@ export const TASK_MSG = {
 /** A 400 of PUT /tasks/{id}: a driver only goes with a move to (or a task in) En Proceso. */
 export const ASSIGNEE_NEEDS_EN_PROCESO = 'Solo se asigna un conductor a una tarea En Proceso';
 
+/** PUT /tasks/{id} hold input (CONTRACT §15): the zod messages of on_hold and hold_reason. */
+export const HOLD_INPUT = {
+  onHoldInvalid: 'Indica si la tarea queda retenida (sí o no)',
+  reasonInvalid: 'Motivo de retención no válido',
+  reasonTooLong: (max: number) => `El motivo de la retención admite como máximo ${max} caracteres`,
+  reasonWithoutHold: 'El motivo de la retención solo se indica al retener la tarea',
+} as const;
+
 export const TASK_NOTIFICATION = {
   assigned: {
     title: 'Nueva tarea asignada',
@@ -34,6 +42,10 @@ export const TASK_NOTIFICATION = {
   withdrawn: {
     title: 'Tarea retirada',
     message: (t: Named) => `${taskLabel(t)} ya no está asignada a ti`,
+  },
+  closedByStaff: {
+    title: 'Tarea finalizada por la torre',
+    message: (t: { trailerId: string }) => `La torre ha finalizado tu tarea ${t.trailerId}`,
   },
   returned: {
     title: 'Tarea devuelta a la bolsa',
@@ -85,6 +97,15 @@ export const TASK_LOG = {
     action: 'Liberar tarea',
     details: (t: Named, driver: string) =>
       `${taskLabel(t)} vuelve a la bolsa: ${driver} ya no está disponible como conductor`,
+  },
+  held: {
+    action: 'Retener tarea',
+    details: (t: Named, reason: string | null) =>
+      `${taskLabel(t)} retenida en la bolsa${reason ? ` (motivo: ${reason})` : ''}`,
+  },
+  unheld: {
+    action: 'Soltar tarea retenida',
+    details: (t: Named) => `${taskLabel(t)} deja de estar retenida y vuelve a repartirse`,
   },
   deleted: { action: 'Eliminar tarea', details: (t: Named) => `Se eliminó ${taskLabel(t)}` },
   rankingsReset: {

@@ -40,6 +40,25 @@ export const UI_PENDING = {
   back: 'Volver al inicio de sesión',
 } as const;
 
+/** CONTRACT §14: the login answered `password_change_required` (an admin reset the password). */
+export const UI_CHANGE_PASSWORD = {
+  title: 'Cambia tu contraseña',
+  message: 'Un administrador ha restablecido tu contraseña. Elige una nueva para continuar.',
+  newPassword: 'Nueva contraseña',
+  repeat: 'Repite la nueva contraseña',
+  hint: 'Entre 8 y 72 caracteres.',
+  mismatch: 'Las contraseñas no coinciden',
+  submit: 'Cambiar contraseña y entrar',
+  submitting: 'Guardando…',
+  back: 'Volver al inicio de sesión',
+} as const;
+
+/** sonner's screen-reader texts (the toasts region and each toast's close button). */
+export const UI_TOASTER = {
+  region: 'Avisos (Alt+T)',
+  close: 'Cerrar aviso',
+} as const;
+
 export const UI_HEADER = {
   nav: 'Vistas',
   newTask: 'Nueva Tarea',
@@ -67,6 +86,13 @@ export const UI_APPROVAL = {
   count: (n: number) => `Hay ${n} usuario(s) esperando aprobación`,
   approve: 'Aprobar',
   reject: 'Rechazar',
+  /** Rejecting deletes the registration: asked first. */
+  rejectConfirm: {
+    title: 'Rechazar solicitud',
+    message: (name: string, email: string) =>
+      `Se rechazará la solicitud de ${name} (${email}) y se eliminará su registro. Si quiere acceder, tendrá que registrarse de nuevo.`,
+    confirm: 'Rechazar',
+  },
   registered: 'Registrado',
   emptyTitle: 'No hay usuarios pendientes',
   emptyHint: 'Todos los registros han sido procesados',
@@ -112,6 +138,12 @@ export const TOAST = {
   updateTaskError: 'Error al actualizar tarea',
   deleteTaskError: 'Error al eliminar tarea',
   createTaskError: 'Error al crear tarea',
+  editUserError: 'Error al actualizar usuario',
+  loadSessionsError: 'Error al cargar sesiones',
+  endSessionError: 'Error al cerrar sesión',
+  resetPasswordError: 'Error al restablecer contraseña',
+  changePasswordError: 'Error al cambiar contraseña',
+  copyError: 'No se pudo copiar: selecciona el texto y cópialo a mano',
 
   punchAt: (time: string) => `Registrado a las ${time}`,
   selfAssigned: 'Te has asignado esta tarea',
@@ -124,4 +156,6 @@ export const TOAST = {
   taskUpdated: 'Tarea actualizada exitosamente',
   taskDeleted: 'Tarea eliminada exitosamente',
   taskCreated: 'Tarea creada exitosamente',
+  passwordChanged: 'Contraseña cambiada. ¡Sesión iniciada con éxito!',
+  copied: 'Copiada al portapapeles',
 } as const;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ROLES, VEHICLE_TYPES } from '../enums';
+import { LOG_TYPES, ROLES, VEHICLE_TYPES } from '../enums';
 import type { HealthStatus, LogType, Role, VehicleType } from '../enums';
 import { LOGS_DEFAULT_LIMIT, LOGS_MAX_LIMIT } from '../constants';
-import { idSchema } from './common';
+import { ERR } from '../labels/errors';
+import { daySchema, idSchema } from './common';
 import { email, personName } from './auth';
 
 export const approveUserSchema = z.object({
@@ -31,14 +32,36 @@ export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 
 export const sessionParams = z.object({ id: idSchema, sid: idSchema });
 
-export const logsQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'El límite debe ser un número' })
-    .int('El límite debe ser un número entero')
-    .min(1, 'El límite debe ser al menos 1')
-    .default(LOGS_DEFAULT_LIMIT)
-    .transform((n) => Math.min(n, LOGS_MAX_LIMIT)),
-});
+/** An empty query-string value (a cleared filter) counts as absent. */
+const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/**
+ * `GET /admin/system/logs` (CONTRACT §13, §15): newest first, filtered by type, actor and Madrid days
+ * (both inclusive), paged with `limit` and `before` (the last row's id: the rows older than it).
+ */
+export const logsQuerySchema = z
+  .object({
+    limit: z.coerce
+      .number({ error: 'El límite debe ser un número' })
+      .int('El límite debe ser un número entero')
+      .min(1, 'El límite debe ser al menos 1')
+      .default(LOGS_DEFAULT_LIMIT)
+      .transform((n) => Math.min(n, LOGS_MAX_LIMIT)),
+    type: z.preprocess(blankAsAbsent, z.enum(LOG_TYPES, { error: 'Tipo de registro no válido' }).optional()),
+    user_id: z.preprocess(blankAsAbsent, idSchema.optional()),
+    date_from: z.preprocess(blankAsAbsent, daySchema.optional()),
+    date_to: z.preprocess(blankAsAbsent, daySchema.optional()),
+    before: z.preprocess(
+      blankAsAbsent,
+      z.coerce
+        .number({ error: 'El cursor debe ser un número' })
+        .int('El cursor debe ser un número entero')
+        .min(1, 'El cursor debe ser al menos 1')
+        .optional(),
+    ),
+  })
+  .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, ERR.dateOrder);
+export type LogsQuery = z.output<typeof logsQuerySchema>;
 
 export interface PendingUser {
   id: string;
@@ -79,6 +102,8 @@ export interface HealthCheck {
 }
 
 export interface LogEntry {
+  /** The row's id: the `before` of the next page. */
+  id: number;
   type: LogType;
   user: string;
   action: string;

@@ -2,6 +2,8 @@ import type { AlertStatus } from '../enums';
 
 export interface WorkloadAlert {
   status: AlertStatus;
+  /** When the current status began (ISO): the card shows a non-normal status once it is 60 s old. */
+  since: string;
   message: string;
   severity: 0 | 1 | 2;
   recommendations: string[];

@@ -3,6 +3,7 @@ import { REPORT_PERIODS, SEARCH_TYPES } from '../enums';
 import type { DeficiencyReason, Priority, TaskStatus } from '../enums';
 import { TEXT_MAX } from '../constants';
 import { ERR } from '../labels/errors';
+import { cleanText } from '../text';
 import { daySchema } from './common';
 
 /** An empty query-string value (`?date=`) counts as absent, as the client's cleared inputs send it. */
@@ -14,7 +15,8 @@ const inOrder = (from?: string, to?: string) => !from || !to || from <= to;
 export const searchQuerySchema = z
   .object({
     search_type: z.enum(SEARCH_TYPES, { error: 'Tipo de búsqueda no válido' }).default('all'),
-    query: z.preprocess(blankToUndefined, z.string().trim().max(TEXT_MAX).optional()),
+    // Cleaned as stored text is (CONTRACT §14): a pasted zero-width space neither hides a match nor counts.
+    query: z.preprocess(blankToUndefined, z.string().overwrite(cleanText).max(TEXT_MAX).optional()),
     date_from: optionalDay,
     date_to: optionalDay,
   })

@@ -2,18 +2,25 @@ import { z } from 'zod';
 import { PRIORITIES, RETURN_REASONS, TASK_STATUSES, TASK_TITLES, VEHICLE_TYPES } from '../enums';
 import type { Priority, TaskStatus, TaskTitle, VehicleType } from '../enums';
 import { DESCRIPTION_MAX, TEXT_MAX } from '../constants';
+import { cleanMultiline, cleanText, identityKey } from '../text';
+import { HOLD_INPUT } from '../labels/tasks';
 import { idSchema } from './common';
 
-const requiredText = (label: string) =>
+// Free text is cleaned first (CONTRACT §14: NFC, no control or format characters, trimmed), so the
+// non-empty and length rules judge what is stored: an origin of zero-width spaces alone is empty.
+const requiredText = (label: string, clean: (s: string) => string = cleanText) =>
   z
     .string({ error: `${label} es obligatorio` })
-    .trim()
+    .overwrite(clean)
     .min(1, `${label} es obligatorio`)
     .max(TEXT_MAX, `${label} admite como máximo ${TEXT_MAX} caracteres`);
 
+/** An identifier: stored as its identity key (NFKC, upper-cased), so the unique index compares keys. */
+const trailerId = requiredText('El remolque', identityKey);
+
 const description = z
   .string()
-  .trim()
+  .overwrite(cleanMultiline)
   .max(DESCRIPTION_MAX, `La descripción admite como máximo ${DESCRIPTION_MAX} caracteres`)
   .nullish()
   .transform((v) => (v ? v : null));
@@ -23,12 +30,12 @@ export const createTaskSchema = z.object({
   description,
   origin: requiredText('El origen'),
   destination: requiredText('El destino'),
-  trailer_id: requiredText('El remolque').transform((v) => v.toUpperCase()),
+  trailer_id: trailerId,
   priority: z.enum(PRIORITIES, { error: 'Prioridad no válida' }).default('normal'),
   vehicle_type: z.enum(VEHICLE_TYPES, { error: 'Tipo de vehículo no válido' }).default('semiremolque'),
 });
 export type CreateTaskInput = z.input<typeof createTaskSchema>;
-/** What the server works with once the input is validated (trimmed, upper-cased, defaults applied). */
+/** What the server works with once the input is validated (cleaned, trailer keyed, defaults applied). */
 export type CreateTaskData = z.output<typeof createTaskSchema>;
 
 /** PUT /tasks/{id}: any subset of the editable fields, the status, and the driver for en_proceso. */
@@ -38,15 +45,33 @@ export const updateTaskSchema = z
     description,
     origin: requiredText('El origen'),
     destination: requiredText('El destino'),
-    trailer_id: requiredText('El remolque').transform((v) => v.toUpperCase()),
+    trailer_id: trailerId,
     priority: z.enum(PRIORITIES, { error: 'Prioridad no válida' }),
     vehicle_type: z.enum(VEHICLE_TYPES, { error: 'Tipo de vehículo no válido' }),
     status: z.enum(TASK_STATUSES, { error: 'Estado no válido' }),
     assigned_to: idSchema.nullable(),
+    /** CONTRACT §15: staff hold a pool task (true) or release it (false). */
+    on_hold: z.boolean({ error: HOLD_INPUT.onHoldInvalid }),
+    /** Why it is held; alone it holds the task too (or changes the reason of a held one). */
+    hold_reason: z
+      .string({ error: HOLD_INPUT.reasonInvalid })
+      .overwrite(cleanText)
+      .max(TEXT_MAX, HOLD_INPUT.reasonTooLong(TEXT_MAX))
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    /** The version the editor started from: another one means someone changed the task meanwhile (409). */
+    version: z
+      .number({ error: 'Versión no válida' })
+      .int('Versión no válida')
+      .nonnegative('Versión no válida'),
   })
   .partial()
   .strict()
-  .refine((v) => Object.keys(v).length > 0, 'No hay cambios que aplicar');
+  .refine((v) => Object.keys(v).some((k) => k !== 'version'), 'No hay cambios que aplicar')
+  .refine((v) => !(v.on_hold === false && v.hold_reason), {
+    message: HOLD_INPUT.reasonWithoutHold,
+    path: ['hold_reason'],
+  });
 export type UpdateTaskInput = z.input<typeof updateTaskSchema>;
 export type UpdateTaskData = z.output<typeof updateTaskSchema>;
 
@@ -74,6 +99,15 @@ export interface Task {
   completed_at: string | null;
   status_since: string;
   return_reason: string | null;
+  /** CONTRACT §15: a held task is never auto-assigned nor claimable until staff release it. */
+  on_hold: boolean;
+  hold_reason: string | null;
+  /** The latest driver return's reason, kept until the task is completed. */
+  last_return_reason: string | null;
+  /** Derived when read, never a new `version`: null without an assignee. */
+  assignee_online: boolean | null;
+  /** When the assignee went offline (ISO); null while online or without an assignee. */
+  assignee_offline_since: string | null;
   version: number;
 }
 

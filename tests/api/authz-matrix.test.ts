@@ -12,9 +12,8 @@ import { TOKEN_TTL_MS } from '@shared/constants';
 import type { Role } from '@shared/enums';
 import { config, configure } from '../../server/config';
 import { users } from '../../server/db/schema';
-import { signToken } from '../../server/services/tokens';
 import { nowMs } from '../../server/clock';
-import { PASSWORD, db, makeTask, makeUser, setupApp } from '../helpers/context';
+import { PASSWORD, db, makeTask, makeUser, setupApp, tokenFor } from '../helpers/context';
 
 const CALLERS = [
   'none',
@@ -148,7 +147,7 @@ function authFor(caller: Caller): { header?: string; me: { id: string; role: Rol
     return { header: `Bearer ${token}`, me: user };
   }
   const { user } = makeUser(caller, caller === 'conductor' ? { taskTypes: ['semiremolque', 'swap'] } : {});
-  return { header: `Bearer ${signToken(user)}`, me: user };
+  return { header: `Bearer ${tokenFor(user)}`, me: user };
 }
 
 function send(req: Req, header?: string) {

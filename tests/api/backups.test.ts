@@ -176,13 +176,13 @@ describe('health check: backup', () => {
     advanceClock(3 * 60 * 60_000 + 5 * 60_000);
     expect((await health(makeUser('admin').auth)).checks.backup).toEqual({
       status: 'healthy',
-      message: `Última copia hace 3h 5min (${file})`,
+      message: `Última copia hace 3 h 05 min (${file})`,
     });
     advanceClock(23 * 60 * 60_000);
     const stale = await health(makeUser('admin').auth);
     expect(stale.checks.backup).toEqual({
       status: 'warning',
-      message: `La última copia es de hace 26h 5min (${file}); debería haber una cada día`,
+      message: `La última copia es de hace 1 d 2 h (${file}); debería haber una cada día`,
     });
   });
 });

@@ -65,6 +65,7 @@ describe('GET /api/dashboard/stats', () => {
       pending_users: 2,
       workload_alert: {
         status: 'warning',
+        since: expect.stringMatching(/Z$/),
         severity: 1,
         message: 'Carga de trabajo alta: 3 tareas pendientes para 1 conductor disponible (utilización 67%)',
         recommendations: expect.any(Array),
@@ -82,6 +83,7 @@ describe('GET /api/dashboard/stats', () => {
     const res = await api().get('/api/dashboard/stats').set(admin.auth);
     expect(res.body.workload_alert).toEqual({
       status: 'critical',
+      since: expect.stringMatching(/Z$/),
       severity: 2,
       message: '1 tarea espera en la bolsa y no hay ningún conductor disponible',
       recommendations: expect.any(Array),
@@ -111,7 +113,9 @@ describe('workloadAlert levels', () => {
     [1, 0, 3, 'critical', 100],
     [2, 1, 0, 'normal', 0],
     [3, 1, 0, 'warning', 0], // pending > 2 × available
-    [0, 1, 4, 'warning', 80], // utilization ≥ 80
+    [1, 1, 4, 'warning', 80], // utilization ≥ 80 while work waits
+    [0, 1, 4, 'normal', 80], // every driver busy with nothing waiting: a good day, not an alert
+    [0, 0, 5, 'normal', 100],
     [0, 2, 7, 'normal', 78], // 77.8 rounds to 78: still under 80
     [1, 3, 2, 'normal', 40],
   ] as const)('pending %i, available %i, busy %i → %s (%i%)', (pending, available, busy, status, util) => {

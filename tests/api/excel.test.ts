@@ -102,15 +102,20 @@ describe('GET /api/admin/timeclock/export-excel', () => {
     expect(res.headers['content-disposition']).toBe(
       'attachment; filename="control_horario_2026-11-19_to_2026-11-20.xlsx"',
     );
-    const { daily, totals, punches } = EXCEL.timeclock;
-    expect(wb.worksheets.map((w) => w.name)).toEqual([daily.sheet, totals.sheet, punches.sheet]);
+    const { daily, totals, punches, corrections } = EXCEL.timeclock;
+    expect(wb.worksheets.map((w) => w.name)).toEqual([
+      daily.sheet,
+      totals.sheet,
+      punches.sheet,
+      corrections.sheet,
+    ]);
 
     const dailyWs = wb.getWorksheet(daily.sheet)!;
-    expectTableSheet(dailyWs, daily.headers, 4);
+    expectTableSheet(dailyWs, daily.headers, 3);
     const { rows } = table(dailyWs);
+    // CONTRACT §15: the night shift belongs to the 19th, whole; the 20th ignores the salida closing it.
     expect(rows.map((r) => [r[0], r[1], r[3], r[6]])).toEqual([
-      [wall('2026-11-19T00:00:00'), 'Ana Ruiz', 'Finalizado', 2],
-      [wall('2026-11-20T00:00:00'), 'Ana Ruiz', 'Finalizado', 6],
+      [wall('2026-11-19T00:00:00'), 'Ana Ruiz', 'Finalizado', 8],
       [wall('2026-11-20T00:00:00'), 'Bruno Gil', 'Finalizado', 8],
       [wall('2026-11-20T00:00:00'), 'Diego Paz', 'Finalizado', 4],
     ]);
@@ -119,13 +124,14 @@ describe('GET /api/admin/timeclock/export-excel', () => {
     expect(rows[0][4]).toEqual(wall('2026-11-19T22:00:00'));
     expect(rows[0][5]).toEqual(wall('2026-11-20T06:00:00'));
     expect(rows[0][7]).toBe('Entrada 22:00 · Salida 20/11/2026, 06:00');
-    expect(rows[2][7]).toBe('Entrada 08:00 · Salida 16:00');
+    expect(rows[1][7]).toBe('Entrada 08:00 · Salida 16:00');
+    expect(rows[0][8]).toBeUndefined(); // nobody corrected these days
     expect(dailyWs.getCell('E2').numFmt).toBe('dd/mm/yyyy hh:mm');
 
     const totalsWs = wb.getWorksheet(totals.sheet)!;
     expectTableSheet(totalsWs, totals.headers, 4);
     expect(table(totalsWs).rows).toEqual([
-      ['Ana Ruiz', 'ana@test.local', 2, 8, 0],
+      ['Ana Ruiz', 'ana@test.local', 1, 8, 0],
       ['Bruno Gil', 'bruno@test.local', 1, 8, 0],
       ['Carla Sanz', 'carla@test.local', 0, 0, 0],
       ['Diego Paz', 'diego@test.local', 1, 4, 0],
@@ -141,6 +147,7 @@ describe('GET /api/admin/timeclock/export-excel', () => {
       ['Diego Paz', 'Entrada', wall('2026-11-20T09:00:00')],
       ['Diego Paz', 'Salida', wall('2026-11-20T13:00:00')],
     ]);
+    expectTableSheet(wb.getWorksheet(corrections.sheet)!, corrections.headers, 0);
   });
 
   it('is for managers and admins; gestor 403', async () => {

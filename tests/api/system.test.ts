@@ -12,7 +12,6 @@ import { HEALTH_STATUSES } from '@shared/enums';
 import { configure } from '../../server/config';
 import { sqlite } from '../../server/db';
 import { activityLog, notifications, taskEvents, users } from '../../server/db/schema';
-import { signToken } from '../../server/services/tokens';
 import {
   advanceClock,
   connectSocket,
@@ -22,6 +21,7 @@ import {
   makeUser,
   now,
   setupServer,
+  tokenFor,
 } from '../helpers/context';
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-system-'));
@@ -115,7 +115,9 @@ describe('GET db-status', () => {
         'activity_log',
         'notifications',
         'presence_intervals',
+        'punch_corrections',
         'punches',
+        'sessions',
         'task_events',
         'tasks',
         'users',
@@ -236,6 +238,7 @@ describe('GET logs', () => {
     const logs = res.body as LogEntry[];
     expect(logs).toHaveLength(50);
     expect(logs[0]).toEqual({
+      id: expect.any(Number),
       type: 'task',
       user: 'Gestor Prueba',
       action: 'Crear tarea',
@@ -336,7 +339,7 @@ describe('POST clear-all-tokens', () => {
     const fresh = await server
       .api()
       .get('/api/notifications')
-      .set({ Authorization: `Bearer ${signToken(driver)}` });
+      .set({ Authorization: `Bearer ${tokenFor(driver)}` });
     expect(fresh.status).toBe(200);
 
     const logs = await call('get', 'logs', caller.auth);

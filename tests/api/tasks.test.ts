@@ -78,6 +78,11 @@ describe('POST /api/tasks', () => {
       completed_at: null,
       status_since: res.body.created_at,
       return_reason: null,
+      on_hold: false,
+      hold_reason: null,
+      last_return_reason: null,
+      assignee_online: null,
+      assignee_offline_since: null,
       version: 1,
     });
     expect(events(res.body.id)).toEqual(['created']);
@@ -325,7 +330,7 @@ describe('PUT /api/tasks/{id} by staff', () => {
     expect(notesOf(first.user.id).map((n) => n.type)).toEqual(['info']);
     expect(db.select().from(users).where(eq(users.id, first.user.id)).get()!.idleSince).not.toBeNull();
 
-    // {assigned_to} alone on a pool task assigns it; on a finished one it is a 400.
+    // {assigned_to} alone on a pool task assigns it; on a finished one it lost a race: 409 (CONTRACT §5).
     const pool = makeTask();
     const assign = await api()
       .put(`/api/tasks/${pool.id}`)
@@ -337,7 +342,8 @@ describe('PUT /api/tasks/{id} by staff', () => {
       .put(`/api/tasks/${done.id}`)
       .set(gestor.auth)
       .send({ assigned_to: first.user.id });
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe('La tarea ya está finalizada');
     const mixed = await api()
       .put(`/api/tasks/${pool.id}`)
       .set(gestor.auth)
@@ -371,7 +377,8 @@ describe('PUT /api/tasks/{id} by staff', () => {
     expect(done.body.completed_at).toBe(done.body.status_since);
     expect(done.body.assigned_to).toBe(driver.user.id);
     expect(movements(driver.user.id)).toBe(1);
-    expect(notesOf(driver.user.id).map((n) => n.type)).toEqual(['congratulations']);
+    // Staff finished it for the driver: told so, not congratulated (CONTRACT §5).
+    expect(notesOf(driver.user.id).map((n) => n.type)).toEqual(['task_closed_by_staff']);
     expect(row(task.id).creditedTo).toBe(driver.user.id);
 
     const reopened = await api()

@@ -59,6 +59,7 @@ describe('GET /api/admin/timeclock/daily', () => {
       clock_out: null,
       total_hours: 0,
       punches: [],
+      corrections: [],
     });
     expect(rowOf(rows, b).status).toBe('not_started');
   });
@@ -73,7 +74,15 @@ describe('GET /api/admin/timeclock/daily', () => {
     expect(row.clock_out).toBeNull();
     expect(row.total_hours).toBeGreaterThanOrEqual(2);
     expect(row.total_hours).toBeLessThan(2.01);
-    expect(row.punches).toEqual([{ clock_type: 'entrada', timestamp: entrada.toISOString() }]);
+    expect(row.punches).toEqual([
+      {
+        id: expect.any(String),
+        clock_type: 'entrada',
+        timestamp: entrada.toISOString(),
+        corrected: false,
+        offline: false,
+      },
+    ]);
   });
 
   it('clocked_out: sums every entrada→salida pair, unrounded; first entrada and last salida', async () => {
@@ -111,36 +120,63 @@ describe('GET /api/admin/timeclock/daily', () => {
     expect(rowOf(rows, sixteen).status).toBe('working');
   });
 
-  it('a night shift across midnight: each Madrid day counts its own hours, the row shows the whole pair', async () => {
+  it('a night shift belongs to the Madrid day it started: counted whole there; the next day ignores its salida', async () => {
     const d = makeUser('conductor');
     const entrada = at('2026-11-19T21:00:00Z'); // 22:00 Madrid on the 19th
     const salida = at('2026-11-20T05:00:00Z'); // 06:00 Madrid on the 20th
     makePunch(d.user.id, 'entrada', entrada);
     makePunch(d.user.id, 'salida', salida);
-    const pair = [
-      { clock_type: 'entrada', timestamp: entrada.toISOString() },
-      { clock_type: 'salida', timestamp: salida.toISOString() },
-    ];
 
     const first = rowOf(await daily({ date: '2026-11-19' }), d);
-    expect(first).toMatchObject({ status: 'clocked_out', clock_in: entrada.toISOString(), punches: pair });
-    expect(first.clock_out).toBe(salida.toISOString());
-    expect(first.total_hours).toBeCloseTo(2, 9);
+    expect(first).toMatchObject({
+      status: 'clocked_out',
+      clock_in: entrada.toISOString(),
+      clock_out: salida.toISOString(),
+    });
+    expect(first.punches.map((p) => [p.clock_type, p.timestamp])).toEqual([
+      ['entrada', entrada.toISOString()],
+      ['salida', salida.toISOString()],
+    ]);
+    expect(first.total_hours).toBeCloseTo(8, 9);
 
+    // The 20th: the salida that closed the 19th's shift is not a salida without entrada.
     const second = rowOf(await daily({ date: '2026-11-20' }), d);
-    expect(second).toMatchObject({ status: 'clocked_out', clock_in: entrada.toISOString(), punches: pair });
-    expect(second.total_hours).toBeCloseTo(6, 9);
+    expect(second).toMatchObject({ status: 'not_started', clock_in: null, clock_out: null, punches: [] });
+    expect(second.total_hours).toBe(0);
+  });
 
+  it('the next day keeps its own shift after ignoring the salida of the night before', async () => {
+    const d = makeUser('conductor');
+    makePunch(d.user.id, 'entrada', at('2026-11-19T21:00:00Z')); // 22:00 on the 19th
+    makePunch(d.user.id, 'salida', at('2026-11-20T05:00:00Z')); // 06:00 on the 20th
+    makePunch(d.user.id, 'entrada', at('2026-11-20T21:00:00Z')); // 22:00 on the 20th
+    makePunch(d.user.id, 'salida', at('2026-11-21T04:30:00Z')); // 05:30 on the 21st
+    const second = rowOf(await daily({ date: '2026-11-20' }), d);
+    expect(second.status).toBe('clocked_out');
+    expect(second.clock_in).toBe('2026-11-20T21:00:00.000Z');
+    expect(second.punches).toHaveLength(2);
+    expect(second.total_hours).toBeCloseTo(7.5, 9);
     expect(rowOf(await daily({ date: '2026-11-21' }), d).status).toBe('not_started');
   });
 
-  it('hours are real hours on the 25-hour day 2026-10-25', async () => {
+  it('a night shift across the 25-hour day 2026-10-25 counts its real hours on the 24th', async () => {
     const d = makeUser('conductor');
-    makePunch(d.user.id, 'entrada', at('2026-10-24T21:00:00Z')); // 23:00 CEST on the 24th
+    makePunch(d.user.id, 'entrada', at('2026-10-24T20:00:00Z')); // 22:00 CEST on the 24th
+    makePunch(d.user.id, 'salida', at('2026-10-25T05:00:00Z')); // 06:00 CET on the 25th
+    // 22:00 → 06:00 on the wall clock, but the clocks went back an hour: 9 real hours.
+    const first = rowOf(await daily({ date: '2026-10-24' }), d);
+    expect(first.status).toBe('clocked_out');
+    expect(first.total_hours).toBeCloseTo(9, 9);
+    const second = rowOf(await daily({ date: '2026-10-25' }), d);
+    expect(second).toMatchObject({ status: 'not_started', total_hours: 0 });
+  });
+
+  it('a shift inside the 25-hour day 2026-10-25 counts real hours', async () => {
+    const d = makeUser('conductor');
+    makePunch(d.user.id, 'entrada', at('2026-10-24T23:30:00Z')); // 01:30 CEST on the 25th
     makePunch(d.user.id, 'salida', at('2026-10-25T06:00:00Z')); // 07:00 CET on the 25th
-    // The 25th from its midnight (22:00Z) to 07:00 wall time is 8 real hours.
-    expect(rowOf(await daily({ date: '2026-10-25' }), d).total_hours).toBeCloseTo(8, 9);
-    expect(rowOf(await daily({ date: '2026-10-24' }), d).total_hours).toBeCloseTo(1, 9);
+    expect(rowOf(await daily({ date: '2026-10-25' }), d).total_hours).toBeCloseTo(6.5, 9);
+    expect(rowOf(await daily({ date: '2026-10-24' }), d).status).toBe('not_started');
   });
 
   it('the last 24 h: no parameter means the same; a shift begun before the window counts its part inside', async () => {

@@ -64,10 +64,12 @@ describe('registration and approval', () => {
     await user.page.getByText(TOAST.pendingApproval).waitFor();
     expect(user.page.url()).toMatch(/\/login$/);
 
-    // The admin's header learnt of the registration over the socket; so did the banners (the newest
-    // first); the dialog lists it.
-    const banner = admin.page.getByTestId('notification-banner').filter({ hasText: email });
-    await banner.waitFor();
+    // The admin's header learnt of the registration over the socket; so did the dashboard's one pending
+    // line (CONTRACT §15: no banner per pending user); the dialog lists it.
+    await admin.page.getByTestId('pending-users-line').waitFor();
+    await expect(
+      admin.page.getByTestId('notification-banner').filter({ hasText: email }).count(),
+    ).resolves.toBe(0);
     await admin.page.getByRole('button', { name: /^Aprobar Usuarios \(\d+\)$/ }).click();
     const dialog = approvalDialog(admin.page);
     await dialog.waitFor();
@@ -82,8 +84,6 @@ describe('registration and approval', () => {
     await row.getByRole('button', { name: UI_APPROVAL.approve }).click();
     await admin.page.getByText(ACCOUNT_MSG.approved(name)).waitFor();
     await row.waitFor({ state: 'detached' });
-    // Decided: the "Nuevo usuario pendiente" banner about them goes too.
-    await banner.waitFor({ state: 'detached' });
 
     await user.page.getByRole('button', { name: UI_PENDING.back }).click();
     await fillLogin(user.page, email);
@@ -114,6 +114,11 @@ describe('registration and approval', () => {
     await expect(row.getByText(ROLE_LABELS.manager, { exact: true }).isVisible()).resolves.toBe(true);
 
     await row.getByRole('button', { name: UI_APPROVAL.reject }).click();
+    // Rejecting deletes the registration: it is confirmed first (issue 13).
+    await admin.page
+      .getByRole('dialog', { name: UI_APPROVAL.rejectConfirm.title })
+      .getByRole('button', { name: UI_APPROVAL.rejectConfirm.confirm })
+      .click();
     await admin.page.getByText(ACCOUNT_MSG.rejected('Irene Campos')).waitFor();
     await row.waitFor({ state: 'detached' });
 

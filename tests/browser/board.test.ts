@@ -125,6 +125,30 @@ describe('live board', () => {
     await context.close();
   });
 
+  it("two staff edit one task: the later save is refused inside the form, which shows the other's change", async () => {
+    const task = await createTask({ origin: 'Muelle 3', destination: 'Campa Norte' });
+    const { context, page } = await openBoard(ADMIN);
+    await card(page, task).getByRole('button', { name: UI_BOARD.card.edit }).click();
+    const dialog = page.getByRole('dialog', { name: UI_BOARD.form.editTitle });
+    await dialog.getByLabel(UI_BOARD.form.origin).fill('Puerta 3');
+    // Someone else saves the same task first (CONTRACT §5: the version they opened).
+    await apiCall('PUT', `/tasks/${task.id}`, {
+      token,
+      body: { destination: 'Muelle 12', version: task.version },
+    });
+    await dialog.getByRole('button', { name: UI_BOARD.form.save }).click();
+    await dialog.getByRole('alert').filter({ hasText: ERR.versionConflict }).waitFor();
+    // Still open, now showing the task as it is: their destination, the origin to redo.
+    await expect.poll(() => dialog.getByLabel(UI_BOARD.form.destination).inputValue()).toBe('Muelle 12');
+    await expect(dialog.getByLabel(UI_BOARD.form.origin).inputValue()).resolves.toBe('Muelle 3');
+    await dialog.getByLabel(UI_BOARD.form.origin).fill('Puerta 3');
+    await dialog.getByRole('button', { name: UI_BOARD.form.save }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const saved = (await apiCall<Task[]>('GET', '/tasks', { token })).find((t) => t.id === task.id)!;
+    expect(saved).toMatchObject({ origin: 'Puerta 3', destination: 'Muelle 12', version: task.version + 2 });
+    await context.close();
+  });
+
   it('a pool card dragged to En Proceso asks for the driver and stays there after reload', async () => {
     const driver = await createUser('conductor', { name: `Conductor Arrastre ${plate}` });
     await apiCall('POST', '/admin/update-user-task-types', {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { chromiumExecutable } from './chromium';
 
 export const ADMIN = { email: 'admin@browser.test', password: 'admin-browser-1234' };
 
@@ -55,6 +56,9 @@ export async function startAppProcess(
 }
 
 export default async function setup(project: TestProject) {
+  // Resolve (and, from npm, unpack) Chromium once here, before the test files launch it.
+  const browser = await chromiumExecutable();
+  console.log(`[browser] Chromium: ${browser.path} (${browser.from})`);
   // Each run builds into its own folder, so parallel runs never serve each other's half-built files.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-browser-'));
   const clientDist = path.join(dataDir, 'client');

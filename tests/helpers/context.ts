@@ -11,7 +11,7 @@ import { openDb, runMigrations, closeDb, db } from '../../server/db';
 import { users, tasks, punches, type UserRow, type TaskRow } from '../../server/db/schema';
 import { createApp } from '../../server/app';
 import { startServer, type RunningServer } from '../../server/server';
-import { signToken } from '../../server/services/tokens';
+import { openSession } from '../../server/services/sessions';
 import { advanceClock, now, resetClock } from '../../server/clock';
 
 export { advanceClock, now, resetClock, db };
@@ -49,6 +49,9 @@ export async function setupServer(): Promise<RunningServer & { api: () => supert
   const server = await startServer({ port: 0, host: '127.0.0.1', print: () => {} });
   return { ...server, api: () => supertest.agent(server.http) };
 }
+
+/** A token of a new login session of the user (as a login would open). */
+export const tokenFor = (user: { id: string; tokenVersion: number }): string => openSession(user).token;
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -88,7 +91,7 @@ export function makeUser(
     })
     .returning()
     .get();
-  const token = signToken(row);
+  const token = tokenFor(row);
   return { user: row, token, auth: { Authorization: `Bearer ${token}` } };
 }
 

@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { REVOKE_MESSAGES, type ServerToClientEvents } from '@shared/events';
 import { tasks, users } from '../../server/db/schema';
-import { signToken } from '../../server/services/tokens';
 import {
   PASSWORD,
   advanceClock,
@@ -17,6 +16,7 @@ import {
   nextEvent,
   setupServer,
   type TestSocket,
+  tokenFor,
 } from '../helpers/context';
 
 let server: Awaited<ReturnType<typeof setupServer>>;
@@ -143,7 +143,7 @@ describe('logout', () => {
   it('drops only the sockets of the token that logged out; the user stays online elsewhere', async () => {
     const driver = makeUser('conductor');
     advanceClock(1000); // a second token with another iat
-    const wallToken = signToken(driver.user);
+    const wallToken = tokenFor(driver.user);
     expect(wallToken).not.toBe(driver.token);
     const phone = await connect(driver.token);
     const wall = await connect(wallToken);

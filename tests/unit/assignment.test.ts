@@ -163,8 +163,9 @@ describe('assignment engine', () => {
     const driver = makeUser('conductor', { online: true });
     makePunch(driver.user.id, 'entrada');
     const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
-    returnByDriver(task.id, driver.user, 'Remolque dañado');
-    expect(row(task.id)).toMatchObject({ status: 'bolsa_trabajo', returnReason: 'Remolque dañado' });
+    // (Not `Remolque dañado`: that one holds the task until staff release it, CONTRACT §15.)
+    returnByDriver(task.id, driver.user, 'Ubicación ocupada');
+    expect(row(task.id)).toMatchObject({ status: 'bolsa_trabajo', returnReason: 'Ubicación ocupada' });
 
     // A rival idle less long than the returner still gets it while the returner cools down.
     db.update(users).set({ idleSince: t0 }).where(eq(users.id, driver.user.id)).run();

@@ -1,8 +1,18 @@
 // SPEC §2/§4: up to 3 unread notifications as dismissible banners (dismiss = marked read and removed);
 // an unread congratulations is marked read by itself after CONGRATS_AUTO_READ_MS. Used by the staff
-// board and the driver screen alike; the list is the notifications store the header's bell reads.
+// board and the driver screen alike; the list is the notifications store the header's bell reads. The staff
+// board leaves out `user_pending` (CONTRACT §15: pending users are one line there, not a banner each).
 import { useEffect, useRef } from 'react';
-import { ClipboardList, Info, Trophy, Undo2, UserPlus, X, type LucideIcon } from 'lucide-react';
+import {
+  ClipboardCheck,
+  ClipboardList,
+  Info,
+  Trophy,
+  Undo2,
+  UserPlus,
+  X,
+  type LucideIcon,
+} from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import type { NotificationType } from '@shared/enums';
 import type { Notification } from '@shared/schemas';
@@ -33,6 +43,12 @@ const LOOK: Record<NotificationType, { icon: LucideIcon; className: string; icon
     icon: Undo2,
     className: 'bg-orange-50 ring-orange-200',
     iconClass: 'bg-orange-500 text-white',
+  },
+  // The tower closed the driver's task (CONTRACT §5): a neutral fact, not a celebration.
+  task_closed_by_staff: {
+    icon: ClipboardCheck,
+    className: 'bg-slate-50 ring-slate-300',
+    iconClass: 'bg-slate-700 text-white',
   },
   info: { icon: Info, className: 'bg-white ring-slate-200', iconClass: 'bg-slate-600 text-white' },
 };
@@ -69,10 +85,19 @@ function useCongratsAutoRead(unread: Notification[]): void {
   }, []);
 }
 
-export function NotificationBanners({ className }: { className?: string }) {
+interface BannersProps {
+  className?: string;
+  /** Types shown elsewhere on this screen (still in the bell). */
+  exclude?: readonly NotificationType[];
+}
+
+export function NotificationBanners({ className, exclude }: BannersProps) {
   const unread = useNotifications(useShallow(selectUnread));
   useCongratsAutoRead(unread);
-  const shown = unread.slice(0, MAX_NOTIFICATION_BANNERS);
+  const shown = (exclude ? unread.filter((n) => !exclude.includes(n.type)) : unread).slice(
+    0,
+    MAX_NOTIFICATION_BANNERS,
+  );
   if (shown.length === 0) return null;
   return (
     <section aria-label={UI_BOARD.banners.label} className={cn('space-y-2', className)}>

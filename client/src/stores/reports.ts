@@ -1,7 +1,7 @@
 // Informes de Operaciones (SPEC §2, CONTRACT §8). The report regenerates whenever its type, period,
 // date or hour changes (with SPEC §8's toast), and quietly keeps up with the yard while it is open:
 // after task changes (socket) and every minute, since a task still waiting becomes late by itself.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { toast } from 'sonner';
@@ -98,11 +98,14 @@ export function incidentTimes(report: Report): number[] {
 const QUIET_REFRESH_MS = 60_000;
 const TASK_DEBOUNCE_MS = 2000;
 
-/** The run the user asked for (a param changed, Actualizar): SPEC §8's toasts. */
-export async function generateReport(): Promise<void> {
+/**
+ * The run the user asked for (a param changed, Actualizar): SPEC §8's toasts. The run that opens the
+ * view (`announce` false) only says so when it fails: nobody asked for a report by visiting Informes.
+ */
+export async function generateReport(announce = true): Promise<void> {
   try {
     const incidents = await useReports.getState().generate();
-    if (incidents !== null) toast.success(TOAST.reportGenerated(incidents));
+    if (incidents !== null && announce) toast.success(TOAST.reportGenerated(incidents));
   } catch (err) {
     toastError(err, TOAST.reportError);
   }
@@ -125,7 +128,13 @@ function refreshSoon(): void {
 /** Mount in the Informes view. */
 export function useReportsFeed(): void {
   const { type, period, date, hour } = useReports(useShallow((s) => s.params));
-  useEffect(() => void generateReport(), [type, period, date, hour]);
+  // The first run (opening the view, and React's development re-run of it) is quiet; a change is asked.
+  const last = useRef<string | null>(null);
+  useEffect(() => {
+    const key = [type, period, date, hour].join('|');
+    void generateReport(last.current !== null && last.current !== key);
+    last.current = key;
+  }, [type, period, date, hour]);
   // Only reconnects: the first load is the run above.
   useEffect(() => onResync(refreshQuietly), []);
   useSocketEvent('task:created', refreshSoon);

@@ -1,20 +1,52 @@
 // Who is logged in. The token and user live in local storage (SPEC §7) and mirror here; the route
 // guards and the socket follow `status`. SPEC §2: a stored session is validated on start through
 // GET /dashboard/stats, and forgotten when the server refuses it.
+// CONTRACT §14: a login answered `password_change_required` is not a session yet: its token (only
+// good for POST /auth/change-password) stays in memory in `passwordChange`, the status stays
+// 'anonymous' (so no socket, no dashboard) until the change answers like a login.
 import { create } from 'zustand';
-import type { AuthResponse, DashboardStats, LoginInput, RegisterInput, SessionUser } from '@shared/schemas';
+import type {
+  AuthResponse,
+  ChangePasswordInput,
+  DashboardStats,
+  LoginInput,
+  RegisterInput,
+  SessionUser,
+} from '@shared/schemas';
 import { api, ApiError, setSessionEndedHandler } from '../api';
 import { clearStoredSession, getStoredToken, getStoredUser, storeSession, storeToken } from '../storage';
 import { resetSessionStores } from './session-end';
 
 export type SessionStatus = 'checking' | 'authenticated' | 'anonymous';
 
+/** A login that must change its password first (CONTRACT §14). Memory only, never stored. */
+export interface PasswordChange {
+  token: string;
+  user: SessionUser;
+  /** The temporary password just typed: the change's `current_password`. */
+  currentPassword: string;
+}
+
 interface SessionState {
   token: string | null;
   user: SessionUser | null;
   status: SessionStatus;
-  /** Logs in; a refused login throws ApiError (403 + 'pendiente de aprobación' for a pending account). */
+  /** Set while a login waits for its password change; the login screen shows the change form. */
+  passwordChange: PasswordChange | null;
+  /**
+   * Logs in; a refused login throws ApiError (403 + 'pendiente de aprobación' for a pending account).
+   * `password_change_required` sets `passwordChange` instead of logging in.
+   */
   login: (input: LoginInput) => Promise<AuthResponse>;
+  /**
+   * POST /auth/change-password with the pending change's token (else the session's); the answer
+   * logs in. A 401 (that token was revoked or expired meanwhile) drops the pending change.
+   */
+  changePassword: (input: ChangePasswordInput) => Promise<AuthResponse>;
+  /** Back to the login form without changing the password. */
+  cancelPasswordChange: () => void;
+  /** The admin edited their own name or email in Usuarios: the header follows. */
+  updateUser: (changes: Partial<Pick<SessionUser, 'name' | 'email'>>) => void;
   /** Registers; the answer's status is 'pending_approval' until an admin approves the account. */
   register: (input: RegisterInput) => Promise<AuthResponse>;
   /** Tells the server (a failure is only logged, SPEC §4) and forgets the session. */
@@ -35,11 +67,44 @@ export const useSession = create<SessionState>((set, get) => ({
   token: storedToken && storedUser ? storedToken : null,
   user: storedToken ? storedUser : null,
   status: storedToken && storedUser ? 'checking' : 'anonymous',
+  passwordChange: null,
 
   async login(input) {
     const res = await api.post<AuthResponse>('/auth/login', input);
-    if (res.access_token) adopt(res.access_token, res.user);
+    if (res.status === 'password_change_required' && res.access_token)
+      set({ passwordChange: { token: res.access_token, user: res.user, currentPassword: input.password } });
+    else if (res.access_token) adopt(res.access_token, res.user);
     return res;
+  },
+
+  async changePassword(input) {
+    const pending = get().passwordChange;
+    try {
+      const res = await api.post<AuthResponse>(
+        '/auth/change-password',
+        input,
+        undefined,
+        pending ? { token: pending.token } : undefined,
+      );
+      if (res.status === 'approved' && res.access_token) adopt(res.access_token, res.user);
+      else set({ passwordChange: null });
+      return res;
+    } catch (err) {
+      if (pending && err instanceof ApiError && err.status === 401) set({ passwordChange: null });
+      throw err;
+    }
+  },
+
+  cancelPasswordChange() {
+    set({ passwordChange: null });
+  },
+
+  updateUser(changes) {
+    const { token, user } = get();
+    if (!token || !user) return;
+    const next = { ...user, ...changes };
+    storeSession(token, next);
+    set({ user: next });
   },
 
   async register(input) {
@@ -88,6 +153,7 @@ export const useSession = create<SessionState>((set, get) => ({
 
   end() {
     clearStoredSession();
+    if (get().passwordChange) set({ passwordChange: null });
     if (get().status !== 'anonymous' || get().token) {
       set({ token: null, user: null, status: 'anonymous' });
       resetSessionStores();
@@ -97,7 +163,7 @@ export const useSession = create<SessionState>((set, get) => ({
 
 function adopt(token: string, user: SessionUser): void {
   storeSession(token, user);
-  useSession.setState({ token, user, status: 'authenticated' });
+  useSession.setState({ token, user, status: 'authenticated', passwordChange: null });
 }
 
 setSessionEndedHandler(() => useSession.getState().end());

@@ -46,6 +46,11 @@ function task(fields: Partial<Task> = {}): Task {
     completed_at: null,
     status_since: '2026-01-01T08:00:00.000Z',
     return_reason: null,
+    on_hold: false,
+    hold_reason: null,
+    last_return_reason: null,
+    assignee_online: null,
+    assignee_offline_since: null,
     version: 1,
     ...fields,
   };
@@ -61,6 +66,7 @@ const stats = (pool: number): DashboardStats => ({
   pending_users: 0,
   workload_alert: {
     status: 'normal',
+    since: '2026-01-01T08:00:00.000Z',
     severity: 0,
     message: 'Todo en orden',
     recommendations: [],
@@ -297,5 +303,86 @@ describe('optimistic moves', () => {
     refuse(json(409, { detail: 'no' }));
     await expect(move).rejects.toBeTruthy();
     expect(useTasks.getState().byId[t.id]).toBe(pushed);
+  });
+});
+
+describe("the assignee's presence (CONTRACT §15)", () => {
+  it('follows drivers:updated without a new version: offline since it was noticed, online again clears it', async () => {
+    const running = task({
+      status: 'en_proceso',
+      assigned_to: 'd1',
+      assigned_to_name: 'Lucía',
+      assignee_online: true,
+      version: 4,
+    });
+    const away = task({
+      status: 'en_proceso',
+      assigned_to: 'd2',
+      assigned_to_name: 'Pablo',
+      assignee_online: false,
+      assignee_offline_since: '2026-01-01T07:00:00.000Z',
+      version: 2,
+    });
+    const pool = task();
+    serverTasks = [running, away, pool];
+    mountFeeds();
+    await act(async () => socket.fire('connect'));
+    await flush();
+    const byId = () => useTasks.getState().byId;
+
+    const poolBefore = byId()[pool.id];
+    const before = Date.now();
+    await act(async () => socket.fire('drivers:updated', { online_drivers: [], rankings: [] }));
+    expect(byId()[running.id].assignee_online).toBe(false);
+    const since = Date.parse(byId()[running.id].assignee_offline_since ?? '');
+    expect(since).toBeGreaterThanOrEqual(before - 1000);
+    expect(since).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(byId()[running.id].version).toBe(4);
+    // Already offline: it keeps the moment it went.
+    expect(byId()[away.id].assignee_offline_since).toBe('2026-01-01T07:00:00.000Z');
+    // A pool task has no assignee to follow.
+    expect(byId()[pool.id]).toBe(poolBefore);
+
+    await act(async () =>
+      socket.fire('drivers:updated', {
+        online_drivers: [
+          { id: 'd1', name: 'Lucía', movements_count: 3 },
+          { id: 'd2', name: 'Pablo', movements_count: 1 },
+        ],
+        rankings: [],
+      }),
+    );
+    expect(byId()[running.id]).toMatchObject({
+      assignee_online: true,
+      assignee_offline_since: null,
+      version: 4,
+    });
+    expect(byId()[away.id]).toMatchObject({
+      assignee_online: true,
+      assignee_offline_since: null,
+      version: 2,
+    });
+
+    // The next real change of the task (a newer version) still applies.
+    await act(async () =>
+      socket.fire('task:updated', { task: { ...running, priority: 'high', version: 5 } }),
+    );
+    expect(byId()[running.id].priority).toBe('high');
+  });
+
+  it('leaves the state alone when nobody changed', async () => {
+    const running = task({ status: 'en_proceso', assigned_to: 'd1', assignee_online: true });
+    serverTasks = [running];
+    mountFeeds();
+    await act(async () => socket.fire('connect'));
+    await flush();
+    const state = useTasks.getState().byId;
+    await act(async () =>
+      socket.fire('drivers:updated', {
+        online_drivers: [{ id: 'd1', name: 'L', movements_count: 0 }],
+        rankings: [],
+      }),
+    );
+    expect(useTasks.getState().byId).toBe(state);
   });
 });

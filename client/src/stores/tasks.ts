@@ -4,16 +4,19 @@
 // - an event whose `version` is not newer than the one known is ignored (late or duplicated pushes);
 // - `task:deleted` leaves a tombstone (a deleted task never comes back); `task:removed` only drops the
 //   card, remembering its version, so a later newer event may bring it back;
+// - the assignee's presence (`assignee_online`, `assignee_offline_since`, CONTRACT §15) follows every
+//   `drivers:updated` without touching `version`;
 // - moves are optimistic and rolled back when the server refuses them.
 import { create } from 'zustand';
 import { toast } from 'sonner';
 import type { TaskStatus, ReturnReason } from '@shared/enums';
-import type { CreateTaskInput, MessageResponse, Task, UpdateTaskInput } from '@shared/schemas';
+import type { CreateTaskInput, MessageResponse, OnlineDriver, Task, UpdateTaskInput } from '@shared/schemas';
 import { POLL_MS } from '@shared/constants';
 import { TOAST } from '@shared/labels';
 import { api, ApiError } from '../api';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
 import { onSessionEnd } from './session-end';
+import { serverNow } from './timeclock';
 
 export interface Assignee {
   id: string;
@@ -33,11 +36,19 @@ interface TasksState {
   removed: (id: string) => void;
 
   create: (input: CreateTaskInput) => Promise<Task>;
-  /** Field edits from the edit dialog (not optimistic: the dialog waits for the answer). */
+  /** Field edits from the edit dialog (not optimistic: the dialog waits for the answer). The patch
+   *  carries the `version` the dialog started from: a task changed meanwhile is refused (409). */
   edit: (id: string, patch: UpdateTaskInput) => Promise<Task>;
   /** A drag: optimistic, rolled back when refused. `to` en_proceso needs the driver. */
   move: (id: string, to: TaskStatus, driver?: Assignee) => Promise<Task>;
   remove: (id: string) => Promise<void>;
+  /** Staff 'Retener' a pool task (CONTRACT §15), with an optional reason. */
+  putOnHold: (id: string, reason: string | null) => Promise<Task>;
+  /** Staff 'Liberar' a held task. */
+  releaseHold: (id: string) => Promise<Task>;
+  /** `drivers:updated`: who is online now. An assignee missing from the list is offline since the
+   *  moment this noticed (when it was online before); never a new `version`. */
+  presence: (online: readonly Pick<OnlineDriver, 'id'>[]) => void;
   /** The driver's 'Asignarme' (POST self-assign), optimistic. Resolves with the server's message. */
   selfAssign: (id: string, me: Assignee) => Promise<string>;
   /** The driver's 'Devolver' (POST return), optimistic. */
@@ -106,6 +117,13 @@ export const useTasks = create<TasksState>((set, get) => {
       assigned_to_name: to === 'bolsa_trabajo' ? null : (driver?.name ?? t.assigned_to_name),
       completed_at: to === 'finalizada' ? at : null,
       return_reason: null,
+      // Staff assigning a held task by hand release it (CONTRACT §15).
+      on_hold: to === 'bolsa_trabajo' && t.on_hold,
+      hold_reason: to === 'bolsa_trabajo' ? t.hold_reason : null,
+      // The presence of a new (or no) assignee arrives with the server's answer.
+      ...(to === 'bolsa_trabajo' || (driver && driver.id !== t.assigned_to)
+        ? { assignee_online: null, assignee_offline_since: null }
+        : {}),
     };
   };
 
@@ -187,6 +205,38 @@ export const useTasks = create<TasksState>((set, get) => {
     async remove(id) {
       await api.del<MessageResponse>(`/tasks/${id}`);
       get().deleted(id);
+    },
+
+    async putOnHold(id, reason) {
+      const task = await api.put<Task>(`/tasks/${id}`, { on_hold: true, hold_reason: reason || null });
+      get().apply(task);
+      return task;
+    },
+
+    async releaseHold(id) {
+      const task = await api.put<Task>(`/tasks/${id}`, { on_hold: false });
+      get().apply(task);
+      return task;
+    },
+
+    presence(online) {
+      const ids = new Set(online.map((d) => d.id));
+      const noticed = new Date(serverNow()).toISOString();
+      set((s) => {
+        let byId: Record<string, Task> | null = null;
+        for (const t of Object.values(s.byId)) {
+          if (!t.assigned_to) continue;
+          const isOnline = ids.has(t.assigned_to);
+          if (t.assignee_online === isOnline) continue;
+          byId ??= { ...s.byId };
+          byId[t.id] = {
+            ...t,
+            assignee_online: isOnline,
+            assignee_offline_since: isOnline ? null : (t.assignee_offline_since ?? noticed),
+          };
+        }
+        return byId ? { byId } : s;
+      });
     },
 
     async selfAssign(id, me) {
@@ -276,5 +326,6 @@ export function useTasksFeed(): void {
   useSocketEvent('task:updated', ({ task }) => useTasks.getState().apply(task));
   useSocketEvent('task:deleted', ({ id }) => useTasks.getState().deleted(id));
   useSocketEvent('task:removed', ({ id }) => useTasks.getState().removed(id));
+  useSocketEvent('drivers:updated', ({ online_drivers }) => useTasks.getState().presence(online_drivers));
   usePollingFallback(loadTasks, POLL_MS.dashboard);
 }

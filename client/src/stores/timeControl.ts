@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import { toast } from 'sonner';
 import { POLL_MS } from '@shared/constants';
 import { TOAST } from '@shared/labels';
-import type { DailySummary } from '@shared/schemas';
+import type { AddPunchInput, DailySummary, PunchCorrectionResponse } from '@shared/schemas';
 import { api, ApiError, errorText } from '../api';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
 import { onSessionEnd } from './session-end';
@@ -66,6 +66,22 @@ let punchTimer: ReturnType<typeof setTimeout> | undefined;
 function reloadSoon(): void {
   clearTimeout(punchTimer);
   punchTimer = setTimeout(() => void loadTimeControl(), PUNCH_DEBOUNCE_MS);
+}
+
+/**
+ * CONTRACT §15: a supervisor adds a forgotten punch or removes a wrong one; the table is read again
+ * at once (the `timeclock:changed` push would also bring it). Resolves with the server's message.
+ */
+export async function addPunch(input: AddPunchInput): Promise<string> {
+  const res = await api.post<PunchCorrectionResponse>('/admin/timeclock/punches', input);
+  void loadTimeControl();
+  return res.message;
+}
+
+export async function removePunch(punchId: string, reason: string): Promise<string> {
+  const res = await api.del<PunchCorrectionResponse>(`/admin/timeclock/punches/${punchId}`, { reason });
+  void loadTimeControl();
+  return res.message;
 }
 
 /** Mount in the Control Conductores view. */

@@ -4,7 +4,14 @@
 import { create } from 'zustand';
 import { toast } from 'sonner';
 import type { Role, VehicleType } from '@shared/enums';
-import type { AdminUser, MessageResponse, RankingEntry } from '@shared/schemas';
+import type {
+  AdminUser,
+  MessageResponse,
+  RankingEntry,
+  ResetPasswordResponse,
+  SessionInfo,
+  UpdateUserInput,
+} from '@shared/schemas';
 import { POLL_MS } from '@shared/constants';
 import { TOAST } from '@shared/labels';
 import { api, ApiError, errorText } from '../api';
@@ -25,6 +32,14 @@ interface UsersState {
   changeRole: (userId: string, role: Role) => Promise<string>;
   setTaskTypes: (userId: string, types: VehicleType[]) => Promise<string>;
   remove: (userId: string) => Promise<string>;
+  /** PUT /admin/users/{id}: the answer (the updated row) replaces the row at once. */
+  update: (userId: string, changes: UpdateUserInput) => Promise<AdminUser>;
+  /** A user's open login sessions (CONTRACT §14); not kept here: the sessions dialog holds them. */
+  sessions: (userId: string) => Promise<SessionInfo[]>;
+  /** Ends one session (a lost phone); resolves with the server's message. */
+  endSession: (userId: string, sessionId: string) => Promise<string>;
+  /** Resolves with the temporary password (shown once); the server ends all that user's sessions. */
+  resetPassword: (userId: string) => Promise<string>;
 }
 
 const initial = { users: [] as AdminUser[], loaded: false, failed: false };
@@ -44,9 +59,12 @@ export const useUsers = create<UsersState>((set, get) => ({
   },
   received(user) {
     set((s) => {
-      if (s.users.some((u) => u.id === user.id))
-        return { users: s.users.map((u) => (u.id === user.id ? user : u)) };
-      return { users: [...s.users, user].sort((a, b) => byName.compare(a.name, b.name)) };
+      const old = s.users.find((u) => u.id === user.id);
+      const users = old ? s.users.map((u) => (u.id === user.id ? user : u)) : [...s.users, user];
+      // A new row, or a renamed one (PUT /admin/users/{id}), takes its place in name order.
+      return {
+        users: old?.name === user.name ? users : users.sort((a, b) => byName.compare(a.name, b.name)),
+      };
     });
   },
   movementsFrom(rankings) {
@@ -81,6 +99,22 @@ export const useUsers = create<UsersState>((set, get) => ({
     const { message } = await api.del<MessageResponse>(`/admin/delete-user/${userId}`);
     get().dropped(userId);
     return message;
+  },
+  async update(userId, changes) {
+    const user = await api.put<AdminUser>(`/admin/users/${userId}`, changes);
+    get().received(user);
+    return user;
+  },
+  sessions: (userId) => api.get<SessionInfo[]>(`/admin/users/${userId}/sessions`),
+  async endSession(userId, sessionId) {
+    const { message } = await api.del<MessageResponse>(`/admin/users/${userId}/sessions/${sessionId}`);
+    return message;
+  },
+  async resetPassword(userId) {
+    const { temporary_password } = await api.post<ResetPasswordResponse>(
+      `/admin/users/${userId}/reset-password`,
+    );
+    return temporary_password;
   },
 }));
 

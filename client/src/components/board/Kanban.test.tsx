@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import type { Role } from '@shared/enums';
 import type { EligibleDriver, Task } from '@shared/schemas';
-import { COLUMN_EMPTY, ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_DRIVER } from '@shared/labels';
+import { COLUMN_EMPTY, ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_COMMON, UI_DRIVER } from '@shared/labels';
 import { json, mockFetch, sentBody } from '../../test/http';
 import { useSession } from '../../stores/session';
 import { useTasks } from '../../stores/tasks';
@@ -41,6 +41,11 @@ function task(fields: Partial<Task> = {}): Task {
     completed_at: null,
     status_since: minutesAgo(5),
     return_reason: null,
+    on_hold: false,
+    hold_reason: null,
+    last_return_reason: null,
+    assignee_online: null,
+    assignee_offline_since: null,
     version: 1,
     ...fields,
   };
@@ -194,10 +199,10 @@ describe('staff board', { timeout: 20_000 }, () => {
     render(<Kanban mode="staff" />);
     const tone = (t: Task) => within(cardOf(t)).getByTestId('time-in-state');
     expect(tone(fresh)).toHaveAttribute('data-tone', 'yellow');
-    expect(tone(fresh)).toHaveTextContent('0h 5min');
+    expect(tone(fresh)).toHaveTextContent('5 min');
     expect(tone(late)).toHaveAttribute('data-tone', 'orange');
     expect(tone(stuck)).toHaveAttribute('data-tone', 'red');
-    expect(tone(stuck)).toHaveTextContent('0h 45min');
+    expect(tone(stuck)).toHaveTextContent('45 min');
     expect(within(cardOf(stuck)).getByText('Lucía')).toBeInTheDocument();
   });
 
@@ -259,9 +264,154 @@ describe('staff board', { timeout: 20_000 }, () => {
     mockFetch(() => json(409, { detail: 'La tarea cambió mientras tanto' }));
     render(<Kanban mode="staff" />);
     keyboardDrag(t, ['ArrowRight']);
+    const dialog = await screen.findByRole('dialog', { name: UI_BOARD.finishConfirm.title('Lucía') });
+    await user().click(within(dialog).getByRole('button', { name: UI_BOARD.finishConfirm.confirm }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('La tarea cambió mientras tanto'));
+    // The dialog stays for a retry; closed, the card is where it was.
+    await user().click(within(dialog).getByRole('button', { name: UI_COMMON.cancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(within(column('en_proceso')).getByRole('article')).toBe(cardOf(t));
     expect(useTasks.getState().byId[t.id]).toBe(t);
+  });
+
+  it("a driver's En Proceso card dropped on Finalizada asks first: Cancelar sends nothing, confirming PUTs", async () => {
+    signIn('admin');
+    const t = task({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Jesús Jiménez' });
+    seed(t);
+    const fetch = mockFetch(() =>
+      json(200, { ...t, status: 'finalizada', completed_at: new Date().toISOString(), version: 2 }),
+    );
+    render(<Kanban mode="staff" />);
+    keyboardDrag(t, ['ArrowRight']);
+    let dialog = await screen.findByRole('dialog', {
+      name: UI_BOARD.finishConfirm.title('Jesús Jiménez'),
+    });
+    expect(within(dialog).getByRole('button', { name: UI_COMMON.cancel })).toBeInTheDocument();
+    await user().click(within(dialog).getByRole('button', { name: UI_COMMON.cancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fetch).not.toHaveBeenCalled();
+    expect(within(column('en_proceso')).getByRole('article')).toBe(cardOf(t));
+    expect(useTasks.getState().byId[t.id].status).toBe('en_proceso');
+
+    keyboardDrag(t, ['ArrowRight']);
+    dialog = await screen.findByRole('dialog', { name: UI_BOARD.finishConfirm.title('Jesús Jiménez') });
+    await user().click(within(dialog).getByRole('button', { name: UI_BOARD.finishConfirm.confirm }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.taskUpdated));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch.mock.calls[0][1]?.method).toBe('PUT');
+    expect(sentBody(fetch)).toEqual({ status: 'finalizada' });
+    expect(within(column('finalizada')).getByRole('article')).toBe(cardOf(t));
+  });
+
+  it('a pool card dropped on Finalizada needs no confirmation', async () => {
+    signIn('admin');
+    const t = task();
+    seed(t);
+    const fetch = mockFetch(() => json(200, { ...t, status: 'finalizada', version: 2 }));
+    render(<Kanban mode="staff" />);
+    keyboardDrag(t, ['ArrowRight', 'ArrowRight']);
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(sentBody(fetch)).toEqual({ status: 'finalizada' });
+  });
+
+  it("'Retener' asks an optional reason and PUTs the hold; the held card says so and offers 'Liberar'", async () => {
+    signIn('manager');
+    const t = task();
+    seed(t);
+    const fetch = mockFetch((_path, init) => {
+      const body = JSON.parse(String(init.body)) as { on_hold: boolean; hold_reason?: string | null };
+      return json(200, {
+        ...t,
+        on_hold: body.on_hold,
+        hold_reason: body.on_hold ? (body.hold_reason ?? null) : null,
+        version: fetch.mock.calls.length + 1,
+      });
+    });
+    render(<Kanban mode="staff" />);
+    expect(within(cardOf(t)).queryByRole('button', { name: UI_BOARD.card.release })).toBeNull();
+    await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.hold }));
+    const dialog = screen.getByRole('dialog', { name: UI_BOARD.holdConfirm.title });
+    expect(fetch).not.toHaveBeenCalled();
+    await user().type(within(dialog).getByLabelText(UI_BOARD.holdConfirm.reason), '  Remolque dañado ');
+    await user().click(within(dialog).getByRole('button', { name: UI_BOARD.holdConfirm.confirm }));
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+    expect(fetch.mock.calls[0][1]?.method).toBe('PUT');
+    expect(new URL(String(fetch.mock.calls[0][0]), 'http://x').pathname).toBe(`/api/tasks/${t.id}`);
+    expect(sentBody(fetch)).toEqual({ on_hold: true, hold_reason: 'Remolque dañado' });
+    await waitFor(() =>
+      expect(within(cardOf(t)).getByTestId('held-note')).toHaveTextContent('Retenida: Remolque dañado'),
+    );
+    expect(within(cardOf(t)).queryByRole('button', { name: UI_BOARD.card.hold })).toBeNull();
+
+    await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.release }));
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
+    expect(sentBody(fetch, 1)).toEqual({ on_hold: false });
+    await waitFor(() => expect(within(cardOf(t)).queryByTestId('held-note')).toBeNull());
+  });
+
+  it('a refused hold (no longer in the pool) toasts the server detail and leaves the card as it was', async () => {
+    signIn('gestor');
+    const t = task();
+    seed(t);
+    mockFetch(() => json(409, { detail: ERR.holdOnlyPool }));
+    render(<Kanban mode="staff" />);
+    await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.hold }));
+    const dialog = screen.getByRole('dialog', { name: UI_BOARD.holdConfirm.title });
+    await user().click(within(dialog).getByRole('button', { name: UI_BOARD.holdConfirm.confirm }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(ERR.holdOnlyPool));
+    await user().click(within(dialog).getByRole('button', { name: UI_COMMON.cancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(cardOf(t)).queryByTestId('held-note')).toBeNull();
+    expect(useTasks.getState().byId[t.id]).toBe(t);
+  });
+
+  it('an En Proceso card whose driver is offline says since when, in the one duration format', () => {
+    signIn('admin');
+    const t = task({
+      status: 'en_proceso',
+      assigned_to: 'd1',
+      assigned_to_name: 'Lucía',
+      assignee_online: false,
+      assignee_offline_since: minutesAgo(108),
+    });
+    const online = task({
+      status: 'en_proceso',
+      assigned_to: 'd2',
+      assigned_to_name: 'Ana',
+      assignee_online: true,
+    });
+    seed(t, online);
+    render(<Kanban mode="staff" />);
+    expect(within(cardOf(t)).getByTestId('offline-note')).toHaveTextContent(
+      UI_BOARD.card.offlineSince('1 h 48 min'),
+    );
+    expect(within(cardOf(online)).queryByTestId('offline-note')).toBeNull();
+  });
+
+  it('speaks Spanish to screen readers: the drag instructions and what happens during a drag', async () => {
+    signIn('admin');
+    const t = task();
+    seed(t);
+    mockFetch(() => json(200, { ...t, status: 'finalizada', version: 2 }));
+    render(<Kanban mode="staff" />);
+    const described = handleOf(t).getAttribute('aria-describedby');
+    expect(document.getElementById(described!)).toHaveTextContent(UI_BOARD.dnd.instructions);
+    const handle = handleOf(t);
+    handle.focus();
+    fireEvent.keyDown(handle, { keyCode: KEY.Space });
+    const live = () => document.querySelector('[aria-live="assertive"]')?.textContent ?? '';
+    await waitFor(() =>
+      expect(live()).toBe(UI_BOARD.dnd.lifted(`${t.title} ${t.trailer_id}`, STATUS_LABELS.bolsa_trabajo)),
+    );
+    fireEvent.keyDown(handle, { keyCode: KEY.ArrowRight });
+    await waitFor(() => expect(live()).toBe(UI_BOARD.dnd.over(STATUS_LABELS.en_proceso, 1)));
+    fireEvent.keyDown(handle, { keyCode: KEY.ArrowRight });
+    fireEvent.keyDown(handle, { keyCode: KEY.Space });
+    await waitFor(() =>
+      expect(live()).toBe(UI_BOARD.dnd.dropped(`${t.title} ${t.trailer_id}`, STATUS_LABELS.finalizada)),
+    );
+    expect(document.body.textContent).not.toMatch(/Press space bar|You have (lifted|dropped|moved)/);
   });
 
   it('falls back to the SPEC §8 text when the refusal has no detail', async () => {
@@ -292,6 +442,22 @@ describe('staff board', { timeout: 20_000 }, () => {
 });
 
 describe('driver mode', { timeout: 20_000 }, () => {
+  it("a held pool task cannot be claimed: 'Asignarme' is disabled and says why", async () => {
+    signIn('conductor');
+    const t = task({ vehicle_type: 'swap', on_hold: true, hold_reason: 'Remolque dañado' });
+    seed(t);
+    const fetch = mockFetch(() => json(200, { message: 'ok' }));
+    render(<Kanban mode="driver" />);
+    const claim = within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.selfAssign });
+    expect(claim).toBeDisabled();
+    expect(claim).toHaveAttribute('title', UI_BOARD.card.claimHeld('Remolque dañado'));
+    expect(within(cardOf(t)).getByTestId('held-note')).toHaveTextContent('Retenida: Remolque dañado');
+    // Dragging it to En Proceso is refused on the client too, with the reason.
+    keyboardDrag(t, ['ArrowRight']);
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(UI_BOARD.card.claimHeld('Remolque dañado')));
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it("shows 'Asignarme' on a free pool task and 'Devolver' on the driver's own, nothing on others'", () => {
     signIn('conductor');
     const free = task();

@@ -1,12 +1,20 @@
 // The kanban board (SPEC §2, §4, §5; CONTRACT §5) in two modes:
 // - staff (admin, manager, gestor): drag any card to any visible column; En Proceso asks for the driver
-//   (DriverPicker); edit, assign/reassign and delete (with confirmation) on every card;
+//   (DriverPicker); a driver's En Proceso card dropped on Finalizada asks first (CONTRACT §15); edit,
+//   assign/reassign, hold/release (pool) and delete (with confirmation) on every card;
 // - driver: 'Asignarme' on pool tasks, 'Devolver' on their own task, drags only under SPEC §4 (anything
 //   else is refused here with the SPEC §5 text), the Finalizada column, and tabs on a phone.
-// Moves are optimistic (stores/tasks) and rolled back with the server's detail as the toast.
+// Moves are optimistic (stores/tasks) and rolled back with the server's detail as the toast. What the drag
+// library says to screen readers is Spanish (UI_BOARD.dnd).
 // Mount the data with `useTasksFeed()` (stores/tasks) wherever this board is shown.
 import { useCallback, useMemo, useState } from 'react';
-import { DragDropContext, type DropResult } from '@hello-pangea/dnd';
+import {
+  DragDropContext,
+  type DragStart,
+  type DragUpdate,
+  type DropResult,
+  type ResponderProvided,
+} from '@hello-pangea/dnd';
 import * as Tabs from '@radix-ui/react-tabs';
 import { toast } from 'sonner';
 import { RETURN_REASONS, type ReturnReason, type TaskStatus } from '@shared/enums';
@@ -18,6 +26,7 @@ import { toastError } from '../../toast';
 import { cn } from '../cn';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { inputClass } from '../Field';
+import { TEXT_MAX } from '@shared/constants';
 import {
   BoardContext,
   boardColumns,
@@ -30,7 +39,10 @@ import { DriverPicker } from './DriverPicker';
 import { COLUMN_LOOK, KanbanColumn } from './KanbanColumn';
 import { TaskFormModal } from './TaskFormModal';
 
-type Dialog = { kind: 'assign' | 'edit' | 'delete' | 'claim' | 'return' | 'complete'; task: Task };
+type Dialog = {
+  kind: 'assign' | 'edit' | 'delete' | 'claim' | 'return' | 'complete' | 'hold' | 'finish';
+  task: Task;
+};
 
 const PHONE = '(max-width: 767px)';
 const named = (t: Task) => `${t.title} ${t.trailer_id}`;
@@ -73,9 +85,18 @@ export function Kanban({ mode, className }: KanbanProps) {
       edit: open('edit'),
       remove: open('delete'),
       assign: open('assign'),
+      hold: open('hold'),
+      release(task) {
+        void run(
+          () => useTasks.getState().releaseHold(task.id),
+          () => TOAST.taskUpdated,
+          TOAST.updateTaskError,
+        ).catch(() => undefined);
+      },
       claim(task) {
-        // SPEC §5: refused on the client when the task is no longer free.
+        // SPEC §5: refused on the client when the task is no longer free; CONTRACT §15: or held.
         if (task.assigned_to || task.status !== 'bolsa_trabajo') return void toast.error(ERR.alreadyAssigned);
+        if (task.on_hold) return void toast.error(UI_BOARD.card.claimHeld(task.hold_reason));
         // SPEC §5: claiming a Swap task asks first.
         if (task.vehicle_type === 'swap') return setDialog({ kind: 'claim', task });
         quiet(claimTask(task, { id: userId, name: userName }));
@@ -91,13 +112,18 @@ export function Kanban({ mode, className }: KanbanProps) {
   const board = useMemo<BoardContextValue>(() => ({ mode, userId, actions }), [mode, userId, actions]);
 
   const onDragEnd = useCallback(
-    ({ draggableId, source, destination }: DropResult) => {
+    (result: DropResult, provided: ResponderProvided) => {
+      announceDrop(result, provided);
+      const { draggableId, source, destination } = result;
       if (!destination || destination.droppableId === source.droppableId) return;
       const task = useTasks.getState().byId[draggableId];
       if (!task) return;
       const to = destination.droppableId as TaskStatus;
       if (mode === 'staff') {
         if (to === 'en_proceso') return actions.assign(task);
+        // Finishing a driver's task credits them and tells their phone: asked first (CONTRACT §15).
+        if (to === 'finalizada' && task.status === 'en_proceso' && task.assigned_to)
+          return setDialog({ kind: 'finish', task });
         return quiet(moveTo(task, to));
       }
       // SPEC §4: a driver claims a pool task, or moves their own task (return or complete); nothing else.
@@ -115,7 +141,12 @@ export function Kanban({ mode, className }: KanbanProps) {
 
   return (
     <BoardContext.Provider value={board}>
-      <DragDropContext onDragEnd={onDragEnd}>
+      <DragDropContext
+        onDragStart={announceLift}
+        onDragUpdate={announceMove}
+        onDragEnd={onDragEnd}
+        dragHandleUsageInstructions={UI_BOARD.dnd.instructions}
+      >
         {phoneTabs ? (
           <PhoneTabs statuses={statuses} className={className} />
         ) : (
@@ -135,6 +166,32 @@ export function Kanban({ mode, className }: KanbanProps) {
       </DragDropContext>
       <BoardDialogs dialog={dialog} close={close} me={{ id: userId, name: userName }} />
     </BoardContext.Provider>
+  );
+}
+
+// ---- what the drag library announces, in Spanish ------------------------------------------------
+
+const cardName = (id: string) => {
+  const task = useTasks.getState().byId[id];
+  return task ? named(task) : '';
+};
+const columnName = (id: string) => STATUS_LABELS[id as TaskStatus] ?? id;
+
+function announceLift(start: DragStart, provided: ResponderProvided) {
+  provided.announce(UI_BOARD.dnd.lifted(cardName(start.draggableId), columnName(start.source.droppableId)));
+}
+
+function announceMove(update: DragUpdate, provided: ResponderProvided) {
+  const to = update.destination;
+  provided.announce(to ? UI_BOARD.dnd.over(columnName(to.droppableId), to.index + 1) : UI_BOARD.dnd.noTarget);
+}
+
+function announceDrop(result: DropResult, provided: ResponderProvided) {
+  const name = cardName(result.draggableId);
+  provided.announce(
+    result.reason === 'CANCEL' || !result.destination
+      ? UI_BOARD.dnd.cancelled(name, columnName(result.source.droppableId))
+      : UI_BOARD.dnd.dropped(name, columnName(result.destination.droppableId)),
   );
 }
 
@@ -258,6 +315,21 @@ function BoardDialogs({ dialog, close, me }: DialogsProps) {
         />
       )}
       {dialog?.kind === 'return' && <ReturnDialog task={dialog.task} onOpenChange={onOpenChange} />}
+      {dialog?.kind === 'hold' && <HoldDialog task={dialog.task} onOpenChange={onOpenChange} />}
+      {dialog?.kind === 'finish' && (
+        <ConfirmDialog
+          open
+          onOpenChange={onOpenChange}
+          variant="success"
+          title={UI_BOARD.finishConfirm.title(dialog.task.assigned_to_name ?? UI_BOARD.card.unassigned)}
+          message={UI_BOARD.finishConfirm.message(
+            named(dialog.task),
+            dialog.task.assigned_to_name ?? UI_BOARD.card.unassigned,
+          )}
+          confirmLabel={UI_BOARD.finishConfirm.confirm}
+          onConfirm={() => moveTo(dialog.task, 'finalizada')}
+        />
+      )}
     </>
   );
 }
@@ -296,6 +368,40 @@ function ReturnDialog({ task, onOpenChange }: { task: Task; onOpenChange: (open:
             </option>
           ))}
         </select>
+      </label>
+    </ConfirmDialog>
+  );
+}
+
+/** Staff 'Retener' (CONTRACT §15): asks an optional reason, shown on every card while it is held. */
+function HoldDialog({ task, onOpenChange }: { task: Task; onOpenChange: (open: boolean) => void }) {
+  const [reason, setReason] = useState('');
+  const texts = UI_BOARD.holdConfirm;
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={onOpenChange}
+      variant="warning"
+      title={texts.title}
+      message={texts.message(named(task))}
+      confirmLabel={texts.confirm}
+      onConfirm={() =>
+        run(
+          () => useTasks.getState().putOnHold(task.id, reason.trim() || null),
+          () => TOAST.taskUpdated,
+          TOAST.updateTaskError,
+        )
+      }
+    >
+      <label className="block space-y-1.5">
+        <span className="block text-sm font-medium text-slate-700">{texts.reason}</span>
+        <input
+          value={reason}
+          maxLength={TEXT_MAX}
+          onChange={(e) => setReason(e.target.value)}
+          placeholder={texts.reasonPlaceholder}
+          className={inputClass}
+        />
       </label>
     </ConfirmDialog>
   );

@@ -1,4 +1,5 @@
-// One kanban column (SPEC §2): title, count, its cards newest first, and the Spanish empty text.
+// One kanban column (SPEC §2): title (Finalizada says it holds the last 24 h), count, its cards newest first,
+// and the Spanish empty text.
 import { memo, useMemo } from 'react';
 import { Droppable } from '@hello-pangea/dnd';
 import { useShallow } from 'zustand/react/shallow';
@@ -61,6 +62,11 @@ export const KanbanColumn = memo(function KanbanColumn({ status, bare }: KanbanC
           <h3 className="flex items-center gap-2 text-sm font-bold uppercase tracking-wide text-slate-700">
             <span aria-hidden className={cn('size-2.5 rounded-full', look.dot)} />
             {STATUS_LABELS[status]}
+            {status === 'finalizada' && (
+              <span className="text-xs font-medium normal-case tracking-normal text-slate-500">
+                ({UI_BOARD.kanban.finishedWindow})
+              </span>
+            )}
           </h3>
           <ColumnCount n={tasks.length} />
         </header>

@@ -1,12 +1,14 @@
-// A task on the board (SPEC §2 Dashboard cards, CONTRACT §5, §11): every field, the badges, the time in
-// its current state coloured by the SPEC §9 delay thresholds, the last return reason, and the actions the
-// viewer may take. Memoised: the store keeps a task's object until its data changes, so a push re-renders
+// A task on the board (SPEC §2 Dashboard cards, CONTRACT §5, §11, §15): every field, the badges, the time
+// in its current state coloured by the SPEC §9 delay thresholds, the last return reason, whether it is
+// held, whether its driver is offline, and the actions the viewer may take. Memoised: the store keeps a task's object until its data changes, so a push re-renders
 // only the card it is about.
 import { memo, useContext } from 'react';
 import { Draggable } from '@hello-pangea/dnd';
 import {
   ArrowRight,
   CircleCheck,
+  CirclePause,
+  CirclePlay,
   Clock,
   Hand,
   Pencil,
@@ -15,15 +17,16 @@ import {
   Undo2,
   UserCog,
   UserPlus,
+  WifiOff,
 } from 'lucide-react';
 import type { Task } from '@shared/schemas';
-import { PRIORITY_LABELS, STATUS_LABELS, UI_BOARD, VEHICLE_BADGES } from '@shared/labels';
-import { formatMinutes, formatTime } from '@shared/time';
+import { PRIORITY_LABELS, STATUS_LABELS, UI_ATTENTION, UI_BOARD, VEHICLE_BADGES } from '@shared/labels';
+import { formatDuration, formatTime } from '@shared/time';
 import { PriorityBadge, VehicleBadge } from '../Badge';
 import { cn } from '../cn';
 import { BADGE_TONE, delayTone } from '../tones';
 import { BoardContext, type BoardActions, type Density } from './context';
-import { useMinutesSince } from './hooks';
+import { useElapsed } from './hooks';
 
 const PRIORITY_EDGE = {
   high: 'border-l-red-500',
@@ -33,15 +36,15 @@ const PRIORITY_EDGE = {
 
 /** The time in the current state: a chip coloured by delay while the task waits or runs. */
 export function TimeInState({ task, compact }: { task: Task; compact?: boolean }) {
-  const minutes = useMinutesSince(task.status_since);
+  const elapsed = useElapsed(task.status_since);
   const finished = task.status === 'finalizada';
   const finishedAt = formatTime(task.completed_at ?? task.status_since);
   const text = finished
     ? compact
       ? finishedAt
       : UI_BOARD.card.finishedAt(finishedAt)
-    : formatMinutes(minutes);
-  const tone = finished ? 'slate' : delayTone(minutes);
+    : formatDuration(elapsed);
+  const tone = finished ? 'slate' : delayTone(Math.floor(elapsed / 60_000));
   return (
     <span
       title={`${UI_BOARD.card.timeInState}: ${STATUS_LABELS[task.status]}`}
@@ -70,18 +73,23 @@ interface ActionProps {
   tone?: 'default' | 'danger' | 'primary';
   /** Staff buttons are icons (named for screen readers and on hover); a driver's are spelled out. */
   iconOnly?: boolean;
+  /** Shown but not usable, saying why (e.g. 'Asignarme' on a held task). */
+  disabledReason?: string;
 }
 
-function Action({ label, icon: Icon, onClick, tone = 'default', iconOnly }: ActionProps) {
+function Action({ label, icon: Icon, onClick, tone = 'default', iconOnly, disabledReason }: ActionProps) {
   return (
     <button
       type="button"
       onClick={onClick}
+      disabled={!!disabledReason}
       aria-label={label}
-      title={label}
+      aria-description={disabledReason}
+      title={disabledReason ?? label}
       className={cn(
         'inline-flex items-center justify-center gap-1 rounded-md text-xs font-semibold transition-colors',
         'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-500',
+        'disabled:cursor-not-allowed disabled:opacity-50',
         iconOnly ? 'size-8' : 'h-9 px-3',
         tone === 'danger' && 'text-red-600 hover:bg-red-50',
         tone === 'primary' && 'bg-blue-600 text-white hover:bg-blue-500',
@@ -113,6 +121,18 @@ const STAFF_ACTIONS: (Omit<ActionProps, 'onClick' | 'iconOnly'> & {
     run: (a, t) => a.assign(t),
     when: (t) => t.status === 'en_proceso',
   },
+  {
+    label: UI_BOARD.card.hold,
+    icon: CirclePause,
+    run: (a, t) => a.hold(t),
+    when: (t) => t.status === 'bolsa_trabajo' && !t.on_hold,
+  },
+  {
+    label: UI_BOARD.card.release,
+    icon: CirclePlay,
+    run: (a, t) => a.release(t),
+    when: (t) => t.status === 'bolsa_trabajo' && t.on_hold,
+  },
   { label: UI_BOARD.card.delete, icon: Trash2, run: (a, t) => a.remove(t), tone: 'danger' },
 ];
 
@@ -131,6 +151,7 @@ function CardActions({ task }: { task: Task }) {
       icon: Hand,
       onClick: () => actions.claim(task),
       tone: 'primary',
+      disabledReason: task.on_hold ? UI_BOARD.card.claimHeld(task.hold_reason) : undefined,
     });
   } else if (task.status === 'en_proceso' && task.assigned_to === userId) {
     buttons.push({ label: UI_BOARD.card.giveBack, icon: Undo2, onClick: () => actions.giveBack(task) });
@@ -191,6 +212,8 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
             <span className="ml-auto min-w-0 truncate text-blue-700">{task.assigned_to_name}</span>
           )}
         </div>
+        <HeldNote task={task} />
+        <OfflineNote task={task} />
       </article>
     );
   }
@@ -204,8 +227,10 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
         'rounded-lg border-l-4 bg-white p-3 shadow-sm ring-1 ring-slate-200 transition-shadow',
         PRIORITY_EDGE[task.priority],
         dragging && 'shadow-xl ring-2 ring-blue-400',
+        task.on_hold && 'bg-violet-50 ring-2 ring-violet-400',
       )}
     >
+      <HeldNote task={task} className="-mx-1 -mt-1 mb-2" />
       <div className="flex items-start justify-between gap-2">
         <div className="flex flex-wrap gap-1">
           <PriorityBadge priority={task.priority} />
@@ -233,7 +258,7 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
             <dt>{UI_BOARD.card.assignedTo}:</dt>
             <dd
               className={cn(
-                'truncate font-semibold',
+                'break-words font-semibold',
                 task.assigned_to_name ? 'text-blue-700' : 'text-slate-400',
               )}
             >
@@ -249,6 +274,7 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
         </dl>
         <CardActions task={task} />
       </div>
+      <OfflineNote task={task} className="mt-2" />
       {task.return_reason && (
         <p className="mt-2 flex items-center gap-1.5 rounded-md bg-amber-50 px-2 py-1 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-200">
           <TriangleAlert aria-hidden className="size-3.5 shrink-0" />
@@ -258,6 +284,45 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
     </article>
   );
 });
+
+/** CONTRACT §15: a held task says so first, with its reason. */
+function HeldNote({ task, className }: { task: Task; className?: string }) {
+  if (!task.on_hold || task.status !== 'bolsa_trabajo') return null;
+  return (
+    <p
+      data-testid="held-note"
+      className={cn(
+        'flex items-center gap-1.5 rounded-md bg-violet-700 px-2 py-1 text-sm font-bold text-white',
+        className,
+      )}
+    >
+      <CirclePause aria-hidden className="size-4 shrink-0" />
+      {UI_ATTENTION.held(task.hold_reason)}
+    </p>
+  );
+}
+
+/** CONTRACT §15: an En Proceso card whose driver is offline says since when. */
+function OfflineNote({ task, className }: { task: Task; className?: string }) {
+  if (task.status !== 'en_proceso' || task.assignee_online !== false) return null;
+  return <OfflineSince since={task.assignee_offline_since} className={className} />;
+}
+
+function OfflineSince({ since, className }: { since: string | null; className?: string }) {
+  const elapsed = useElapsed(since ?? new Date(0).toISOString());
+  return (
+    <p
+      data-testid="offline-note"
+      className={cn(
+        'flex items-center gap-1.5 rounded-md bg-red-50 px-2 py-1 text-xs font-semibold text-red-800 ring-1 ring-inset ring-red-200',
+        className,
+      )}
+    >
+      <WifiOff aria-hidden className="size-3.5 shrink-0" />
+      {since ? UI_BOARD.card.offlineSince(formatDuration(elapsed)) : UI_BOARD.picker.offline}
+    </p>
+  );
+}
 
 interface DraggableProps {
   task: Task;

@@ -35,6 +35,11 @@ const created: Task = {
   completed_at: null,
   status_since: '2026-01-01T08:00:00.000Z',
   return_reason: null,
+  on_hold: false,
+  hold_reason: null,
+  last_return_reason: null,
+  assignee_online: null,
+  assignee_offline_since: null,
   version: 1,
 };
 
@@ -123,7 +128,7 @@ describe('Nueva Tarea', { timeout: 20_000 }, () => {
 });
 
 describe('edit', { timeout: 20_000 }, () => {
-  it('sends only the changed fields and toasts the SPEC §8 text', async () => {
+  it('sends only the changed fields (with the version it opened) and toasts the SPEC §8 text', async () => {
     useTasks.getState().apply(created);
     const fetch = mockFetch(() => json(200, { ...created, destination: 'Puerta 2', version: 2 }));
     const onOpenChange = vi.fn();
@@ -134,7 +139,7 @@ describe('edit', { timeout: 20_000 }, () => {
     await submit(UI_BOARD.form.save);
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.taskUpdated));
     expect(fetch.mock.calls[0][1]?.method).toBe('PUT');
-    expect(sentBody(fetch)).toEqual({ destination: 'Puerta 2' });
+    expect(sentBody(fetch)).toEqual({ destination: 'Puerta 2', version: 1 });
     expect(useTasks.getState().byId[created.id].destination).toBe('Puerta 2');
   });
 
@@ -145,5 +150,63 @@ describe('edit', { timeout: 20_000 }, () => {
     await user().type(field(UI_BOARD.form.trailer), 'R-1');
     await submit(UI_BOARD.form.save);
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(ERR.trailerBusy('R-1')));
+  });
+});
+
+describe('edit: someone else changed the task meanwhile (CONTRACT §5 version)', { timeout: 20_000 }, () => {
+  const conflict = () => json(409, { detail: ERR.versionConflict });
+  const alertText = () => within(dialog()).findByRole('alert');
+
+  it('sends the version it opened with; a 409 keeps it open, says why inside, shows the fresh task; saving again sends the new version', async () => {
+    useTasks.getState().apply(created);
+    const fetch = mockFetch((_path, init) => {
+      if (init.method !== 'PUT') return json(500, {});
+      const body = JSON.parse(String(init.body)) as { version: number };
+      return body.version === 1
+        ? conflict()
+        : json(200, { ...created, destination: 'Muelle 9', origin: 'Puerta 4', version: 3 });
+    });
+    const onOpenChange = vi.fn();
+    render(<TaskFormModal open onOpenChange={onOpenChange} task={created} />);
+    await user().clear(field(UI_BOARD.form.origin));
+    await user().type(field(UI_BOARD.form.origin), 'Puerta 3');
+    // Another staff member saves first; the socket brings their change to the store.
+    useTasks.getState().apply({ ...created, destination: 'Muelle 9', version: 2 });
+    await submit(UI_BOARD.form.save);
+
+    expect((await alertText()).textContent).toBe(ERR.versionConflict);
+    expect(sentBody(fetch)).toEqual({ origin: 'Puerta 3', version: 1 });
+    expect(onOpenChange).not.toHaveBeenCalled();
+    expect(toast.success).not.toHaveBeenCalled();
+    // The fields now show the task as it is: the other change, and the user's edit to redo.
+    await waitFor(() => expect(field(UI_BOARD.form.destination)).toHaveValue('Muelle 9'));
+    expect(field(UI_BOARD.form.origin)).toHaveValue('Muelle 7');
+    expect(field(UI_BOARD.form.trailer)).not.toHaveAttribute('aria-invalid', 'true');
+    expect(useTasks.getState().byId[created.id].origin).toBe('Muelle 7');
+
+    await user().clear(field(UI_BOARD.form.origin));
+    await user().type(field(UI_BOARD.form.origin), 'Puerta 4');
+    await submit(UI_BOARD.form.save);
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(sentBody(fetch, 1)).toEqual({ origin: 'Puerta 4', version: 2 });
+    expect(useTasks.getState().byId[created.id]).toMatchObject({
+      destination: 'Muelle 9',
+      origin: 'Puerta 4',
+    });
+  });
+
+  it('without a newer copy in the store, it reloads the board for the fresh values', async () => {
+    useTasks.getState().apply(created);
+    const fresh = { ...created, priority: 'low' as const, description: 'Con cuidado', version: 4 };
+    const fetch = mockFetch((path, init) =>
+      init.method === 'PUT' ? conflict() : path === '/tasks' ? json(200, [fresh]) : json(404, {}),
+    );
+    render(<TaskFormModal open onOpenChange={vi.fn()} task={created} />);
+    await user().type(field(UI_BOARD.form.description), 'Urgente');
+    await submit(UI_BOARD.form.save);
+    expect((await alertText()).textContent).toBe(ERR.versionConflict);
+    await waitFor(() => expect(field(UI_BOARD.form.priority)).toHaveValue('low'));
+    expect(field(UI_BOARD.form.description)).toHaveValue('Con cuidado');
+    expect(fetch.mock.calls.map(([, init]) => init?.method ?? 'GET')).toEqual(['PUT', 'GET']);
   });
 });

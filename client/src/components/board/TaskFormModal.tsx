@@ -1,12 +1,14 @@
 // The task form (SPEC §2 Create-task modal, §3 fields, §5 validation): 'Nueva Tarea' and the staff's edit
 // dialog. Validated with the server's own zod schema before sending. Creating: errors are only logged
 // (SPEC §8), but the trailer's 409 is shown on its field (CONTRACT §5) and any other refusal inside the
-// form. Editing: SPEC §8 toasts.
+// form. Editing: SPEC §8 toasts; the PUT carries the version the form started from, and when someone
+// changed the task meanwhile (409, CONTRACT §5) the form stays open, says so inside, and shows the task as
+// it is now, so the user reviews and saves again instead of overwriting the other change.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { PRIORITIES, TASK_TITLES, VEHICLE_TYPES } from '@shared/enums';
 import { createTaskSchema, type CreateTaskData, type Task, type UpdateTaskInput } from '@shared/schemas';
 import { DESCRIPTION_MAX, TEXT_MAX } from '@shared/constants';
-import { PRIORITY_LABELS, TOAST, UI_BOARD, UI_COMMON, VEHICLE_TYPE_OPTIONS } from '@shared/labels';
+import { ERR, PRIORITY_LABELS, TOAST, UI_BOARD, UI_COMMON, VEHICLE_TYPE_OPTIONS } from '@shared/labels';
 import { toast } from 'sonner';
 import { ApiError, errorText } from '../../api';
 import { useTasks } from '../../stores/tasks';
@@ -54,6 +56,21 @@ function changes(task: Task, data: CreateTaskData): UpdateTaskInput {
   return patch as UpdateTaskInput;
 }
 
+const isVersionConflict = (err: unknown): err is ApiError =>
+  err instanceof ApiError && err.status === 409 && err.detail === ERR.versionConflict;
+
+/** The task as it is now: the store's copy (the socket keeps it current), else the board reloaded. */
+async function freshTask(stale: Task): Promise<Task | undefined> {
+  const known = useTasks.getState().byId[stale.id];
+  if (known && known.version > stale.version) return known;
+  try {
+    await useTasks.getState().load();
+  } catch {
+    // The message stays; a later push or resync still brings the task.
+  }
+  return useTasks.getState().byId[stale.id];
+}
+
 interface TaskFormModalProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -64,6 +81,8 @@ interface TaskFormModalProps {
 export function TaskFormModal({ open, onOpenChange, task }: TaskFormModalProps) {
   const editing = Boolean(task);
   const formId = useId();
+  /** The task as the form last loaded it: its fields are the form's starting point, its version is sent. */
+  const [base, setBase] = useState<Task | null>(null);
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -72,6 +91,7 @@ export function TaskFormModal({ open, onOpenChange, task }: TaskFormModalProps) 
   // Each opening starts from the task (edit) or an empty form (create).
   useEffect(() => {
     if (!open) return;
+    setBase(task ?? null);
     setValues(task ? valuesOf(task) : EMPTY);
     setErrors({});
     setFormError(null);
@@ -104,10 +124,10 @@ export function TaskFormModal({ open, onOpenChange, task }: TaskFormModalProps) 
     const data = parsed.data;
     setBusy(true);
     try {
-      if (task) {
-        const patch = changes(task, data);
+      if (base) {
+        const patch = changes(base, data);
         if (Object.keys(patch).length) {
-          await useTasks.getState().edit(task.id, patch);
+          await useTasks.getState().edit(base.id, { ...patch, version: base.version });
           toast.success(TOAST.taskUpdated);
         }
       } else {
@@ -116,9 +136,19 @@ export function TaskFormModal({ open, onOpenChange, task }: TaskFormModalProps) 
       }
       onOpenChange(false);
     } catch (err) {
-      if (task) toastError(err, TOAST.updateTaskError);
+      if (base) toastError(err, TOAST.updateTaskError);
       else console.error(TOAST.createTaskError, err);
       if (err instanceof ApiError && err.sessionEnded) return;
+      if (base && isVersionConflict(err)) {
+        setFormError(err.detail);
+        const fresh = await freshTask(base);
+        if (fresh && fresh.version > base.version) {
+          setBase(fresh);
+          setValues(valuesOf(fresh));
+          setErrors({});
+        }
+        return;
+      }
       trailerConflict(err);
       if (!(err instanceof ApiError && err.status === 409))
         setFormError(errorText(err, task ? TOAST.updateTaskError : TOAST.createTaskError));
@@ -133,7 +163,9 @@ export function TaskFormModal({ open, onOpenChange, task }: TaskFormModalProps) 
       onOpenChange={(o) => !busy && onOpenChange(o)}
       dismissible={!busy}
       title={editing ? UI_BOARD.form.editTitle : UI_BOARD.form.createTitle}
-      description={editing ? `${task!.title} ${task!.trailer_id}` : UI_BOARD.form.createDescription}
+      description={
+        editing ? `${(base ?? task)!.title} ${(base ?? task)!.trailer_id}` : UI_BOARD.form.createDescription
+      }
       footer={
         <>
           <Button variant="secondary" onClick={() => onOpenChange(false)} disabled={busy}>

@@ -18,6 +18,9 @@ export interface BoardActions {
   remove: (task: Task) => void;
   /** Staff: choose (or change) the driver of a pool or in-process task. */
   assign: (task: Task) => void;
+  /** Staff: 'Retener' a pool task (asks an optional reason) and 'Liberar' a held one (CONTRACT §15). */
+  hold: (task: Task) => void;
+  release: (task: Task) => void;
   /** Driver: 'Asignarme'. */
   claim: (task: Task) => void;
   /** Driver: 'Devolver'. */

@@ -1,18 +1,25 @@
 // Small hooks of the board. One shared ticking clock for every card's "time in state": a single interval however many cards are
-// shown, and a card re-renders only when its own minute count changes.
+// shown, and a card re-renders only when its own shown duration changes. The clock is the server's (the
+// device clock plus the offset measured by stores/timeclock), so ages computed from server instants are right
+// on a device whose clock is off.
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { create } from 'zustand';
+import { serverNow, useTimeclock } from '../../stores/timeclock';
 
 const TICK_MS = 15_000;
-const useTick = create<{ now: number }>(() => ({ now: Date.now() }));
+const useTick = create<{ now: number }>(() => ({ now: serverNow() }));
+// A newly measured server offset moves every clock at once, not at the next tick.
+useTimeclock.subscribe((s, prev) => {
+  if (s.offsetMs !== prev.offsetMs) useTick.setState({ now: serverNow() });
+});
 let users = 0;
 let timer: ReturnType<typeof setInterval> | undefined;
 
 function useTicking(): void {
   useEffect(() => {
     if (users++ === 0) {
-      useTick.setState({ now: Date.now() });
-      timer = setInterval(() => useTick.setState({ now: Date.now() }), TICK_MS);
+      useTick.setState({ now: serverNow() });
+      timer = setInterval(() => useTick.setState({ now: serverNow() }), TICK_MS);
     }
     return () => {
       if (--users === 0) clearInterval(timer);
@@ -20,11 +27,18 @@ function useTicking(): void {
   }, []);
 }
 
-/** Whole minutes from an ISO instant to now (never negative). */
-export function useMinutesSince(iso: string): number {
+/**
+ * Milliseconds from an ISO instant to now (never negative), in the steps a duration is shown in: the
+ * clock's tick under a minute, whole minutes after (formatDuration shows no seconds past a minute).
+ */
+export function useElapsed(iso: string): number {
   useTicking();
   const since = Date.parse(iso);
-  return useTick((s) => Math.max(0, Math.floor((s.now - since) / 60_000)));
+  return useTick((s) => {
+    const ms = Math.max(0, s.now - since);
+    const step = ms < 60_000 ? TICK_MS : 60_000;
+    return ms - (ms % step);
+  });
 }
 
 /** The current time, re-read every tick (the wall screen's clock). */

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import type { DbStatus, HealthCheck, LogEntry } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
-import { useSystem } from '../../stores/system';
+import { NO_LOG_FILTERS, useSystem } from '../../stores/system';
 import { AdminPanelView } from './AdminPanelView';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
@@ -30,6 +30,7 @@ const dbStatus = (issues: number): DbStatus => ({
 });
 const logs: LogEntry[] = [
   {
+    id: 2,
     type: 'user',
     user: 'Admin Patio',
     action: 'Cambiar rol',
@@ -37,6 +38,7 @@ const logs: LogEntry[] = [
     timestamp: '2026-07-01T10:30:00.000Z',
   },
   {
+    id: 1,
     type: 'auth',
     user: 'Luis',
     action: 'Iniciar sesión',
@@ -58,7 +60,15 @@ const reads = (issues = 0): Answers => ({
 });
 
 beforeEach(() => {
-  useSystem.setState({ dbStatus: null, health: null, logs: null, failed: {}, refreshing: false });
+  useSystem.setState({
+    dbStatus: null,
+    health: null,
+    logs: null,
+    failed: {},
+    refreshing: false,
+    logFilters: NO_LOG_FILTERS,
+    logsMore: false,
+  });
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
 });
@@ -106,7 +116,7 @@ describe('Sistema view (SPEC §2)', { timeout: 15_000 }, () => {
     expect(screen.getByText('Registro de actividad').closest('div')).toHaveTextContent('300');
     const rows = within(screen.getByTestId('activity-log')).getAllByRole('row');
     expect(rows[0]).toHaveTextContent(
-      'UsuarioAdmin PatioCambiar rolEl rol de Luis pasó de Conductor a Gestor01/07/2026, 12:30',
+      'UsuarioAdmin PatioCambiar rolEl rol de Luis pasó de Conductor a Gestor01/07/2026, 12:30:00',
     );
     expect(rows[1]).toHaveTextContent('SesiónLuisIniciar sesión');
   });

@@ -74,8 +74,8 @@ describe('Analytics de Conductores', { timeout: 20_000 }, () => {
     const ana = rowOf('Ana');
     expect(ana.getByText('ana@patio.es')).toBeInTheDocument();
     expect(ana.getByText('Online')).toBeInTheDocument();
-    expect(ana.getByText('2h 15min')).toBeInTheDocument();
-    expect(ana.getByText('0h 12min')).toBeInTheDocument();
+    expect(ana.getByText('2 h 15 min')).toBeInTheDocument();
+    expect(ana.getByText('12 min')).toBeInTheDocument();
     expect(ana.getByText('21/11/2026, 10:15')).toBeInTheDocument();
     const carla = rowOf('Carla');
     expect(carla.getByText('Offline')).toBeInTheDocument();

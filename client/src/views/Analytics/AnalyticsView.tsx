@@ -3,7 +3,7 @@ import { Activity, ChartColumn, FileSpreadsheet, Medal, RotateCcw, Truck, Users,
 import { toast } from 'sonner';
 import { EXPORT_FILE_NAMES, NOT_AVAILABLE, TOAST, UI_ANALYTICS, UI_EXPORT } from '@shared/labels';
 import type { DriverAnalyticsRow } from '@shared/schemas';
-import { formatDateTime, formatMinutes } from '@shared/time';
+import { formatDateTime, formatDuration } from '@shared/time';
 import { Badge } from '../../components/Badge';
 import { HeaderAction } from '../../components/HeaderAction';
 import { ListCard } from '../../components/ListCard';
@@ -179,12 +179,12 @@ function DriversTable({ rows }: { rows: DriverAnalyticsRow[] }) {
                 </span>
               </td>
               <td className="px-4 py-3 tabular-nums text-slate-700">
-                {formatMinutes(row.total_time_online_24h)}
+                {formatDuration(row.total_time_online_24h * 60_000)}
               </td>
               <td className="px-4 py-3 tabular-nums text-slate-700">
                 {row.average_task_completion_time === null
                   ? NOT_AVAILABLE
-                  : formatMinutes(row.average_task_completion_time)}
+                  : formatDuration(row.average_task_completion_time * 60_000)}
               </td>
               <td className="px-4 py-3 text-slate-700">
                 {row.last_activity ? (

@@ -6,56 +6,81 @@ import type { PendingUser } from '@shared/schemas';
 import { formatDateTime } from '@shared/time';
 import { RoleBadge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { Modal } from '../../components/Modal';
 import { usePendingUsers } from '../../stores/pendingUsers';
 import { toastError } from '../../toast';
 import { useUi } from '../../stores/ui';
 
-/** SPEC §2 'Aprobar Usuarios Pendientes', opened through useUi.approvalOpen; live from users:pending. */
+/**
+ * SPEC §2 'Aprobar Usuarios Pendientes', opened through useUi.approvalOpen; live from users:pending.
+ * Rejecting deletes the registration, so it is confirmed first.
+ */
 export function ApproveUsersModal() {
   const users = usePendingUsers((s) => s.users);
   const open = useUi((s) => s.approvalOpen);
   const onOpenChange = useUi((s) => s.setApprovalOpen);
+  const [rejecting, setRejecting] = useState<PendingUser | null>(null);
+
+  const reject = async (user: PendingUser) => {
+    try {
+      toast.success(await usePendingUsers.getState().decide(user.id, false));
+    } catch (err) {
+      toastError(err, TOAST.approvalError);
+      throw err;
+    }
+  };
+
   return (
-    <Modal
-      open={open}
-      onOpenChange={onOpenChange}
-      size="lg"
-      title={UI_APPROVAL.title}
-      description={UI_APPROVAL.count(users.length)}
-      footer={
-        <Button variant="secondary" onClick={() => onOpenChange(false)}>
-          {UI_APPROVAL.close}
-        </Button>
-      }
-    >
-      {users.length === 0 ? (
-        <EmptyState
-          icon={<UserCheck aria-hidden className="size-6" />}
-          title={UI_APPROVAL.emptyTitle}
-          hint={UI_APPROVAL.emptyHint}
-        />
-      ) : (
-        <ul className="space-y-3" aria-label={UI_APPROVAL.title}>
-          {users.map((u) => (
-            <PendingUserRow key={u.id} user={u} />
-          ))}
-        </ul>
-      )}
-    </Modal>
+    <>
+      <Modal
+        open={open}
+        onOpenChange={onOpenChange}
+        size="lg"
+        title={UI_APPROVAL.title}
+        description={UI_APPROVAL.count(users.length)}
+        footer={
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            {UI_APPROVAL.close}
+          </Button>
+        }
+      >
+        {users.length === 0 ? (
+          <EmptyState
+            icon={<UserCheck aria-hidden className="size-6" />}
+            title={UI_APPROVAL.emptyTitle}
+            hint={UI_APPROVAL.emptyHint}
+          />
+        ) : (
+          <ul className="space-y-3" aria-label={UI_APPROVAL.title}>
+            {users.map((u) => (
+              <PendingUserRow key={u.id} user={u} onReject={() => setRejecting(u)} />
+            ))}
+          </ul>
+        )}
+      </Modal>
+      <ConfirmDialog
+        open={rejecting !== null}
+        onOpenChange={(o) => !o && setRejecting(null)}
+        title={UI_APPROVAL.rejectConfirm.title}
+        message={rejecting ? UI_APPROVAL.rejectConfirm.message(rejecting.name, rejecting.email) : ''}
+        confirmLabel={UI_APPROVAL.rejectConfirm.confirm}
+        onConfirm={() => rejecting && reject(rejecting)}
+      />
+    </>
   );
 }
 
-function PendingUserRow({ user }: { user: PendingUser }) {
-  const [busy, setBusy] = useState<'approve' | 'reject' | null>(null);
-  const decide = async (approved: boolean) => {
-    setBusy(approved ? 'approve' : 'reject');
+function PendingUserRow({ user, onReject }: { user: PendingUser; onReject: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const approve = async () => {
+    setBusy(true);
     try {
-      toast.success(await usePendingUsers.getState().decide(user.id, approved));
+      toast.success(await usePendingUsers.getState().decide(user.id, true));
     } catch (err) {
       toastError(err, TOAST.approvalError);
-      setBusy(null);
+      setBusy(false);
     }
   };
   return (
@@ -82,22 +107,20 @@ function PendingUserRow({ user }: { user: PendingUser }) {
           variant="success"
           size="sm"
           className="flex-1 sm:flex-none"
-          loading={busy === 'approve'}
-          disabled={busy !== null}
-          onClick={() => void decide(true)}
+          loading={busy}
+          onClick={() => void approve()}
         >
-          {busy !== 'approve' && <Check aria-hidden className="size-4" />}
+          {!busy && <Check aria-hidden className="size-4" />}
           {UI_APPROVAL.approve}
         </Button>
         <Button
           variant="secondary"
           size="sm"
           className="flex-1 text-red-700 sm:flex-none"
-          loading={busy === 'reject'}
-          disabled={busy !== null}
-          onClick={() => void decide(false)}
+          disabled={busy}
+          onClick={onReject}
         >
-          {busy !== 'reject' && <X aria-hidden className="size-4" />}
+          <X aria-hidden className="size-4" />
           {UI_APPROVAL.reject}
         </Button>
       </div>

@@ -1,49 +1,65 @@
-// SPEC §2 Dashboard view for admin, manager and gestor: banners, stat cards, the workload alert, the
-// kanban at 3/4 width and the sidebar; 'Modo pantalla' turns it into the wall screen.
-import { useCallback, useState } from 'react';
-import { Maximize2 } from 'lucide-react';
+// SPEC §2 Dashboard view for admin, manager and gestor, laid out for a control room (CONTRACT §15): the
+// stat cards, then at once the kanban at 3/4 width, with the sidebar beside it. Nothing above the board
+// comes and goes: the workload alert and the unread notifications sit at the top of the sidebar, and the
+// pending users are one line in the board's title row. 'Modo pantalla' opens the wall screen's own URL.
+import { Maximize2, UserPlus } from 'lucide-react';
+import { useNavigate } from 'react-router';
 import { UI_BOARD } from '@shared/labels';
 import { Button } from '../../components/Button';
-import { boardColumns } from '../../components/board/context';
 import { Kanban } from '../../components/board/Kanban';
-import { NotificationBanners } from '../../components/NotificationBanners';
+import { can } from '../../permissions';
 import { useDriversFeed } from '../../stores/drivers';
+import { usePendingUsers } from '../../stores/pendingUsers';
 import { useSession } from '../../stores/session';
 import { useStatsFeed } from '../../stores/stats';
 import { useTasksFeed } from '../../stores/tasks';
+import { useTimeclock } from '../../stores/timeclock';
+import { useUi } from '../../stores/ui';
+import { useResync } from '../../socket';
+import { WALL_PATH } from '../Wall/path';
 import { Sidebar } from './Sidebar';
 import { StatCards } from './StatCards';
-import { WallBoard } from './WallBoard';
-import { WorkloadAlertCard } from './WorkloadAlertCard';
+
+/** The server's clock: the alert's `since` and the cards' ages are server instants. */
+const syncClock = () =>
+  void useTimeclock
+    .getState()
+    .syncServerTime()
+    .catch((err: unknown) => console.warn('No se pudo leer la hora del servidor', err));
 
 export function BoardView() {
   const user = useSession((s) => s.user);
+  const navigate = useNavigate();
   useTasksFeed();
   useStatsFeed();
   useDriversFeed();
-  const [wall, setWall] = useState(false);
-  const exitWall = useCallback(() => setWall(false), []);
+  useResync(syncClock);
   if (!user) return null;
 
   const enterWall = () => {
-    setWall(true);
-    // Full screen where the browser allows it; the wall layout works without it too.
+    // Full screen where the browser allows it; the wall works without it too.
     void document.documentElement.requestFullscreen?.().catch(() => undefined);
+    void navigate(WALL_PATH);
   };
 
-  if (wall) return <WallBoard statuses={boardColumns('staff', user.role)} onExit={exitWall} />;
   return (
-    <div className="space-y-4">
-      <NotificationBanners />
+    <div className="space-y-3">
       <StatCards role={user.role} />
-      <WorkloadAlertCard />
       <div className="grid gap-4 lg:grid-cols-4">
         <section aria-labelledby="board-title" className="min-w-0 lg:col-span-3">
-          <div className="mb-2 flex items-center justify-between gap-2">
+          {/* One row of fixed height: what appears in it never moves the board below. */}
+          <div className="mb-2 flex h-9 items-center gap-3">
             <h2 id="board-title" className="text-lg font-bold text-slate-900">
               {UI_BOARD.kanban.label}
             </h2>
-            <Button variant="secondary" size="sm" onClick={enterWall} title={UI_BOARD.wall.enterHint}>
+            {can(user.role, 'approveUsers') && <PendingUsersLine />}
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={enterWall}
+              title={UI_BOARD.wall.enterHint}
+              className="ml-auto"
+            >
               <Maximize2 aria-hidden className="size-4" />
               {UI_BOARD.wall.enter}
             </Button>
@@ -53,5 +69,29 @@ export function BoardView() {
         <Sidebar role={user.role} />
       </div>
     </div>
+  );
+}
+
+/** CONTRACT §15: `3 usuarios pendientes · Revisar`, one line whatever the number; Revisar opens the dialog. */
+export function PendingUsersLine() {
+  const count = usePendingUsers((s) => s.users.length);
+  const open = useUi((s) => s.setApprovalOpen);
+  if (count === 0) return null;
+  return (
+    <p
+      data-testid="pending-users-line"
+      className="flex min-w-0 items-center gap-2 rounded-lg bg-amber-50 py-0.5 pl-2.5 pr-0.5 text-sm font-semibold text-amber-900 ring-1 ring-amber-300"
+    >
+      <UserPlus aria-hidden className="size-4 shrink-0" />
+      <span className="truncate">{UI_BOARD.pending.line(count)}</span>
+      <span aria-hidden>·</span>
+      <button
+        type="button"
+        onClick={() => open(true)}
+        className="rounded-md px-2 py-1 font-bold text-amber-900 underline underline-offset-2 hover:bg-amber-100 focus-visible:outline-2 focus-visible:outline-blue-500"
+      >
+        {UI_BOARD.pending.review}
+      </button>
+    </p>
   );
 }

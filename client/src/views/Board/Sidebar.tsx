@@ -1,34 +1,42 @@
-// SPEC §2 sidebar: the admin's component or the gestor/manager's, then 'Conductores Online' (first 5)
-// and 'Ranking de Conductores' (top 10, medals for the top 3; hidden for gestor).
-// Admin: the drivers' state and the accounts waiting for approval. Gestor/manager: the waiting queue by
-// priority and the task that has waited longest.
+// SPEC §2 sidebar: the workload alert and the unread notifications first (CONTRACT §15: here, beside the
+// board, they never move it), the admin's component or the gestor/manager's, then 'Conductores Online'
+// (first 5) and 'Ranking de Conductores' (top 10, medals for the top 3; hidden for gestor).
+// Admin: the drivers' state (the accounts waiting for approval are the board's one line). Gestor/manager:
+// the waiting queue by priority and the task that has waited longest.
 import { Circle, Gauge, ListOrdered, Medal, Trophy, Users } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Priority, Role } from '@shared/enums';
 import { MEDAL_COUNT, ONLINE_DRIVERS_SHOWN, RANKING_SHOWN } from '@shared/constants';
 import { PRIORITY_LABELS, UI_BOARD } from '@shared/labels';
 import { PriorityBadge } from '../../components/Badge';
-import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
+import { AttentionList } from '../../components/attention/AttentionList';
 import { cn } from '../../components/cn';
+import { NotificationBanners } from '../../components/NotificationBanners';
 import { TimeInState } from '../../components/board/TaskCard';
 import { can } from '../../permissions';
 import { useDrivers } from '../../stores/drivers';
 import { useStats } from '../../stores/stats';
 import { selectColumn, useTasks } from '../../stores/tasks';
-import { useUi } from '../../stores/ui';
+import { WorkloadAlertCard } from './WorkloadAlertCard';
 
 const t = UI_BOARD.sidebar;
 
 export function Sidebar({ role }: { role: Role }) {
   return (
     <aside aria-label={t.label} className="space-y-4" data-testid="sidebar">
+      <WorkloadAlertCard />
+      {/* Pending users are the board's one line, not a banner each (CONTRACT §15). */}
+      <NotificationBanners exclude={PENDING_ONLY} />
+      <AttentionList variant="board" />
       {can(role, 'approveUsers') ? <AdminSummary /> : <QueueSummary />}
       <OnlineDrivers />
       {can(role, 'seeRanking') && <Ranking />}
     </aside>
   );
 }
+
+const PENDING_ONLY = ['user_pending'] as const;
 
 function Figure({ label, value, tone }: { label: string; value: number | string; tone: string }) {
   return (
@@ -41,7 +49,6 @@ function Figure({ label, value, tone }: { label: string; value: number | string;
 
 function AdminSummary() {
   const stats = useStats((s) => s.stats);
-  const openApprovals = useUi((s) => s.setApprovalOpen);
   if (!stats) return null;
   const { metrics } = stats.workload_alert;
   return (
@@ -76,16 +83,6 @@ function AdminSummary() {
             style={{ width: `${metrics.driver_utilization}%` }}
           />
         </div>
-      </div>
-      <div className="flex items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2 text-sm ring-1 ring-slate-200">
-        <span className={stats.pending_users ? 'font-semibold text-orange-700' : 'text-slate-500'}>
-          {stats.pending_users ? t.pendingUsers(stats.pending_users) : t.noPendingUsers}
-        </span>
-        {stats.pending_users > 0 && (
-          <Button size="sm" variant="warning" onClick={() => openApprovals(true)}>
-            {t.review}
-          </Button>
-        )}
       </div>
     </Card>
   );
@@ -179,7 +176,7 @@ function OnlineDrivers() {
                 aria-label={t.isOnline}
                 className="size-2.5 shrink-0 fill-emerald-500 text-emerald-500"
               />
-              <span className="min-w-0 flex-1 truncate font-medium text-slate-800">{d.name}</span>
+              <span className="min-w-0 flex-1 break-words font-medium text-slate-800">{d.name}</span>
               <span className="shrink-0 tabular-nums text-slate-500">{t.movements(d.movements_count)}</span>
             </li>
           ))}
@@ -228,7 +225,7 @@ function Ranking() {
                     d.is_online ? 'fill-emerald-500 text-emerald-500' : 'fill-slate-300 text-slate-300',
                   )}
                 />
-                <span className="min-w-0 flex-1 truncate text-slate-800">{d.name}</span>
+                <span className="min-w-0 flex-1 break-words text-slate-800">{d.name}</span>
                 <span className="shrink-0 tabular-nums text-slate-500">{t.movements(d.movements_count)}</span>
               </li>
             );

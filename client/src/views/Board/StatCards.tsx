@@ -32,7 +32,7 @@ export function StatCards({ role }: { role: Role }) {
       key: 'available',
       label: t.available,
       value: stats?.available_drivers ?? dash,
-      hint: stats ? t.availableOf(stats.online_drivers) : undefined,
+      hint: stats ? t.availableOf(stats.online_drivers) : ' ',
       tone: 'teal',
       Icon: UserCheck,
     },

@@ -43,6 +43,16 @@ describe('Mi Tarea Activa', () => {
     expect(screen.queryByRole('button', { name: A.complete })).not.toBeInTheDocument();
   });
 
+  it("says why it came back when a driver returned it before ('Devuelta antes: …'), and nothing otherwise", () => {
+    useDriver.setState({ active: makeActive({ last_return_reason: 'Remolque no encontrado' }) });
+    const { unmount } = render(<ActiveTaskCard />);
+    expect(screen.getByTestId('returned-before')).toHaveTextContent('Devuelta antes: Remolque no encontrado');
+    unmount();
+    useDriver.setState({ active: makeActive() });
+    render(<ActiveTaskCard />);
+    expect(screen.queryByTestId('returned-before')).toBeNull();
+  });
+
   it('shows the badges and every field of the task', () => {
     const task = makeActive({
       vehicle_type: 'semiremolque_out_km0',

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { CircleCheckBig, MapPin, Truck, Undo2 } from 'lucide-react';
+import { CircleCheckBig, MapPin, TriangleAlert, Truck, Undo2 } from 'lucide-react';
 import { RETURN_REASONS, type ReturnReason } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { PRIORITY_LABELS, TOAST, UI_DRIVER, VEHICLE_BADGES, taskLabel } from '@shared/labels';
@@ -65,6 +65,16 @@ function ActiveTask({ task }: { task: Task }) {
         <h3 className="text-2xl font-bold text-slate-950">{task.title}</h3>
         {task.description && <p className="mt-1 text-base text-slate-800">{task.description}</p>}
       </div>
+
+      {task.last_return_reason && (
+        <p
+          data-testid="returned-before"
+          className="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-base font-semibold text-amber-900 ring-1 ring-inset ring-amber-300"
+        >
+          <TriangleAlert aria-hidden className="size-5 shrink-0" />
+          {T.returnedBefore(task.last_return_reason)}
+        </p>
+      )}
 
       <div className="rounded-xl bg-slate-900 p-4 text-white">
         <p className="text-xs font-semibold uppercase tracking-wider text-slate-300">{T.trailer}</p>

@@ -81,7 +81,7 @@ describe('Control de Horario widget', () => {
     render(<TimeclockWidget />);
     expect(screen.getByTestId('timeclock-status')).toHaveTextContent('Trabajando');
     expect(screen.getByTestId('last-entrada')).toHaveTextContent(formatTime(entrada));
-    expect(screen.getByTestId('worked-today')).toHaveTextContent('2h 15min');
+    expect(screen.getByTestId('worked-today')).toHaveTextContent('2 h 15 min');
     expect(button(T.entrada)).toBeDisabled();
     expect(button(T.salida)).toBeEnabled();
     expect(screen.getByText('Fichajes registrados hoy: 1')).toBeInTheDocument();

@@ -5,8 +5,8 @@ import { TOAST_DURATION_MS } from '@shared/constants';
 import { NOT_AVAILABLE, TIMECLOCK_STATUS_LABELS, TOAST, UI_DRIVER } from '@shared/labels';
 import {
   formatDateTime,
+  formatDuration,
   formatLongDate,
-  formatMinutes,
   formatTime,
   formatTimeWithSeconds,
   madridDay,
@@ -87,7 +87,7 @@ export function TimeclockWidget() {
             {worked !== null && (
               <Figure
                 label={T.workedToday}
-                value={formatMinutes(worked)}
+                value={formatDuration(worked * 60_000)}
                 testId="worked-today"
                 className="col-span-2 bg-emerald-50 ring-emerald-600/30"
               />

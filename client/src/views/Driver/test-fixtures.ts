@@ -33,6 +33,11 @@ export function makeTask(over: Partial<Task> = {}): Task {
     completed_at: null,
     status_since: at,
     return_reason: null,
+    on_hold: false,
+    hold_reason: null,
+    last_return_reason: null,
+    assignee_online: null,
+    assignee_offline_since: null,
     version: 1,
     ...over,
   };

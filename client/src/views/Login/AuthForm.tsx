@@ -71,8 +71,9 @@ export function AuthForm({ mode, onPending }: AuthFormProps) {
           onPending(res.user.email);
         } else toast.success(TOAST.registerOk);
       } else {
-        await useSession.getState().login(loginSchema.parse({ email, password }));
-        toast.success(TOAST.loginOk);
+        const res = await useSession.getState().login(loginSchema.parse({ email, password }));
+        // password_change_required: the login screen now shows the change form (CONTRACT §14).
+        if (res.status === 'approved') toast.success(TOAST.loginOk);
       }
     } catch (err) {
       if (err instanceof ApiError && err.detail?.includes(UI_LOGIN.pendingMarker)) {

@@ -2,13 +2,19 @@ import { useState } from 'react';
 import { TowerControl } from 'lucide-react';
 import { APP_SUBTITLE, APP_TITLE, UI_LOGIN } from '@shared/labels';
 import { cn } from '../../components/cn';
+import { useSession } from '../../stores/session';
 import { AuthForm, type AuthMode } from './AuthForm';
+import { ChangePasswordForm } from './ChangePasswordForm';
 import { PendingApproval } from './PendingApproval';
 
-/** /login: the login/register form (SPEC §2) or, after a registration, the pending-approval screen. */
+/**
+ * /login: the login/register form (SPEC §2); after a registration, the pending-approval screen;
+ * after a login that must change its password (CONTRACT §14), the change-password form.
+ */
 export function LoginPage() {
   const [mode, setMode] = useState<AuthMode>('login');
   const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  const passwordChange = useSession((s) => s.passwordChange);
 
   return (
     <main className="relative flex min-h-dvh items-center justify-center overflow-hidden bg-slate-950 px-4 py-10">
@@ -32,7 +38,9 @@ export function LoginPage() {
         </header>
 
         <div className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow-2xl shadow-black/40 sm:p-8">
-          {pendingEmail !== null ? (
+          {passwordChange ? (
+            <ChangePasswordForm />
+          ) : pendingEmail !== null ? (
             <PendingApproval
               email={pendingEmail}
               onBack={() => {

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import { TOAST, UI_REPORTS } from '@shared/labels';
+import { TOAST, UI_COMMON, UI_REPORTS } from '@shared/labels';
 import type { DeficiencyIncident, DelayedAssignment } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
 import { useReports, type Report, type ReportParams } from '../../stores/reports';
@@ -68,15 +69,18 @@ describe('Informes de Operaciones', { timeout: 20_000 }, () => {
     expect(first.getByText('Sin conductores disponibles')).toBeInTheDocument();
     expect(first.getByText('R-45')).toBeInTheDocument();
     expect(first.getByText('Todavía no')).toBeInTheDocument();
-    expect(screen.getAllByText('10,1 min').length).toBeGreaterThan(0);
+    // One duration format (CONTRACT §15): whole minutes, floored.
+    expect(screen.getAllByText('10 min').length).toBeGreaterThan(0);
   });
 
-  it('shows the summary cards and toasts the incident count', async () => {
+  it('shows the summary cards; toasts the incident count only when asked, never for opening the view', async () => {
     mockFetch(() => json(200, { summary: summary(1), incidents: [deficiency(31)] }));
     render(<ReportsView />);
+    await vi.waitFor(() => expect(screen.getByTestId('report-total')).toHaveTextContent('1'));
+    expect(toast.success).not.toHaveBeenCalled();
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: UI_COMMON.refresh }));
     await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.reportGenerated(1)));
-    expect(screen.getByTestId('report-total')).toHaveTextContent('1');
-    expect(screen.getByText('25,5 min')).toBeInTheDocument();
+    expect(screen.getByText('25 min')).toBeInTheDocument();
     expect(screen.getAllByText('31 min').length).toBeGreaterThan(0);
     expect(screen.getByText('Últimas 24 horas')).toBeInTheDocument();
   });
@@ -89,7 +93,7 @@ describe('Informes de Operaciones', { timeout: 20_000 }, () => {
     );
     render(<ReportsView />);
     expect(await screen.findByText(UI_REPORTS.empty)).toBeInTheDocument();
-    expect(toast.success).toHaveBeenCalledWith(TOAST.reportGenerated(0));
+    expect(toast.success).not.toHaveBeenCalled();
 
     act(() => useReports.getState().setParams({ type: 'delayed-assignments' }));
     await vi.waitFor(() => expect(screen.getAllByTestId('incident')).toHaveLength(2));

@@ -1,7 +1,4 @@
-import { LOCALE } from '@shared/constants';
-import { UI_REPORTS } from '@shared/labels';
+import { formatDuration } from '@shared/time';
 
-const minutesFmt = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
-
-/** Report delays come in minutes with one decimal: 12.5 → '12,5 min'. */
-export const formatDelay = (minutes: number): string => UI_REPORTS.minutes(minutesFmt.format(minutes));
+/** Report delays come in minutes (one decimal): written as every duration is (CONTRACT §15), 389.3 → '6 h 29 min'. */
+export const formatDelay = (minutes: number): string => formatDuration(minutes * 60_000);

@@ -4,12 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { ERR, TOAST, UI_EXPORT, UI_TIME_CONTROL } from '@shared/labels';
 import type { DailySummary } from '@shared/schemas';
-import { json, mockFetch } from '../../test/http';
+import { json, mockFetch, sentBody } from '../../test/http';
 import { useTimeControl } from '../../stores/timeControl';
 import { TimeControlView } from './TimeControlView';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
+const ENTRADA_ID = '00000000-0000-4000-8000-00000000e001';
+const SALIDA_ID = '00000000-0000-4000-8000-00000000e002';
 const row = (over: Partial<DailySummary>): DailySummary => ({
   user_id: '00000000-0000-4000-8000-0000abcd1234',
   user_name: 'Lucía',
@@ -18,9 +20,22 @@ const row = (over: Partial<DailySummary>): DailySummary => ({
   clock_out: '2026-11-21T14:00:00.000Z',
   total_hours: 8,
   punches: [
-    { clock_type: 'entrada', timestamp: '2026-11-21T06:00:00.000Z' },
-    { clock_type: 'salida', timestamp: '2026-11-21T14:00:00.000Z' },
+    {
+      id: ENTRADA_ID,
+      clock_type: 'entrada',
+      timestamp: '2026-11-21T06:00:00.000Z',
+      corrected: false,
+      offline: false,
+    },
+    {
+      id: SALIDA_ID,
+      clock_type: 'salida',
+      timestamp: '2026-11-21T14:00:00.000Z',
+      corrected: false,
+      offline: false,
+    },
   ],
+  corrections: [],
   ...over,
 });
 
@@ -69,11 +84,11 @@ describe('Control Conductores table', { timeout: 20_000 }, () => {
     render(<TimeControlView />);
     await screen.findByText('Ocho');
     const hours = (name: string) => rowOf(name).getByTestId('hours-worked');
-    expect(hours('Ocho')).toHaveTextContent('8h 0min');
+    expect(hours('Ocho')).toHaveTextContent('8 h 00 min');
     expect(hours('Ocho')).toHaveAttribute('data-tone', 'green');
-    expect(hours('Casi')).toHaveTextContent('7h 59min');
+    expect(hours('Casi')).toHaveTextContent('7 h 59 min');
     expect(hours('Casi')).toHaveAttribute('data-tone', 'yellow');
-    expect(hours('Diez')).toHaveTextContent('10h 15min');
+    expect(hours('Diez')).toHaveTextContent('10 h 15 min');
     expect(hours('Diez')).toHaveAttribute('data-tone', 'green');
   });
 
@@ -174,5 +189,147 @@ describe('Excel export dialog (SPEC §5)', { timeout: 20_000 }, () => {
     pick(dialog.getByLabelText(UI_EXPORT.dateTo), '2026-11-02');
     await userEvent.click(dialog.getByRole('button', { name: UI_EXPORT.download }));
     await vi.waitFor(() => expect(toast.error).toHaveBeenCalledWith(TOAST.exportError));
+  });
+});
+
+describe('punch corrections (CONTRACT §15)', { timeout: 20_000 }, () => {
+  const T = UI_TIME_CONTROL;
+
+  it('marks a corrected punch and the row Corregido, with who, when and why; a removed punch is listed', async () => {
+    mockFetch(() =>
+      json(200, [
+        row({
+          punches: [
+            {
+              id: ENTRADA_ID,
+              clock_type: 'entrada',
+              timestamp: '2026-11-21T06:00:00.000Z',
+              corrected: false,
+              offline: false,
+            },
+            {
+              id: SALIDA_ID,
+              clock_type: 'salida',
+              timestamp: '2026-11-21T14:00:00.000Z',
+              corrected: true,
+              offline: false,
+            },
+          ],
+          corrections: [
+            {
+              punch_id: '00000000-0000-4000-8000-00000000e003',
+              action: 'removed',
+              clock_type: 'salida',
+              punch_timestamp: '2026-11-21T07:00:00.000Z',
+              reason: 'Pulsó por error',
+              actor_name: 'Marta Jefa',
+              at: '2026-11-21T15:00:00.000Z',
+            },
+            {
+              punch_id: SALIDA_ID,
+              action: 'added',
+              clock_type: 'salida',
+              punch_timestamp: '2026-11-21T14:00:00.000Z',
+              reason: 'Olvidó fichar',
+              actor_name: 'Marta Jefa',
+              at: '2026-11-21T15:05:00.000Z',
+            },
+          ],
+        }),
+        row({ user_id: '00000000-0000-4000-8000-0000abcd9999', user_name: 'Pedro' }),
+      ]),
+    );
+    render(<TimeControlView />);
+    await screen.findByText('Lucía');
+    const r = rowOf('Lucía');
+    expect(r.getByTestId('row-corrected')).toHaveTextContent(T.corrected);
+    expect(r.getByTestId('row-corrected')).toHaveAttribute(
+      'title',
+      expect.stringContaining('Añadido por Marta Jefa el 21/11/2026, 16:05: Olvidó fichar'),
+    );
+    const list = r.getByRole('list', { name: T.corrections });
+    expect(list).toHaveTextContent('Salida 08:00 eliminada');
+    expect(list).toHaveTextContent('Eliminado por Marta Jefa el 21/11/2026, 16:00: Pulsó por error');
+    const chips = r.getAllByRole('listitem').filter((li) => li.hasAttribute('data-corrected'));
+    expect(chips).toHaveLength(1);
+    expect(chips[0]).toHaveTextContent(`Salida15:00· ${T.corrected}`);
+    // A row nobody corrected says nothing of it.
+    expect(within(screen.getByText('Pedro').closest('tr')!).queryByText(T.corrected)).not.toBeInTheDocument();
+  });
+
+  it('adds a punch: Madrid date and time, reason required, POSTs and reloads', async () => {
+    const fetch = mockFetch((_path, init) =>
+      init.method === 'POST' ? json(201, { message: 'Fichaje añadido', punch: {} }) : json(200, [row({})]),
+    );
+    render(<TimeControlView />);
+    await screen.findByText('Lucía');
+    await userEvent.click(screen.getByRole('button', { name: `${T.addPunch}: Lucía` }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(T.addDialog.title('Lucía'))).toBeInTheDocument();
+    pick(dialog.getByLabelText(T.addDialog.date), '2026-11-20');
+    pick(dialog.getByLabelText(T.addDialog.time), '22:30');
+    await userEvent.click(dialog.getByRole('button', { name: T.addDialog.submit }));
+    expect(dialog.getByRole('alert')).toHaveTextContent(T.addDialog.reasonRequired);
+    expect(fetch.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
+
+    await userEvent.type(dialog.getByLabelText(T.addDialog.reason), 'Olvidó fichar');
+    const loadsBefore = fetch.mock.calls.length;
+    await userEvent.click(dialog.getByRole('button', { name: T.addDialog.submit }));
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('Fichaje añadido'));
+    const post = fetch.mock.calls.findIndex(([, init]) => init?.method === 'POST');
+    expect(String(fetch.mock.calls[post][0])).toContain('/api/admin/timeclock/punches');
+    // The last punch was a salida: the dialog proposes an entrada. 22:30 in Madrid (UTC+1) is 21:30Z.
+    expect(sentBody(fetch, post)).toEqual({
+      user_id: '00000000-0000-4000-8000-0000abcd1234',
+      clock_type: 'entrada',
+      timestamp: '2026-11-20T21:30:00.000Z',
+      reason: 'Olvidó fichar',
+    });
+    await vi.waitFor(() => expect(fetch.mock.calls.length).toBeGreaterThan(loadsBefore + 1));
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('shows the server refusal and stays open', async () => {
+    mockFetch((_path, init) =>
+      init.method === 'POST'
+        ? json(400, { detail: 'La hora del fichaje no puede ser posterior a la hora actual' })
+        : json(200, [row({})]),
+    );
+    render(<TimeControlView />);
+    await screen.findByText('Lucía');
+    await userEvent.click(screen.getByRole('button', { name: `${T.addPunch}: Lucía` }));
+    const dialog = within(await screen.findByRole('dialog'));
+    await userEvent.type(dialog.getByLabelText(T.addDialog.reason), 'x');
+    await userEvent.click(dialog.getByRole('button', { name: T.addDialog.submit }));
+    await vi.waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('La hora del fichaje no puede ser posterior a la hora actual'),
+    );
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
+  it('removes a punch after confirming with a reason', async () => {
+    const fetch = mockFetch((_path, init) =>
+      init.method === 'DELETE'
+        ? json(200, { message: 'Fichaje eliminado', punch: {} })
+        : json(200, [row({})]),
+    );
+    render(<TimeControlView />);
+    await screen.findByText('Lucía');
+    await userEvent.click(screen.getByRole('button', { name: T.removePunch('Salida', '15:00') }));
+    const dialog = within(await screen.findByRole('dialog'));
+    expect(
+      dialog.getByText(T.removeDialog.message('Lucía', 'Salida', '21/11/2026, 15:00')),
+    ).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: T.removeDialog.confirm }));
+    expect(dialog.getByRole('alert')).toHaveTextContent(T.addDialog.reasonRequired);
+    expect(fetch.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+
+    await userEvent.type(dialog.getByLabelText(T.removeDialog.reason), 'Duplicado');
+    await userEvent.click(dialog.getByRole('button', { name: T.removeDialog.confirm }));
+    await vi.waitFor(() => expect(toast.success).toHaveBeenCalledWith('Fichaje eliminado'));
+    const del = fetch.mock.calls.findIndex(([, init]) => init?.method === 'DELETE');
+    expect(String(fetch.mock.calls[del][0])).toContain(`/api/admin/timeclock/punches/${SALIDA_ID}`);
+    expect(sentBody(fetch, del)).toEqual({ reason: 'Duplicado' });
+    await vi.waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Clock, FileSpreadsheet, LogIn, LogOut, Timer, UserCheck, Users } from 'lucide-react';
+import { Clock, FileSpreadsheet, LogIn, LogOut, Plus, Timer, UserCheck, Users, X } from 'lucide-react';
 import { DAILY_SUMMARY_STATUSES, type DailySummaryStatus } from '@shared/enums';
 import { SHORT_ID_LENGTH } from '@shared/constants';
 import {
@@ -11,8 +11,8 @@ import {
   UI_TIME_CONTROL,
   UNKNOWN_LABEL,
 } from '@shared/labels';
-import type { DailySummary } from '@shared/schemas';
-import { formatDateTime, formatHours, formatTime } from '@shared/time';
+import type { DailySummary, Punch, PunchCorrection } from '@shared/schemas';
+import { formatDateTime, formatDuration, formatTime } from '@shared/time';
 import { Badge } from '../../components/Badge';
 import { HeaderAction } from '../../components/HeaderAction';
 import { ListCard } from '../../components/ListCard';
@@ -21,6 +21,7 @@ import { StatGrid } from '../../components/StatCard';
 import { hoursTone, type Tone } from '../../components/tones';
 import { hoursNow, loadTimeControl, useTimeControl, useTimeControlFeed } from '../../stores/timeControl';
 import { ExcelExportDialog, type ExcelExport } from './ExcelExportDialog';
+import { AddPunchDialog, RemovePunchDialog } from './PunchCorrectionDialogs';
 
 const C = UI_TIME_CONTROL;
 
@@ -67,6 +68,8 @@ export function TimeControlView() {
   const { rows, loaded, failed, loadedAt } = useTimeControl();
   const now = Math.max(useMinuteTick(), loadedAt);
   const [exportOpen, setExportOpen] = useState(false);
+  const [adding, setAdding] = useState<DailySummary | null>(null);
+  const [removing, setRemoving] = useState<{ row: DailySummary; punch: Punch } | null>(null);
 
   const hours = rows.map((r) => hoursNow(r, loadedAt, now));
   return (
@@ -98,9 +101,16 @@ export function TimeControlView() {
           )
         }
       >
-        <PunchTable rows={rows} hours={hours} />
+        <PunchTable
+          rows={rows}
+          hours={hours}
+          onAdd={setAdding}
+          onRemove={(row, punch) => setRemoving({ row, punch })}
+        />
       </ListCard>
       <ExcelExportDialog open={exportOpen} onOpenChange={setExportOpen} exportSpec={TIMECLOCK_EXPORT} />
+      <AddPunchDialog driver={adding} onClose={() => setAdding(null)} />
+      <RemovePunchDialog target={removing} onClose={() => setRemoving(null)} />
     </div>
   );
 }
@@ -126,7 +136,13 @@ function Stats({ rows, hours }: { rows: DailySummary[]; hours: number[] }) {
           tone: 'blue',
           icon: LogOut,
         },
-        { label: S.avgHours, value: formatHours(average), hint: S.avgHoursHint, tone: 'amber', icon: Timer },
+        {
+          label: S.avgHours,
+          value: formatDuration(average * 3_600_000),
+          hint: S.avgHoursHint,
+          tone: 'amber',
+          icon: Timer,
+        },
       ]}
     />
   );
@@ -139,9 +155,19 @@ const COLUMNS = [
   C.columns.lastExit,
   C.columns.hours,
   C.columns.punches,
+  C.columns.actions,
 ];
 
-function PunchTable({ rows, hours }: { rows: DailySummary[]; hours: number[] }) {
+interface TableProps {
+  rows: DailySummary[];
+  hours: number[];
+  /** CONTRACT §15: the supervisor adds a forgotten punch to a driver… */
+  onAdd: (row: DailySummary) => void;
+  /** …or removes a wrong one. */
+  onRemove: (row: DailySummary, punch: Punch) => void;
+}
+
+function PunchTable({ rows, hours, onAdd, onRemove }: TableProps) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full min-w-[860px] text-left text-sm">
@@ -156,7 +182,13 @@ function PunchTable({ rows, hours }: { rows: DailySummary[]; hours: number[] }) 
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((row, i) => (
-            <PunchRow key={row.user_id} row={row} hours={hours[i]} />
+            <PunchRow
+              key={row.user_id}
+              row={row}
+              hours={hours[i]}
+              onAdd={() => onAdd(row)}
+              onRemove={(p) => onRemove(row, p)}
+            />
           ))}
         </tbody>
       </table>
@@ -173,8 +205,22 @@ const when = (iso: string | null) =>
     <span className="text-slate-400">{C.none}</span>
   );
 
-function PunchRow({ row, hours }: { row: DailySummary; hours: number }) {
+/** 'Añadido por Marta el 21/11/2026, 09:15: Olvidó fichar'. */
+const correctionText = (c: PunchCorrection) =>
+  C.correctionDetail(c.action, c.actor_name, formatDateTime(c.at), c.reason);
+
+interface RowProps {
+  row: DailySummary;
+  hours: number;
+  onAdd: () => void;
+  onRemove: (punch: Punch) => void;
+}
+
+function PunchRow({ row, hours, onAdd, onRemove }: RowProps) {
   const status = statusLabel(row.status);
+  // Older answers (before CONTRACT §15) carry no corrections.
+  const corrections = row.corrections ?? [];
+  const corrected = corrections.length > 0;
   return (
     <tr data-testid="timecontrol-row" className="align-top hover:bg-slate-50/60">
       <td className="px-4 py-3">
@@ -182,14 +228,21 @@ function PunchRow({ row, hours }: { row: DailySummary; hours: number }) {
         <p className="font-mono text-xs text-slate-500">#{row.user_id.slice(-SHORT_ID_LENGTH)}</p>
       </td>
       <td className="px-4 py-3">
-        <Badge tone={status.tone}>{status.label}</Badge>
+        <div className="flex flex-wrap gap-1.5">
+          <Badge tone={status.tone}>{status.label}</Badge>
+          {corrected && (
+            <span title={corrections.map(correctionText).join('\n')} data-testid="row-corrected">
+              <Badge tone="amber">{C.corrected}</Badge>
+            </span>
+          )}
+        </div>
       </td>
       <td className="px-4 py-3 text-slate-700">{when(row.clock_in)}</td>
       <td className="px-4 py-3 text-slate-700">{when(row.clock_out)}</td>
       <td className="px-4 py-3">
         <Badge tone={hoursTone(hours)} className="text-sm tabular-nums">
           <span data-testid="hours-worked" data-tone={hoursTone(hours)}>
-            {formatHours(hours)}
+            {formatDuration(hours * 3_600_000)}
           </span>
         </Badge>
       </td>
@@ -199,23 +252,85 @@ function PunchRow({ row, hours }: { row: DailySummary; hours: number }) {
         ) : (
           <ul className="flex flex-wrap gap-1.5">
             {row.punches.map((p) => (
-              <li key={`${p.clock_type}-${p.timestamp}`} title={formatDateTime(p.timestamp)}>
-                <Badge tone={p.clock_type === 'entrada' ? 'green' : 'slate'} className="font-medium">
-                  {p.clock_type === 'entrada' ? (
-                    <LogIn aria-hidden className="size-3" />
-                  ) : (
-                    <LogOut aria-hidden className="size-3" />
-                  )}
-                  {CLOCK_TYPE_LABELS[p.clock_type]}
-                  <time dateTime={p.timestamp} className="tabular-nums">
-                    {formatTime(p.timestamp)}
-                  </time>
-                </Badge>
+              <PunchChip
+                key={p.id ?? `${p.clock_type}-${p.timestamp}`}
+                punch={p}
+                correction={corrections.find((c) => c.punch_id === p.id && c.action === 'added')}
+                onRemove={() => onRemove(p)}
+              />
+            ))}
+          </ul>
+        )}
+        {corrected && (
+          <ul aria-label={C.corrections} className="mt-2 space-y-0.5 text-xs text-amber-800">
+            {corrections.map((c) => (
+              <li key={`${c.punch_id}-${c.action}`}>
+                {c.action === 'removed' && (
+                  <span className="line-through">
+                    {C.removedPunch(CLOCK_TYPE_LABELS[c.clock_type], formatTime(c.punch_timestamp))}
+                  </span>
+                )}{' '}
+                {correctionText(c)}
               </li>
             ))}
           </ul>
         )}
       </td>
+      <td className="px-4 py-3">
+        <button
+          type="button"
+          onClick={onAdd}
+          aria-label={`${C.addPunch}: ${row.user_name}`}
+          className="inline-flex items-center gap-1 rounded-md px-2 py-1 text-xs font-semibold text-blue-700 ring-1 ring-inset ring-blue-200 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-blue-500"
+        >
+          <Plus aria-hidden className="size-3.5" />
+          {C.addPunch}
+        </button>
+      </td>
     </tr>
+  );
+}
+
+function PunchChip({
+  punch: p,
+  correction,
+  onRemove,
+}: {
+  punch: Punch;
+  correction?: PunchCorrection;
+  onRemove: () => void;
+}) {
+  const label = CLOCK_TYPE_LABELS[p.clock_type];
+  const title = [formatDateTime(p.timestamp), correction && correctionText(correction)]
+    .filter(Boolean)
+    .join('\n');
+  return (
+    <li title={title} className="inline-flex items-center gap-0.5" data-corrected={p.corrected || undefined}>
+      <Badge
+        tone={p.corrected ? 'amber' : p.clock_type === 'entrada' ? 'green' : 'slate'}
+        className="font-medium"
+      >
+        {p.clock_type === 'entrada' ? (
+          <LogIn aria-hidden className="size-3" />
+        ) : (
+          <LogOut aria-hidden className="size-3" />
+        )}
+        {label}
+        <time dateTime={p.timestamp} className="tabular-nums">
+          {formatTime(p.timestamp)}
+        </time>
+        {p.corrected && <span className="font-semibold">· {C.corrected}</span>}
+        {p.offline && <span>· {C.offline}</span>}
+      </Badge>
+      <button
+        type="button"
+        onClick={onRemove}
+        aria-label={C.removePunch(label, formatTime(p.timestamp))}
+        title={C.removePunch(label, formatTime(p.timestamp))}
+        className="grid size-5 place-items-center rounded text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-blue-500"
+      >
+        <X aria-hidden className="size-3.5" />
+      </button>
+    </li>
   );
 }

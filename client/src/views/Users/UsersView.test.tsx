@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
+import { UI_COMMON, UI_USERS } from '@shared/labels';
 import type { AdminUser } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
 import { useSession } from '../../stores/session';
@@ -177,6 +178,69 @@ describe('Usuarios view (SPEC §2)', { timeout: 15_000 }, () => {
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Eliminar' }));
     expect(toast.error).toHaveBeenCalledWith('Error al eliminar usuario');
     expect(screen.getByText('Luis Gómez')).toBeInTheDocument();
+  });
+
+  it("offers edit, sessions and password reset per user, each opening that user's dialog", async () => {
+    const temporary = 'Tmp-4421-xQ';
+    const fetch = mockFetch((path, init) => {
+      if (path === `/admin/users/${luis.id}/sessions`) return json(200, []);
+      if (path === `/admin/users/${luis.id}/reset-password` && init.method === 'POST')
+        return json(200, { temporary_password: temporary });
+      if (path === `/admin/users/${luis.id}` && init.method === 'PUT')
+        return json(200, { ...luis, name: 'Aarón Gómez' });
+      return json(200, [admin, luis, nuria]);
+    });
+    render(<UsersView />);
+    await screen.findByText('Luis Gómez');
+    const sent = () => fetch.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
+    const M = UI_USERS.accountMenu;
+    /** The row's Cuenta menu, open: its items. */
+    const accountMenu = async (name: string) => {
+      await userEvent.click(
+        within(row(name)).getByRole('button', { name: UI_USERS.actionLabels.account(name) }),
+      );
+      return within(await screen.findByRole('menu'));
+    };
+
+    // One can't reset one's own password from here (it would end the session showing the result).
+    const ownMenu = await accountMenu('Admin Patio');
+    const own = ownMenu.getByRole('menuitem', { name: new RegExp(`^${M.resetPassword}`) });
+    expect(own).toHaveAttribute('aria-disabled', 'true');
+    expect(own).toHaveTextContent(UI_USERS.resetSelf);
+    await userEvent.click(own);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await vi.waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+
+    await userEvent.click((await accountMenu('Luis Gómez')).getByRole('menuitem', { name: M.sessions }));
+    const sessions = await screen.findByRole('dialog', { name: UI_USERS.sessionsDialog.title });
+    expect(await within(sessions).findByText(UI_USERS.sessionsDialog.empty)).toBeInTheDocument();
+    expect(sent().at(-1)).toMatch(new RegExp(`^GET .*/api/admin/users/${luis.id}/sessions$`));
+    await userEvent.click(within(sessions).getAllByRole('button', { name: UI_COMMON.close }).at(-1)!);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await userEvent.click((await accountMenu('Luis Gómez')).getByRole('menuitem', { name: M.resetPassword }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: UI_USERS.resetDialog.title })).getByRole('button', {
+        name: UI_USERS.resetDialog.confirm,
+      }),
+    );
+    expect(await screen.findByTestId('temporary-password')).toHaveTextContent(temporary);
+    expect(sent().at(-1)).toMatch(new RegExp(`^POST .*/api/admin/users/${luis.id}/reset-password$`));
+    await userEvent.click(screen.getByRole('button', { name: UI_USERS.temporaryPassword.done }));
+
+    await userEvent.click((await accountMenu('Luis Gómez')).getByRole('menuitem', { name: M.edit }));
+    const edit = await screen.findByRole('dialog', { name: UI_USERS.editDialog.title });
+    const name = within(edit).getByLabelText(UI_USERS.editDialog.name);
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Aarón Gómez');
+    await userEvent.click(within(edit).getByRole('button', { name: UI_USERS.editDialog.confirm }));
+    expect(sent().at(-1)).toMatch(new RegExp(`^PUT .*/api/admin/users/${luis.id}$`));
+    // The renamed row moves to its place in name order.
+    await screen.findByText('Aarón Gómez');
+    const ids = screen.getAllByTestId('user-row').map((r) => r.getAttribute('data-user-id'));
+    expect(ids).toEqual([luis.id, admin.id, nuria.id]);
+    expect(toast.success).toHaveBeenCalledWith(UI_USERS.editDialog.saved('Aarón Gómez'));
   });
 
   it("says 'Error al cargar usuarios' when the list cannot be loaded", async () => {

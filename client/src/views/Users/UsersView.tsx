@@ -1,5 +1,20 @@
-import { useState } from 'react';
-import { Settings2, Trash2, Truck, UserCog, UserRoundCheck, Users, Wifi } from 'lucide-react';
+import { useRef, useState } from 'react';
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import {
+  ChevronDown,
+  KeyRound,
+  MonitorSmartphone,
+  Pencil,
+  Settings2,
+  Trash2,
+  Truck,
+  UserCog,
+  UserRoundCheck,
+  UserRoundPen,
+  Users,
+  Wifi,
+  type LucideIcon,
+} from 'lucide-react';
 import { toast } from 'sonner';
 import { VEHICLE_TYPES } from '@shared/enums';
 import { ERR, TASK_TYPE_LABELS, TOAST, UI_USERS, USER_STATUS } from '@shared/labels';
@@ -14,10 +29,14 @@ import { VEHICLE_TONE } from '../../components/tones';
 import { useSession } from '../../stores/session';
 import { loadUsers, useUsers, useUsersFeed } from '../../stores/users';
 import { toastError } from '../../toast';
+import { EditAccountDialog } from './EditAccountDialog';
+import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { RoleDialog } from './RoleDialog';
+import { SessionsDialog } from './SessionsDialog';
 import { TaskTypesDialog } from './TaskTypesDialog';
 
-type Dialog = { kind: 'role' | 'types' | 'delete'; user: AdminUser } | null;
+type DialogKind = 'edit' | 'role' | 'types' | 'sessions' | 'reset' | 'delete';
+type Dialog = { kind: DialogKind; user: AdminUser } | null;
 
 /** SPEC §2 Usuarios (admin): summary cards and the users table, live from users:changed. */
 export function UsersView() {
@@ -55,9 +74,18 @@ export function UsersView() {
         <UsersTable users={users} onAction={(kind, user) => setDialog({ kind, user })} />
       </ListCard>
 
+      {target && dialog?.kind === 'edit' && (
+        <EditAccountDialog key={target.id} user={target} onClose={close} />
+      )}
       {target && dialog?.kind === 'role' && <RoleDialog key={target.id} user={target} onClose={close} />}
       {target && dialog?.kind === 'types' && (
         <TaskTypesDialog key={target.id} user={target} onClose={close} />
+      )}
+      {target && dialog?.kind === 'sessions' && (
+        <SessionsDialog key={target.id} user={target} onClose={close} />
+      )}
+      {target && dialog?.kind === 'reset' && (
+        <ResetPasswordDialog key={target.id} user={target} onClose={close} />
       )}
       <ConfirmDialog
         open={dialog?.kind === 'delete'}
@@ -104,7 +132,7 @@ function UsersTable({
   onAction,
 }: {
   users: AdminUser[];
-  onAction: (kind: 'role' | 'types' | 'delete', user: AdminUser) => void;
+  onAction: (kind: DialogKind, user: AdminUser) => void;
 }) {
   const me = useSession((s) => s.user?.id);
   const C = UI_USERS.columns;
@@ -146,7 +174,9 @@ function UsersTable({
                 </div>
                 <span className="font-mono text-xs text-slate-500">{UI_USERS.shortId(u.id)}</span>
               </td>
-              <td className="max-w-72 truncate px-4 py-3 text-slate-700">{u.email}</td>
+              <td className="max-w-60 truncate px-4 py-3 text-slate-700 2xl:max-w-72" title={u.email}>
+                {u.email}
+              </td>
               <td className="px-4 py-3">
                 <RoleBadge role={u.role} />
               </td>
@@ -181,6 +211,7 @@ function UsersTable({
                       {UI_USERS.actions.taskTypes}
                     </Button>
                   )}
+                  <AccountMenu user={u} isMe={u.id === me} onAction={onAction} />
                   <Button
                     variant="secondary"
                     size="sm"
@@ -200,6 +231,74 @@ function UsersTable({
         </tbody>
       </table>
     </div>
+  );
+}
+
+const MENU_ITEM =
+  'flex cursor-pointer items-start gap-2.5 rounded-lg px-3 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50';
+
+/**
+ * CONTRACT §14 account actions of a row, in one menu so the row still fits a 1440 px screen: edit name
+ * and email, open sessions, password reset (not your own: it would end the session showing it).
+ */
+function AccountMenu({
+  user,
+  isMe,
+  onAction,
+}: {
+  user: AdminUser;
+  isMe: boolean;
+  onAction: (kind: DialogKind, user: AdminUser) => void;
+}) {
+  const M = UI_USERS.accountMenu;
+  const trigger = useRef<HTMLButtonElement>(null);
+  const chosen = useRef<DialogKind | null>(null);
+  const item = (kind: DialogKind, Icon: LucideIcon, label: string, note?: string) => (
+    <Menu.Item className={MENU_ITEM} disabled={note !== undefined} onSelect={() => (chosen.current = kind)}>
+      <Icon aria-hidden className="mt-0.5 size-4 shrink-0 text-slate-500" />
+      <span>
+        {label}
+        {note && <span className="block text-xs text-slate-500">{note}</span>}
+      </span>
+    </Menu.Item>
+  );
+  return (
+    <Menu.Root>
+      <Menu.Trigger asChild ref={trigger}>
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-label={UI_USERS.actionLabels.account(user.name)}
+          title={UI_USERS.actions.account}
+        >
+          <UserRoundPen aria-hidden className="size-4" />
+          {/* Below 2xl a row's four actions only fit a 1440 px screen with this one as an icon. */}
+          <span className="hidden 2xl:inline">{UI_USERS.actions.account}</span>
+          <ChevronDown aria-hidden className="-mr-0.5 size-3.5 text-slate-400" />
+        </Button>
+      </Menu.Trigger>
+      <Menu.Portal>
+        <Menu.Content
+          align="end"
+          sideOffset={4}
+          // The chosen dialog opens only once the menu has closed and put focus back on its trigger, so
+          // the menu's focus return never fights the dialog's focus trap.
+          onCloseAutoFocus={(e) => {
+            const kind = chosen.current;
+            chosen.current = null;
+            if (!kind) return;
+            e.preventDefault();
+            trigger.current?.focus();
+            onAction(kind, user);
+          }}
+          className="z-50 w-60 rounded-xl bg-white p-1 shadow-xl ring-1 ring-slate-900/10"
+        >
+          {item('edit', Pencil, M.edit)}
+          {item('sessions', MonitorSmartphone, M.sessions)}
+          {item('reset', KeyRound, M.resetPassword, isMe ? UI_USERS.resetSelf : undefined)}
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
   );
 }
 

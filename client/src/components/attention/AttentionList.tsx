@@ -1,0 +1,149 @@
+// The Attention list (CONTRACT §15): what needs a person — a task on hold, a driver offline with a task,
+// a task in process too long, an auto-assignable task waiting too long — with the trailer, the driver and
+// how long. `board`: a compact, scroll-limited panel for the dashboard's sidebar (it grows inside itself,
+// never pushing the board). `wall`: a column of the wall screen, paging like the others.
+import { BellRing, CirclePause, Hourglass, Timer, User, WifiOff } from 'lucide-react';
+import type { AttentionItem, AttentionKind } from '@shared/attention';
+import { UI_ATTENTION } from '@shared/labels';
+import { formatDuration } from '@shared/time';
+import { Card } from '../Card';
+import { cn } from '../cn';
+import { PagedColumn } from '../../views/Wall/PagedColumn';
+import { useAttentionItems, useClock } from './useAttention';
+
+const KIND_LOOK: Record<AttentionKind, { icon: typeof Timer; board: string; wall: string; edge: string }> = {
+  on_hold: { icon: CirclePause, board: 'text-amber-700', wall: 'text-amber-300', edge: 'border-l-amber-400' },
+  driver_offline: { icon: WifiOff, board: 'text-red-700', wall: 'text-red-300', edge: 'border-l-red-500' },
+  in_progress_long: {
+    icon: Timer,
+    board: 'text-orange-700',
+    wall: 'text-orange-300',
+    edge: 'border-l-orange-400',
+  },
+  pool_waiting: {
+    icon: Hourglass,
+    board: 'text-yellow-800',
+    wall: 'text-yellow-200',
+    edge: 'border-l-yellow-300',
+  },
+};
+
+/** The Spanish line of an item: the reason, or the condition and how long it has held. */
+export function attentionText(item: AttentionItem, now: number): string {
+  const d = formatDuration(now - Date.parse(item.since));
+  switch (item.kind) {
+    case 'on_hold':
+      return `${UI_ATTENTION.held(item.task.hold_reason)} · ${d}`;
+    case 'driver_offline':
+      return UI_ATTENTION.driverOffline(d);
+    case 'in_progress_long':
+      return UI_ATTENTION.inProgressLong(d);
+    case 'pool_waiting':
+      return UI_ATTENTION.poolWaiting(d);
+  }
+}
+
+export function AttentionList({ variant }: { variant: 'board' | 'wall' }) {
+  const now = useClock();
+  const items = useAttentionItems(now);
+  if (variant === 'wall')
+    return (
+      <PagedColumn
+        title={UI_ATTENTION.title}
+        items={items}
+        itemKey={(i) => i.task.id}
+        renderItem={(i) => <WallItem item={i} now={now} />}
+        accent="border-t-red-500"
+        empty={UI_ATTENTION.empty}
+        testId="wall-column-attention"
+      />
+    );
+  return (
+    <Card
+      title={UI_ATTENTION.title}
+      icon={<BellRing aria-hidden className="size-5" />}
+      actions={
+        <span
+          aria-label={UI_ATTENTION.count(items.length)}
+          className={cn(
+            'min-w-7 rounded-full px-2 py-0.5 text-center text-xs font-bold tabular-nums',
+            items.length ? 'bg-red-600 text-white' : 'bg-slate-200 text-slate-700',
+          )}
+        >
+          {items.length}
+        </span>
+      }
+      bodyClassName="p-0"
+    >
+      <div data-testid="attention-list" className="max-h-72 overflow-y-auto">
+        {items.length === 0 ? (
+          <p className="px-4 py-3 text-sm text-slate-500">{UI_ATTENTION.empty}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {items.map((item) => (
+              <BoardItem key={item.task.id} item={item} now={now} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+function BoardItem({ item, now }: { item: AttentionItem; now: number }) {
+  const look = KIND_LOOK[item.kind];
+  const Icon = look.icon;
+  const { task } = item;
+  return (
+    <li data-testid="attention-item" data-kind={item.kind} className="flex gap-2 px-4 py-2">
+      <Icon aria-hidden className={cn('mt-0.5 size-4 shrink-0', look.board)} />
+      <div className="min-w-0 flex-1">
+        <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
+          <span className="font-mono font-bold text-slate-900">{task.trailer_id}</span>
+          {task.assigned_to_name && (
+            <span className="break-words font-medium text-slate-700">{task.assigned_to_name}</span>
+          )}
+        </p>
+        <p className={cn('text-sm font-semibold', look.board)}>{attentionText(item, now)}</p>
+      </div>
+    </li>
+  );
+}
+
+function WallItem({ item, now }: { item: AttentionItem; now: number }) {
+  const look = KIND_LOOK[item.kind];
+  const Icon = look.icon;
+  const { task } = item;
+  return (
+    <article
+      aria-label={`${task.trailer_id}: ${attentionText(item, now)}`}
+      data-testid="attention-item"
+      data-kind={item.kind}
+      data-task-id={task.id}
+      className={cn('flex-1 rounded-lg border-l-8 bg-slate-800 px-4 py-3 text-white', look.edge)}
+    >
+      <p data-wall="trailer" className="font-mono text-3xl font-bold leading-tight">
+        {task.trailer_id}
+      </p>
+      <p className={cn('mt-1 flex items-start gap-2 text-xl font-semibold', look.wall)}>
+        <Icon aria-hidden className="mt-1 size-5 shrink-0" />
+        <span className="min-w-0 break-words">{attentionText(item, now)}</span>
+      </p>
+      <p data-wall="places" className="mt-1 text-[1.375rem] leading-snug text-slate-200">
+        {/* Each place stays whole on its line when it fits. */}
+        <span className="inline-block max-w-full break-words">
+          {task.origin}
+          {/* A no-break space: the arrow never starts a line by itself. */}
+          <span className="text-slate-400">{'\u00a0→'}</span>
+        </span>{' '}
+        <span className="inline-block max-w-full break-words">{task.destination}</span>
+      </p>
+      {task.assigned_to_name && (
+        <p className="mt-1 flex items-start gap-2 text-xl text-slate-100">
+          <User aria-hidden className="mt-1 size-5 shrink-0 text-slate-400" />
+          <span className="min-w-0 break-words">{task.assigned_to_name}</span>
+        </p>
+      )}
+    </article>
+  );
+}
