@@ -154,7 +154,5 @@ export const UI_BOARD = {
   wall: {
     enter: 'Modo pantalla',
     enterHint: 'Tablero a pantalla completa para la pared de la sala de control',
-    exit: 'Salir (Esc)',
-    label: 'Tablero en modo pantalla',
   },
 } as const;

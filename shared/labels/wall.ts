@@ -1,5 +1,6 @@
 // Spanish texts of the control room (CONTRACT §15): the wall screen at /pantalla and the Attention list
-// that the wall and the dashboard share. Durations come in already written by formatDuration.
+// that the wall and the dashboard share. Durations come in already written by formatDuration. Texts a
+// board card also shows (Finalizadas (24 h), Sin conexión desde hace…) are UI_BOARD's.
 
 export const UI_ATTENTION = {
   title: 'Requiere atención',
@@ -16,7 +17,6 @@ export const UI_WALL = {
   label: 'Pantalla de la sala de control',
   exit: 'Salir (Esc)',
   figures: 'Resumen del patio',
-  finished24h: 'Finalizadas (24 h)',
   available: 'Disponibles',
   busy: 'Ocupados',
   /** `1/3`: the page shown and how many the column has. */
@@ -24,7 +24,6 @@ export const UI_WALL = {
   pageLabel: (page: number, pages: number) => `Página ${page} de ${pages}`,
   more: (n: number) => `+${n} más`,
   moreLabel: (n: number) => `${n} ${n === 1 ? 'tarjeta más' : 'tarjetas más'} en otras páginas`,
-  offline: (d: string) => `Sin conexión desde hace ${d}`,
   returned: (reason: string) => `Devuelta: ${reason}`,
   unassigned: 'Sin conductor',
 } as const;

@@ -85,6 +85,11 @@ describe('POST /api/auth/register', () => {
 
   it.each([
     [{ email: 'x@test.local', password: 'corta', name: 'X' }, 'entre 8 y 72'],
+    // CONTRACT §14: bcrypt would silently ignore everything past 72 bytes (here 37 × 'ñ' = 74 bytes)
+    [{ email: 'x@test.local', password: 'ñ'.repeat(37), name: 'X' }, 'entre 8 y 72'],
+    [{ email: 'x@test.local', password: ' '.repeat(12), name: 'X' }, 'entre 8 y 72'],
+    [{ email: 'x@test.local', password: 'segura\u0000123', name: 'X' }, 'caracteres de control'],
+    [{ email: 'x@test.local', password: 'segura\u202E123', name: 'X' }, 'caracteres de control'],
     [{ email: 'no-es-un-email', password: 'segura123', name: 'X' }, 'formato válido'],
     [{ email: "' OR 1=1 --", password: 'segura123', name: 'X' }, 'formato válido'],
     [{ email: 'x@test.local', password: 'segura123' }, 'nombre'],

@@ -305,15 +305,16 @@ describe('live board', () => {
     await card(column(page, 'finalizada'), created[10]).waitFor();
     const boardShot = await screenshot(page, 'board-admin-1920');
 
+    // «Modo pantalla» opens the wall screen at its own URL (CONTRACT §15); Esc comes back.
     await page.getByRole('button', { name: UI_BOARD.wall.enter }).click();
-    const wall = page.getByTestId('wall-board');
-    await wall.waitFor();
-    await wall.getByRole('article', { name: new RegExp(created[0].trailer_id) }).waitFor();
-    await expect(wall.getByRole('button', { name: UI_BOARD.card.delete }).count()).resolves.toBe(0);
+    await page.waitForURL('**/pantalla');
+    const wall = page.getByTestId('wall-column-bolsa_trabajo');
+    await wall.getByTestId('wall-card').first().waitFor();
+    await expect(page.getByRole('button', { name: UI_BOARD.card.delete }).count()).resolves.toBe(0);
     const wallShot = await screenshot(page, 'board-wall-1920');
 
     await page.keyboard.press('Escape');
-    await wall.waitFor({ state: 'detached' });
+    await page.waitForURL('**/dashboard');
     await page.getByTestId('kanban').waitFor();
     expect([boardShot, wallShot]).toHaveLength(2);
     await context.close();

@@ -3,27 +3,46 @@
 // completed — all through the API, as the yard would), the board never moves on the screen, and the
 // workload alert card changes level at most once a minute however often the server's status flaps; a
 // crisis that holds shows once it is a minute old.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { DashboardStats, Task } from '@shared/schemas';
 import { ALERT_HYSTERESIS_MS } from '@shared/constants';
 import { UI_HEADER } from '@shared/labels';
 import { launch, openPage, screenshot, WALL } from './chromium';
+import { startAppProcess } from './global-setup';
 import { ADMIN, adminToken, apiCall, createUser, loginApi, loginUi, PASSWORD } from './helpers';
 
 const WATCH_MS = 60_000;
 const SAMPLE_MS = 200;
 const STEP_MS = 3000;
 
+// A server of its own on an empty yard: the shared server holds other files' pool tasks, which would
+// keep the workload status from changing with this test's load.
 let browser: Browser;
 let admin: string;
+let server: ChildProcess;
+let baseUrl: string;
+let dataDir: string;
 beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-control-room-'));
+  const port = 5800 + Math.floor(Math.random() * 800);
+  server = await startAppProcess(port, dataDir, path.join(inject('dataDir'), 'client'));
+  baseUrl = `http://127.0.0.1:${port}`;
   browser = await launch();
-  admin = await adminToken();
+  admin = await adminToken(baseUrl);
 });
 afterAll(async () => {
-  await browser.close();
+  await browser?.close();
+  server?.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+const api = <T>(method: string, route: string, opts: { token?: string; body?: unknown } = {}) =>
+  apiCall<T>(method, route, { ...opts, baseUrl });
 
 let plate = 0;
 const trailer = () => `CTL-${Date.now().toString(36).toUpperCase()}-${plate++}`;
@@ -66,12 +85,12 @@ describe('control room', () => {
       // Drivers of the automatic type: clocked in and idle they take pool tasks by themselves.
       const drivers = await Promise.all(
         ['Jesús Jiménez Fernández', 'María del Carmen Rodríguez', 'Ana Ruiz'].map(async (name) => {
-          const account = await createUser('conductor', { name });
-          return { ...account, token: await loginApi(account.email, PASSWORD) };
+          const account = await createUser('conductor', { name, baseUrl });
+          return { ...account, token: await loginApi(account.email, PASSWORD, baseUrl) };
         }),
       );
 
-      const { context, page } = await openPage(browser, inject('baseUrl'), WALL);
+      const { context, page } = await openPage(browser, baseUrl, WALL);
       await loginUi(page, ADMIN);
       await page.getByText(UI_HEADER.linkOnline).waitFor();
       await page.getByTestId('kanban').waitFor();
@@ -92,7 +111,7 @@ describe('control room', () => {
         const phase = step % 4;
         for (let i = 0; i < 2; i++) {
           const ok = await quietly(
-            apiCall<Task>('POST', '/tasks', {
+            api<Task>('POST', '/tasks', {
               token: admin,
               body: {
                 title: 'Mover',
@@ -108,27 +127,20 @@ describe('control room', () => {
         }
         for (const [n, d] of drivers.entries()) {
           if (phase === 0 || (phase === 2 && n === 0)) {
-            if (await quietly(apiCall('POST', '/timeclock/punch?clock_type=entrada', { token: d.token })))
+            if (await quietly(api('POST', '/timeclock/punch?clock_type=entrada', { token: d.token })))
               punches++;
           } else if (phase === 1) {
-            const active = await apiCall<Task>('GET', '/tasks/my-active', { token: d.token }).catch(
-              () => null,
-            );
-            if (
-              active &&
-              (await quietly(apiCall('POST', `/tasks/${active.id}/complete`, { token: d.token })))
-            )
+            const active = await api<Task>('GET', '/tasks/my-active', { token: d.token }).catch(() => null);
+            if (active && (await quietly(api('POST', `/tasks/${active.id}/complete`, { token: d.token }))))
               completed++;
           } else if (phase === 3) {
-            const active = await apiCall<Task>('GET', '/tasks/my-active', { token: d.token }).catch(
-              () => null,
-            );
-            if (active) await quietly(apiCall('POST', `/tasks/${active.id}/complete`, { token: d.token }));
-            if (await quietly(apiCall('POST', '/timeclock/punch?clock_type=salida', { token: d.token })))
+            const active = await api<Task>('GET', '/tasks/my-active', { token: d.token }).catch(() => null);
+            if (active) await quietly(api('POST', `/tasks/${active.id}/complete`, { token: d.token }));
+            if (await quietly(api('POST', '/timeclock/punch?clock_type=salida', { token: d.token })))
               punches++;
           }
         }
-        const stats = await apiCall<DashboardStats>('GET', '/dashboard/stats', { token: admin });
+        const stats = await api<DashboardStats>('GET', '/dashboard/stats', { token: admin });
         serverStatuses.push(stats.workload_alert.status);
         step++;
         await new Promise((r) => setTimeout(r, Math.max(0, STEP_MS - ((Date.now() - started) % STEP_MS))));
@@ -137,20 +149,20 @@ describe('control room', () => {
       // Then a steady crisis: everyone off the clock, work waiting. The card shows it once it is a
       // minute old, in its place beside the board.
       for (const d of drivers) {
-        const active = await apiCall<Task>('GET', '/tasks/my-active', { token: d.token }).catch(() => null);
-        if (active) await quietly(apiCall('POST', `/tasks/${active.id}/complete`, { token: d.token }));
-        await quietly(apiCall('POST', '/timeclock/punch?clock_type=salida', { token: d.token }));
+        const active = await api<Task>('GET', '/tasks/my-active', { token: d.token }).catch(() => null);
+        if (active) await quietly(api('POST', `/tasks/${active.id}/complete`, { token: d.token }));
+        await quietly(api('POST', '/timeclock/punch?clock_type=salida', { token: d.token }));
       }
-      await apiCall<Task>('POST', '/tasks', {
+      await api<Task>('POST', '/tasks', {
         token: admin,
         body: { title: 'Mover', origin: 'Muelle 9', destination: 'Campa Sur', trailer_id: trailer() },
       });
-      const crisis = await apiCall<DashboardStats>('GET', '/dashboard/stats', { token: admin });
+      const crisis = await api<DashboardStats>('GET', '/dashboard/stats', { token: admin });
       expect(crisis.workload_alert.status).toBe('critical');
       await page
         .locator('[data-testid=workload-alert][data-status=critical]')
         .waitFor({ timeout: ALERT_HYSTERESIS_MS + 10_000 });
-      const shownAt = await apiCall<{ epoch_ms: number }>('GET', '/server-time');
+      const shownAt = await api<{ epoch_ms: number }>('GET', '/server-time');
       expect(shownAt.epoch_ms - Date.parse(crisis.workload_alert.since)).toBeGreaterThanOrEqual(
         ALERT_HYSTERESIS_MS - 1000,
       );

@@ -197,12 +197,13 @@ describe('Informes de Operaciones', () => {
     await advanceClock(25 * 60_000);
 
     const page = await openView(ADMIN, 'reports');
-    await toastWith(page, 'Informe generado:').first().waitFor();
     const deficiency = page.getByTestId('incident').filter({ hasText: waiting });
     await deficiency.waitFor();
     await expect(deficiency.innerText()).resolves.toContain('Sin conductores disponibles');
     await expect(deficiency.getAttribute('data-tone')).resolves.toBe('orange');
     await expect(page.getByTestId('chart').locator('li').count()).resolves.toBe(24);
+    // Opening Informes loads the report quietly (issue 14: no «Informe generado» on every visit).
+    await expect(toastWith(page, 'Informe generado:').count()).resolves.toBe(0);
     await screenshot(page, 'supervision-reports-wall');
 
     await choose(page, UI_REPORTS.type, REPORT_TYPE_LABELS['delayed-assignments']);

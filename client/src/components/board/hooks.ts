@@ -41,12 +41,6 @@ export function useElapsed(iso: string): number {
   });
 }
 
-/** The current time, re-read every tick (the wall screen's clock). */
-export function useNow(): number {
-  useTicking();
-  return useTick((s) => s.now);
-}
-
 /** Whether a CSS media query matches, following changes (the driver board's phone tabs). */
 export function useMediaQuery(query: string): boolean {
   // jsdom (and very old browsers) have no matchMedia: treat it as a desktop.

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { CheckCircle2, Circle, CircleDot, RotateCcw } from 'lucide-react';
+import { CheckCircle2, Circle, CircleDot, PauseCircle, RotateCcw } from 'lucide-react';
 import { SHORT_ID_LENGTH } from '@shared/constants';
-import { UI_SEARCH } from '@shared/labels';
+import { UI_ATTENTION, UI_SEARCH } from '@shared/labels';
 import type { SearchTask } from '@shared/schemas';
 import { formatDateTime } from '@shared/time';
 import { PriorityBadge, StatusBadge, VehicleBadge } from '../../components/Badge';
@@ -41,6 +41,13 @@ export function SearchResultCard({ task }: { task: SearchTask }) {
         <Item label={F.origin}>{task.origin}</Item>
         <Item label={F.destination}>{task.destination}</Item>
       </dl>
+
+      {task.on_hold && (
+        <p className="flex items-center gap-1.5 rounded-lg bg-violet-100 px-3 py-2 text-sm font-semibold text-violet-900">
+          <PauseCircle aria-hidden className="size-4" />
+          {UI_ATTENTION.held(task.hold_reason)}
+        </p>
+      )}
 
       {task.description && (
         <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import { ERR, TOAST, UI_SEARCH } from '@shared/labels';
+import { ERR, TOAST, UI_SEARCH, UI_ATTENTION } from '@shared/labels';
 import type { SearchTask } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
 import { useSearch } from '../../stores/search';
@@ -132,6 +132,21 @@ describe('results', { timeout: 20_000 }, () => {
     expect(timeline.getByText('Creada')).toBeInTheDocument();
     expect(timeline.getByText('Lucía Conductora')).toBeInTheDocument();
     expect(timeline.getByText('Finalizada')).toBeInTheDocument();
+  });
+
+  it('marks a held task with its reason (CONTRACT §15)', async () => {
+    mockFetch(() =>
+      json(200, [
+        task({ status: 'bolsa_trabajo', on_hold: true, hold_reason: 'Remolque dañado' }),
+        task({ id: 'b7e3f0a2-0000-4000-8000-000000000002', status: 'bolsa_trabajo' }),
+      ]),
+    );
+    render(<SearcherView />);
+    await userEvent.type(screen.getByLabelText(UI_SEARCH.term), 'R-1234');
+    await search();
+    const [held, free] = screen.getAllByTestId('search-result');
+    expect(within(held).getByText(UI_ATTENTION.held('Remolque dañado'))).toBeInTheDocument();
+    expect(within(free).queryByText(/Retenida/)).toBeNull();
   });
 
   it('says so when nothing matches, with the info toast', async () => {

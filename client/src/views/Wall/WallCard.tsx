@@ -2,7 +2,7 @@
 // 22 px, everything else at 18 px or more; the driver's full name wraps, never cut. Read-only.
 import { CirclePause, Clock, TriangleAlert, User, WifiOff } from 'lucide-react';
 import type { Task } from '@shared/schemas';
-import { PRIORITY_LABELS, UI_ATTENTION, UI_WALL, VEHICLE_BADGES } from '@shared/labels';
+import { PRIORITY_LABELS, UI_ATTENTION, UI_WALL, VEHICLE_BADGES, UI_BOARD } from '@shared/labels';
 import { formatDuration } from '@shared/time';
 import { cn } from '../../components/cn';
 import { delayTone } from '../../components/tones';
@@ -81,7 +81,7 @@ export function WallCard({ task, now }: { task: Task; now: number }) {
       {offline && (
         <p className="mt-1.5 flex items-start gap-2 rounded-md bg-red-600 px-2 py-1 text-lg font-bold text-white">
           <WifiOff aria-hidden className="mt-0.5 size-5 shrink-0" />
-          {UI_WALL.offline(
+          {UI_BOARD.card.offlineSince(
             formatDuration(now - Date.parse(task.assignee_offline_since ?? task.status_since)),
           )}
         </p>

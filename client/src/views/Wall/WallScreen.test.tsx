@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { DashboardStats, RankingEntry, Task } from '@shared/schemas';
-import { STATUS_LABELS, UI_ATTENTION, UI_WALL } from '@shared/labels';
+import { STATUS_LABELS, UI_ATTENTION, UI_WALL, UI_BOARD } from '@shared/labels';
 import { WALL_PAGE_MS } from '@shared/constants';
 import { json, mockFetch } from '../../test/http';
 import { useDrivers } from '../../stores/drivers';
@@ -236,9 +236,9 @@ describe('wall screen', () => {
         .getState()
         .received([], [{ id: 'd1', name: 'Luis Gómez', is_online: false, movements_count: 3 }]),
     );
-    expect(within(card()).getByText(UI_WALL.offline('0 s'))).toBeInTheDocument();
+    expect(within(card()).getByText(UI_BOARD.card.offlineSince('0 s'))).toBeInTheDocument();
     await act(async () => vi.advanceTimersByTimeAsync(6 * 60_000));
-    expect(within(card()).getByText(UI_WALL.offline('6 min'))).toBeInTheDocument();
+    expect(within(card()).getByText(UI_BOARD.card.offlineSince('6 min'))).toBeInTheDocument();
     // And the Attention column lists him (offline more than 5 minutes).
     expect(shown(UI_ATTENTION.title).getByText(UI_ATTENTION.driverOffline('6 min'))).toBeInTheDocument();
   });

@@ -4,7 +4,7 @@
 import { useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { Minimize2, TowerControl } from 'lucide-react';
-import { APP_TITLE, COLUMN_EMPTY, STATUS_LABELS, UI_WALL } from '@shared/labels';
+import { APP_TITLE, COLUMN_EMPTY, STATUS_LABELS, UI_WALL, UI_BOARD } from '@shared/labels';
 import { formatLongDate, formatTime } from '@shared/time';
 import { byUrgency, longestRunningFirst } from '@shared/urgency';
 import { AttentionList } from '../../components/attention/AttentionList';
@@ -94,7 +94,7 @@ function WallHeader({ now, onExit }: { now: number; onExit: () => void }) {
   // The pool and En Proceso counts head their own columns.
   const figures: [string, number, string][] = stats
     ? [
-        [UI_WALL.finished24h, stats.finalizada, 'text-emerald-300'],
+        [UI_BOARD.stats.finished, stats.finalizada, 'text-emerald-300'],
         [UI_WALL.available, stats.available_drivers, 'text-teal-300'],
         [UI_WALL.busy, stats.busy_drivers, 'text-indigo-300'],
       ]
