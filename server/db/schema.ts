@@ -1,6 +1,6 @@
 // The whole product's tables (SPEC §3, CONTRACT §4–§10). Times are UTC epoch milliseconds.
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
   ClockType,
   LogType,
@@ -226,6 +226,45 @@ export const activityLog = sqliteTable(
     timestamp: ms('timestamp').notNull(),
   },
   (t) => [index('activity_time').on(t.timestamp)],
+);
+
+/**
+ * `Idempotency-Key` answers (CONTRACT §16): the first answer of an authenticated POST, stored in the
+ * same transaction as its effect, replayed to a repeat for 24 h.
+ */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    key: text('key').notNull(),
+    status: integer('status').notNull(),
+    body: text('body').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.method, t.path, t.key] }),
+    index('idempotency_created').on(t.createdAt),
+  ],
+);
+
+/** Web Push subscriptions of drivers' phones (CONTRACT §16); one that answers 404/410 is deleted. */
+export const pushSubscriptions = sqliteTable(
+  'push_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('push_endpoint').on(t.endpoint), index('push_user').on(t.userId)],
 );
 
 export type UserRow = typeof users.$inferSelect;

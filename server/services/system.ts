@@ -10,8 +10,10 @@ import {
   activityLog,
   notifications,
   presenceIntervals,
+  idempotencyKeys,
   punchCorrections,
   punches,
+  pushSubscriptions,
   sessions,
   taskEvents,
   tasks,
@@ -34,6 +36,8 @@ const TABLES = [
   punchCorrections,
   presenceIntervals,
   activityLog,
+  idempotencyKeys,
+  pushSubscriptions,
 ];
 
 /** The integrity issue run-migrations repairs: live approved conductors with no task type at all, who

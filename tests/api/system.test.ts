@@ -113,10 +113,12 @@ describe('GET db-status', () => {
     expect(Object.keys(body.collections).sort()).toEqual(
       [
         'activity_log',
+        'idempotency_keys',
         'notifications',
         'presence_intervals',
         'punch_corrections',
         'punches',
+        'push_subscriptions',
         'sessions',
         'task_events',
         'tasks',
