@@ -292,6 +292,20 @@ describe('optimistic moves', () => {
     expect(useTasks.getState().byId[t.id]).toEqual(done);
   });
 
+  it('a refused move rolls back even when a presence refresh touched the shown card meanwhile', async () => {
+    const t = task();
+    useTasks.getState().apply(t);
+    let refuse!: (r: Response) => void;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (refuse = r)));
+    const move = useTasks.getState().move(t.id, 'en_proceso', { id: 'd1', name: 'Lucía' });
+    // drivers:updated arrives while the PUT is out: the optimistic card gets its driver's presence.
+    useTasks.getState().presence([{ id: 'd1', name: 'Lucía', movements_count: 0 }]);
+    expect(useTasks.getState().byId[t.id]).toMatchObject({ status: 'en_proceso', assignee_online: true });
+    refuse(json(409, { detail: ERR.driverBusy }));
+    await expect(move).rejects.toMatchObject({ status: 409 });
+    expect(useTasks.getState().byId[t.id]).toBe(t);
+  });
+
   it('a rollback never undoes a newer push that arrived meanwhile', async () => {
     const t = task();
     useTasks.getState().apply(t);

@@ -100,7 +100,12 @@ export const useTasks = create<TasksState>((set, get) => {
     try {
       return await send();
     } catch (err) {
-      set((s) => (s.byId[id] === shown ? { byId: { ...s.byId, [id]: before } } : s));
+      // Undo unless the server sent a newer version meanwhile (a presence refresh of the shown card
+      // is not one: it keeps the version).
+      set((s) => {
+        const now = s.byId[id];
+        return now && now.version <= before.version ? { byId: { ...s.byId, [id]: before } } : s;
+      });
       throw err;
     } finally {
       release(id);
