@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { JSON_BODY_LIMIT } from '@shared/constants';
 import { config } from './config';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { idempotency } from './http/idempotency';
 import { apiRoutes } from './routes';
 
 /** The built client; CLIENT_DIST lets parallel test runs serve their own build. */
@@ -63,7 +64,7 @@ export function createApp(): express.Express {
       if (req.headers.origin === origin) {
         res.setHeader('Access-Control-Allow-Origin', origin);
         res.setHeader('Vary', 'Origin');
-        res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+        res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key');
         res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, DELETE, OPTIONS');
         res.setHeader('Access-Control-Expose-Headers', 'Content-Disposition');
       }
@@ -71,7 +72,8 @@ export function createApp(): express.Express {
       next();
     });
   }
-  app.use('/api', express.json({ limit: JSON_BODY_LIMIT }), apiRoutes, notFoundHandler);
+  // CONTRACT §16: every authenticated POST honours an Idempotency-Key (server/http/idempotency.ts).
+  app.use('/api', express.json({ limit: JSON_BODY_LIMIT }), idempotency, apiRoutes, notFoundHandler);
 
   if (config.serveClient && fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {
     app.use(express.static(CLIENT_DIST, { index: false, maxAge: '1h' }));

@@ -33,7 +33,14 @@ export interface Config {
   bcryptCost: number;
   testClock: boolean;
   serveClient: boolean;
+  /** Web Push (CONTRACT §16): VAPID_PUBLIC_KEY + VAPID_PRIVATE_KEY, else generated once (services/push.ts). */
+  vapidPublicKey: string | undefined;
+  vapidPrivateKey: string | undefined;
+  vapidSubject: string;
 }
+
+/** Who the push services may contact about this server's pushes, unless VAPID_SUBJECT says otherwise. */
+export const DEFAULT_VAPID_SUBJECT = 'mailto:admin@torre.local';
 
 function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecret?: string } {
   const dbPath = env.DB_PATH ?? './data/torre.db';
@@ -51,6 +58,9 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
     bcryptCost: Number(env.BCRYPT_COST ?? 12),
     testClock: env.TEST_CLOCK === '1',
     serveClient: env.SERVE_CLIENT !== '0',
+    vapidPublicKey: env.VAPID_PUBLIC_KEY?.trim() || undefined,
+    vapidPrivateKey: env.VAPID_PRIVATE_KEY?.trim() || undefined,
+    vapidSubject: env.VAPID_SUBJECT?.trim() || DEFAULT_VAPID_SUBJECT,
   };
 }
 
@@ -114,12 +124,27 @@ export function checkConfig(c: Config = config): void {
     throw new StartupError(STARTUP_ERR.bcryptCost(process.env.BCRYPT_COST ?? String(c.bcryptCost)));
   if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel))
     throw new StartupError(STARTUP_ERR.logLevel(c.logLevel, LOG_LEVELS));
+  checkVapid(c);
   // Express compiles the list of addresses/CIDRs when the setting is made: let it judge, once, here.
   try {
     express().set('trust proxy', c.trustProxy);
   } catch {
     throw new StartupError(STARTUP_ERR.trustProxy(String(c.trustProxy)));
   }
+}
+
+/** base64url of exactly `bytes` bytes (padding tolerated), the shape web-push wants for VAPID keys. */
+const isKey = (value: string, bytes: number) =>
+  /^[A-Za-z0-9_-]+=*$/.test(value) && Buffer.from(value, 'base64url').length === bytes;
+
+/** VAPID keys come in pairs (P-256: 65-byte public, 32-byte private); the subject is mailto: or https:. */
+function checkVapid(c: Config): void {
+  const { vapidPublicKey: pub, vapidPrivateKey: priv } = c;
+  if ((pub === undefined) !== (priv === undefined)) throw new StartupError(STARTUP_ERR.vapidPair);
+  if (pub !== undefined && priv !== undefined && (!isKey(pub, 65) || pub[0] !== 'B' || !isKey(priv, 32)))
+    throw new StartupError(STARTUP_ERR.vapidKeys);
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(c.vapidSubject))
+    throw new StartupError(STARTUP_ERR.vapidSubject(c.vapidSubject));
 }
 
 export function configure(overrides: Partial<Config>): Config {

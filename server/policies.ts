@@ -20,6 +20,8 @@ export const POLICY = {
   'tasks:search': STAFF,
   'driver:tasks': DRIVER,
   'timeclock:use': DRIVER,
+  'push:public-key': ANY, // CONTRACT §16: the VAPID key is public
+  'push:subscribe': DRIVER, // a driver's own push subscriptions
   'timeclock:supervise': SUPERVISORS,
   'timeclock:correct': SUPERVISORS, // CONTRACT §15: adding or removing a driver's punch
   'reports:read': SUPERVISORS,

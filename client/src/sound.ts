@@ -1,12 +1,21 @@
 // The alert sound (Web Audio, no files) and the mute switch of the header, remembered across reloads.
-// Browsers only let audio start after a user gesture: the first click or key press unlocks it.
+// Browsers only let audio start after a user gesture: the first click or key press unlocks it. After a
+// reload nothing has been touched yet, so `locked` says the driver must tap once (CONTRACT §16).
 import { create } from 'zustand';
 import { prefs } from './storage';
 
 const MUTE_PREF = 'muted';
 
-export const useSound = create<{ muted: boolean; toggleMuted: () => void }>((set, get) => ({
+interface SoundState {
+  muted: boolean;
+  /** The browser refused to start audio (no gesture yet on this page): alerts would be silent. */
+  locked: boolean;
+  toggleMuted: () => void;
+}
+
+export const useSound = create<SoundState>((set, get) => ({
   muted: prefs.get(MUTE_PREF, false),
+  locked: false,
   toggleMuted() {
     const muted = !get().muted;
     prefs.set(MUTE_PREF, muted);
@@ -18,19 +27,45 @@ export const useSound = create<{ muted: boolean; toggleMuted: () => void }>((set
 let ctx: AudioContext | null = null;
 function audio(): AudioContext | null {
   if (typeof window === 'undefined' || !('AudioContext' in window)) return null;
-  ctx ??= new AudioContext();
+  if (!ctx) {
+    const created = new AudioContext();
+    const follow = () => useSound.setState({ locked: created.state === 'suspended' });
+    created.addEventListener?.('statechange', follow);
+    ctx = created;
+    follow();
+  }
   return ctx;
 }
 
-/** Called once at start: the first gesture resumes the audio context so later alerts can play. */
+/** Resumes the audio context from a gesture (the `Toca para activar el sonido` button, any first tap). */
+export function unlockAudio(): void {
+  const ac = audio();
+  if (!ac) return;
+  void ac
+    .resume()
+    .then(() => useSound.setState({ locked: ac.state === 'suspended' }))
+    .catch(() => undefined);
+}
+
+/**
+ * Called once at start: creates the audio context at once, so a page that was reloaded (no gesture
+ * yet) knows the browser holds audio back, and the first gesture resumes it for later alerts.
+ */
 export function unlockAudioOnFirstGesture(): void {
+  audio();
   const unlock = () => {
-    void audio()?.resume();
+    unlockAudio();
     window.removeEventListener('pointerdown', unlock);
     window.removeEventListener('keydown', unlock);
   };
   window.addEventListener('pointerdown', unlock);
   window.addEventListener('keydown', unlock);
+}
+
+/** Tests only: forget the audio context (a fake one per test). */
+export function resetAudioForTests(): void {
+  ctx = null;
+  useSound.setState({ locked: false });
 }
 
 let alertsPlayed = 0;

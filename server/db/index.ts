@@ -61,6 +61,16 @@ export function closeDb(): void {
   sqlite?.close();
 }
 
+let writeHook: (() => void) | undefined;
+
+/**
+ * Registers what every write transaction does first, inside it (server/services/idempotency.ts: the
+ * placeholder row of the request's Idempotency-Key, so the key commits or rolls back with the effect).
+ */
+export function onWriteTransaction(fn: () => void): void {
+  writeHook = fn;
+}
+
 /**
  * Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no upgrade deadlocks). Refused
  * with StorageUnavailableError (503) when the storage cannot keep the write (see storageProblem()).
@@ -70,6 +80,8 @@ export function tx<T>(fn: () => T): T {
   if (problem) throw new StorageUnavailableError(problem);
   return sqlite
     .transaction(() => {
+      // The request's Idempotency-Key (CONTRACT §16) is written in the same transaction as its effect.
+      writeHook?.();
       const result = fn();
       // SQLite rolls the whole transaction back by itself after SQLITE_FULL or an I/O error, even when
       // the failing statement ran under a savepoint whose error was caught: nothing of it was kept.

@@ -10,6 +10,7 @@ import { adminUserRoutes } from './admin-users';
 import { supervisionRoutes } from './supervision';
 import { adminSystemRoutes } from './admin-system';
 import { systemRoutes, testClockRoutes } from './system';
+import { pushRoutes } from './push';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -24,4 +25,5 @@ apiRoutes.use(
   adminUserRoutes,
   supervisionRoutes,
   adminSystemRoutes,
+  pushRoutes,
 );

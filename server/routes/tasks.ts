@@ -1,6 +1,12 @@
 // /api/tasks: the board (staff), the driver's own endpoints, and the board's driver picker (CONTRACT §5).
 import { Router } from 'express';
-import { createTaskSchema, returnTaskSchema, updateTaskSchema, type MessageResponse } from '@shared/schemas';
+import {
+  completeTaskSchema,
+  createTaskSchema,
+  returnTaskSchema,
+  updateTaskSchema,
+  type MessageResponse,
+} from '@shared/schemas';
 import { TASK_MSG } from '@shared/labels';
 import { currentUser, requireAuth } from '../http/auth';
 import { parseBody, parseId } from '../http/validate';
@@ -57,12 +63,14 @@ taskRoutes.post('/tasks/:id/self-assign', requireAuth('driver:tasks'), (req, res
 });
 
 taskRoutes.post('/tasks/:id/complete', requireAuth('driver:tasks'), (req, res) => {
-  completeByDriver(parseId(req), currentUser(req));
+  const id = parseId(req);
+  completeByDriver(id, currentUser(req), parseBody(completeTaskSchema, req).client_time);
   res.json(message(TASK_MSG.completed));
 });
 
 taskRoutes.post('/tasks/:id/return', requireAuth('driver:tasks'), (req, res) => {
   const id = parseId(req);
-  returnByDriver(id, currentUser(req), parseBody(returnTaskSchema, req).reason ?? null);
+  const body = parseBody(returnTaskSchema, req);
+  returnByDriver(id, currentUser(req), body.reason ?? null, body.client_time);
   res.json(message(TASK_MSG.returned));
 });

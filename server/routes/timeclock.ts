@@ -1,8 +1,8 @@
 // The driver's time clock (CONTRACT §7, §12: conductor only).
 import { Router } from 'express';
-import { punchQuerySchema } from '@shared/schemas';
+import { punchBodySchema, punchQuerySchema } from '@shared/schemas';
 import { currentUser, requireAuth } from '../http/auth';
-import { parseQuery } from '../http/validate';
+import { parseBody, parseQuery } from '../http/validate';
 import { punch, timeclockStatus } from '../services/timeclock';
 
 export const timeclockRoutes = Router();
@@ -12,5 +12,6 @@ timeclockRoutes.get('/timeclock/status', requireAuth('timeclock:use'), (req, res
 });
 
 timeclockRoutes.post('/timeclock/punch', requireAuth('timeclock:use'), (req, res) => {
-  res.json(punch(currentUser(req), parseQuery(punchQuerySchema, req).clock_type));
+  const { clock_type } = parseQuery(punchQuerySchema, req);
+  res.json(punch(currentUser(req), clock_type, parseBody(punchBodySchema, req).client_time));
 });

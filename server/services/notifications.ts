@@ -9,6 +9,10 @@ import { notifications, type NotificationRow } from '../db/schema';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
 import * as emit from '../realtime/emit';
+import { pushToUser } from './push';
+
+/** The notifications a locked phone is also told of, by Web Push (CONTRACT §16). */
+const PUSHED = new Set<NotificationType>(['task_assigned', 'task_closed_by_staff']);
 
 export const presentNotification = (n: NotificationRow): Notification => ({
   id: n.id,
@@ -23,7 +27,8 @@ export const presentNotification = (n: NotificationRow): Notification => ({
 
 /**
  * Stores a notification. Call inside the change's transaction; the returned function pushes it and
- * must be called after the commit (so nobody hears of a change that was rolled back).
+ * must be called after the commit (so nobody hears of a change that was rolled back); for a
+ * `task_assigned` or `task_closed_by_staff` it also starts the Web Push to the driver's phones.
  */
 export function notify(
   userId: string,
@@ -47,7 +52,16 @@ export function notify(
     })
     .returning()
     .get();
-  return () => emit.notificationNew(userId, presentNotification(row));
+  return () => {
+    emit.notificationNew(userId, presentNotification(row));
+    if (PUSHED.has(type))
+      void pushToUser(userId, {
+        type: type as 'task_assigned' | 'task_closed_by_staff',
+        task_id: row.taskId,
+        title,
+        body: message,
+      });
+  };
 }
 
 /**

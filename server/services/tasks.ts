@@ -29,6 +29,7 @@ import { driverStates } from './availability';
 import { findUserById } from './users';
 import { assignmentRound, runAssignmentAfterCooldown } from './assignment';
 import { logger } from '../logger';
+import { actionTime, currentKey, placeKey, withoutKey, type IdempotencyContext } from './idempotency';
 
 // ---- the write path -------------------------------------------------------------------------
 
@@ -185,6 +186,8 @@ function recordEvent(
     from?: TaskStatus | null;
     to?: TaskStatus | null;
     reason?: string | null;
+    /** When it happened, if not the transaction's instant (an offline action's client_time, §16). */
+    at?: Date;
   } = {},
 ): void {
   if (eventInsert?.db !== db) eventInsert = { db, stmt: prepareEventInsert() };
@@ -196,7 +199,7 @@ function recordEvent(
     fromStatus: e.from ?? null,
     toStatus: e.to ?? null,
     reason: e.reason ?? null,
-    at: fx.at,
+    at: e.at ?? fx.at,
   });
 }
 
@@ -294,13 +297,19 @@ export function assignDriver(
  * nobody is congratulated for a move they did not report. A completed task is held no more and forgets
  * its returns.
  */
-function completeTask(row: TaskRow, actor: Actor, fx: Effects, byStaff: boolean): TaskRow {
+function completeTask(
+  row: TaskRow,
+  actor: Actor,
+  fx: Effects,
+  byStaff: boolean,
+  completedAt: Date = fx.at,
+): TaskRow {
   const driverId = row.status === 'en_proceso' ? row.assignedTo : null;
   const next = writeTask(
     row,
     {
       status: 'finalizada',
-      completedAt: fx.at,
+      completedAt,
       creditedTo: driverId,
       returnReason: null,
       lastReturnReason: null,
@@ -309,7 +318,13 @@ function completeTask(row: TaskRow, actor: Actor, fx: Effects, byStaff: boolean)
     },
     fx,
   );
-  recordEvent(fx, row.id, 'completed', { actor, driverId, from: row.status, to: 'finalizada' });
+  recordEvent(fx, row.id, 'completed', {
+    actor,
+    driverId,
+    from: row.status,
+    to: 'finalizada',
+    at: completedAt,
+  });
   let driverName: string | null = null;
   if (driverId) {
     const driver = db
@@ -377,7 +392,7 @@ function backToPool(
   row: TaskRow,
   actor: Actor | null,
   fx: Effects,
-  driverReturn?: { reason: string | null },
+  driverReturn?: { reason: string | null; at?: Date },
 ): TaskRow {
   const driverId = row.assignedTo!;
   const holds = driverReturn?.reason === HOLDING_RETURN;
@@ -389,7 +404,11 @@ function backToPool(
       assignedAt: null,
       returnReason: driverReturn?.reason ?? null,
       ...(driverReturn
-        ? { returnedBy: driverId, returnedAt: fx.at, lastReturnReason: driverReturn.reason }
+        ? {
+            returnedBy: driverId,
+            returnedAt: driverReturn.at ?? fx.at,
+            lastReturnReason: driverReturn.reason,
+          }
         : {}),
       ...(holds ? { onHold: true, holdReason: driverReturn!.reason } : {}),
     },
@@ -402,6 +421,7 @@ function backToPool(
     from: row.status,
     to: 'bolsa_trabajo',
     reason: driverReturn?.reason,
+    at: driverReturn?.at,
   });
   if (holds) {
     recordEvent(fx, row.id, 'held', {
@@ -454,6 +474,8 @@ function notifyWithdrawn(driverId: string, row: TaskRow, fx: Effects): void {
 interface Creation {
   input: CreateTaskData;
   actor: UserRow;
+  /** The request's Idempotency-Key: written under the creation's own savepoint (CONTRACT §16). */
+  key: IdempotencyContext | undefined;
   resolve: (task: Task) => void;
   reject: (err: unknown) => void;
 }
@@ -466,7 +488,8 @@ let creations: Creation[] = [];
  */
 export function createTask(input: CreateTaskData, actor: UserRow): Promise<Task> {
   return new Promise((resolve, reject) => {
-    if (creations.push({ input, actor, resolve, reject }) === 1) setImmediate(writeCreations);
+    const key = currentKey();
+    if (creations.push({ input, actor, key, resolve, reject }) === 1) setImmediate(writeCreations);
   });
 }
 
@@ -476,16 +499,20 @@ function writeCreations(): void {
   const outcomes = new Map<Creation, { id: string } | { err: unknown }>();
   let done: Effects;
   try {
-    done = commit((fx) => {
-      for (const creation of batch) {
-        try {
-          outcomes.set(creation, { id: savepoint(fx, (step) => insertTask(creation, step)) });
-        } catch (err) {
-          outcomes.set(creation, { err });
+    // The batch runs in the first request's async context: no key is placed for the whole batch, each
+    // creation places its own under its savepoint (refused with it, kept with it).
+    done = withoutKey(() =>
+      commit((fx) => {
+        for (const creation of batch) {
+          try {
+            outcomes.set(creation, { id: savepoint(fx, (step) => insertTask(creation, step)) });
+          } catch (err) {
+            outcomes.set(creation, { err });
+          }
         }
-      }
-      return fx;
-    });
+        return fx;
+      }),
+    );
   } catch (err) {
     for (const creation of batch) creation.reject(err);
     return;
@@ -498,7 +525,8 @@ function writeCreations(): void {
   }
 }
 
-function insertTask({ input, actor }: Creation, fx: Effects): string {
+function insertTask({ input, actor, key }: Creation, fx: Effects): string {
+  placeKey(key);
   const id = crypto.randomUUID();
   const at = fx.at;
   if (taskInsert?.db !== db) taskInsert = { db, stmt: prepareTaskInsert() };
@@ -708,21 +736,30 @@ export function selfAssign(id: string, driver: UserRow): void {
   });
 }
 
-/** The assignee completes; repeating it on a task they completed changes nothing (safe retry). */
-export function completeByDriver(id: string, driver: UserRow): void {
+/**
+ * The assignee completes; repeating it on a task they completed changes nothing (safe retry). From the
+ * offline queue, `clientTime` is the completion time when plausible (completed_at, history event).
+ */
+export function completeByDriver(id: string, driver: UserRow, clientTime?: string): void {
   commit((fx) => {
     const row = liveTask(id);
     if (row.status === 'finalizada' && row.assignedTo === driver.id) return;
     if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
-    completeTask(row, driver, fx, false);
+    completeTask(row, driver, fx, false, actionTime(clientTime, fx.at, row.assignedAt));
   });
 }
 
-export function returnByDriver(id: string, driver: UserRow, reason: string | null): void {
+/** The assignee returns the task; from the offline queue `clientTime` is the return's time when plausible. */
+export function returnByDriver(
+  id: string,
+  driver: UserRow,
+  reason: string | null,
+  clientTime?: string,
+): void {
   commit((fx) => {
     const row = liveTask(id);
     if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
-    backToPool(row, driver, fx, { reason });
+    backToPool(row, driver, fx, { reason, at: actionTime(clientTime, fx.at, row.assignedAt) });
     logActivity(
       'task',
       driver,

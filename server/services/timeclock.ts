@@ -24,6 +24,7 @@ import type { Actor } from './activity';
 import * as emit from '../realtime/emit';
 import { logActivity } from './activity';
 import { runAssignment } from './assignment';
+import { actionTime } from './idempotency';
 
 export function timeclockStatus(userId: string): TimeclockStatus {
   const at = nowMs();
@@ -75,9 +76,24 @@ const holdsActiveTask = (userId: string): boolean =>
     .where(and(eq(tasks.assignedTo, userId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt)))
     .get();
 
-/** Records a punch the status allows; a clock-in makes the driver available (and idle since now). */
-export function punch(user: UserRow, clockType: ClockType): PunchResponse {
-  const at = now();
+/** The driver's latest punch (any type, not removed), if any. */
+const previousPunchAt = (userId: string): Date | null =>
+  db
+    .select({ timestamp: punches.timestamp })
+    .from(punches)
+    .where(and(eq(punches.userId, userId), isNull(punches.deletedAt)))
+    .orderBy(desc(punches.timestamp))
+    .limit(1)
+    .get()?.timestamp ?? null;
+
+/**
+ * Records a punch the status allows; a clock-in makes the driver available (and idle since then). From
+ * the phone's offline queue, `clientTime` is the punch's time when plausible (CONTRACT §16: past, within
+ * 12 h, after the previous punch), and the punch is marked `offline`.
+ */
+export function punch(user: UserRow, clockType: ClockType, clientTime?: string): PunchResponse {
+  const serverNow = now();
+  let at = serverNow;
   tx(() => {
     const { status } = timeclockStatus(user.id);
     if (clockType === 'entrada' && status === 'clocked_in') throw conflict(ERR.alreadyClockedIn);
@@ -85,7 +101,11 @@ export function punch(user: UserRow, clockType: ClockType): PunchResponse {
       if (status !== 'clocked_in') throw conflict(ERR.notClockedIn);
       if (holdsActiveTask(user.id)) throw conflict(ERR.salidaWithTask);
     }
-    db.insert(punches).values({ id: crypto.randomUUID(), userId: user.id, clockType, timestamp: at }).run();
+    at = actionTime(clientTime, serverNow, previousPunchAt(user.id));
+    const offline = at !== serverNow;
+    db.insert(punches)
+      .values({ id: crypto.randomUUID(), userId: user.id, clockType, timestamp: at, offline })
+      .run();
     if (clockType === 'entrada') db.update(users).set({ idleSince: at }).where(eq(users.id, user.id)).run();
     logActivity(
       'timeclock',

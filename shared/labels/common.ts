@@ -11,6 +11,8 @@ import type {
 } from '../enums';
 
 export const APP_TITLE = 'Torre de Control de Movimientos';
+/** The header's title on a phone, where the whole one would break over two lines. */
+export const APP_TITLE_SHORT = 'Torre de Control';
 export const APP_SUBTITLE = 'Line-Haul';
 
 export const ROLE_LABELS: Record<Role, string> = {

@@ -17,6 +17,8 @@ export const UI_DRIVER = {
     noneTitle: 'Sin Tarea Asignada',
     noneHint: 'Las tareas Semiremolque se asignan automáticamente; las tareas Swap te las auto-asignas tú',
     loading: 'Cargando tu tarea…',
+    /** CONTRACT §16: shown at the top of the screen (with the Entrada button) until the driver clocks in. */
+    clockInPrompt: 'Ficha la entrada para recibir tareas',
     /** CONTRACT §15: a driver returned it before (kept until it is completed). */
     returnedBefore: (reason: string) => `Devuelta antes: ${reason}`,
   },
@@ -59,8 +61,16 @@ export const UI_DRIVER = {
     origin: 'Origen',
     destination: 'Destino',
     trailer: 'Remolque',
+    /** CONTRACT §16: why the claim buttons are disabled. */
+    clockInFirst: 'Ficha la entrada antes de auto-asignarte una tarea Swap',
+    holdingTask: 'Ya tienes una tarea activa: complétala o devuélvela antes de coger otra',
     confirmTitle: '¿Auto-asignarte esta tarea?',
     confirmMessage: (task: string) => `${task} pasará a ser tu tarea activa.`,
     confirm: 'Sí, asignármela',
+  },
+  /** CONTRACT §16: the new-task alert, repeated until acknowledged, and audio the browser blocked. */
+  alert: {
+    acknowledge: 'Entendido',
+    soundBlocked: 'Toca para activar el sonido',
   },
 } as const;

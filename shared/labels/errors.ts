@@ -49,4 +49,10 @@ export const ERR = {
   samePassword: 'La nueva contraseña debe ser distinta de la actual',
   sessionNotFound: 'Sesión no encontrada',
   storageUnavailable: 'El almacenamiento no está disponible',
+  /** CONTRACT §16: the `Idempotency-Key` header of a POST is not a UUID. */
+  idempotencyKeyInvalid: 'La cabecera Idempotency-Key debe ser un UUID',
+  /** CONTRACT §16: a repeated key whose first request was applied but never answered (the server stopped). */
+  idempotencyAlreadyApplied: 'Esta acción ya se aplicó; actualiza para ver su resultado',
+  /** CONTRACT §16: `client_time` of an offline action is not an ISO date-time. */
+  clientTimeInvalid: 'La hora del dispositivo (client_time) no es válida',
 } as const;

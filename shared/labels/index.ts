@@ -10,3 +10,4 @@ export * from './driver';
 export * from './admin';
 export * from './board';
 export * from './wall';
+export * from './push';

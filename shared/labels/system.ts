@@ -115,6 +115,14 @@ export const STARTUP_ERR = {
     `TRUST_PROXY debe ser un número de saltos o una lista de direcciones o redes separadas por comas (es «${value}»)`,
   logLevel: (value: string, levels: readonly string[]) =>
     `LOG_LEVEL debe ser uno de ${levels.join(', ')} (es «${value}»)`,
+  vapidPair:
+    'VAPID_PUBLIC_KEY y VAPID_PRIVATE_KEY van juntas: define las dos o ninguna (el servidor creará un par)',
+  vapidKeys:
+    'VAPID_PUBLIC_KEY o VAPID_PRIVATE_KEY no es una clave P-256 en base64url: genera un par con «npx web-push generate-vapid-keys»',
+  vapidSubject: (value: string) =>
+    `VAPID_SUBJECT debe ser una dirección mailto: o una URL https: (es «${value}»)`,
+  vapidFile: (file: string, code: string) =>
+    `No se pueden leer ni crear las claves de los avisos ${file} (${code}): revisa los permisos de la carpeta de datos o define VAPID_PUBLIC_KEY y VAPID_PRIVATE_KEY`,
   secretFile: (file: string, code: string) =>
     `No se puede leer ni crear el secreto de las sesiones ${file} (${code}): revisa los permisos de la carpeta de datos o define JWT_SECRET`,
   emptyDb: (dbPath: string, backup: string | null) =>

@@ -6,3 +6,5 @@ export * from './dashboard';
 export * from './notifications';
 export * from './admin';
 export * from './reports';
+export * from './push';
+export * from './offline';

@@ -5,6 +5,7 @@ import { DESCRIPTION_MAX, TEXT_MAX } from '../constants';
 import { cleanMultiline, cleanText, identityKey } from '../text';
 import { HOLD_INPUT } from '../labels/tasks';
 import { idSchema } from './common';
+import { clientTimeSchema } from './offline';
 
 // Free text is cleaned first (CONTRACT §14: NFC, no control or format characters, trimmed), so the
 // non-empty and length rules judge what is stored: an origin of zero-width spaces alone is empty.
@@ -76,8 +77,15 @@ export type UpdateTaskInput = z.input<typeof updateTaskSchema>;
 export type UpdateTaskData = z.output<typeof updateTaskSchema>;
 
 export const returnTaskSchema = z
-  .object({ reason: z.enum(RETURN_REASONS, { error: 'Motivo no válido' }).nullish() })
+  .object({
+    reason: z.enum(RETURN_REASONS, { error: 'Motivo no válido' }).nullish(),
+    /** CONTRACT §16: when the driver returned it, from the phone's offline queue. */
+    client_time: clientTimeSchema.optional(),
+  })
   .default({});
+
+/** `POST /tasks/{id}/complete`'s optional body (CONTRACT §16): when the driver completed it, offline. */
+export const completeTaskSchema = z.object({ client_time: clientTimeSchema.optional() }).default({});
 
 export interface Task {
   id: string;

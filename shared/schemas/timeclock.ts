@@ -4,10 +4,14 @@ import type { ClockType, DailySummaryStatus, TimeclockStatusValue } from '../enu
 import { TEXT_MAX } from '../constants';
 import { cleanText } from '../text';
 import { daySchema, idSchema, queryBool } from './common';
+import { clientTimeSchema } from './offline';
 
 export const punchQuerySchema = z.object({
   clock_type: z.enum(CLOCK_TYPES, { error: 'Tipo de fichaje no válido (entrada o salida)' }),
 });
+
+/** The punch's optional JSON body (CONTRACT §16): the phone's time of an offline punch. */
+export const punchBodySchema = z.object({ client_time: clientTimeSchema.optional() }).default({});
 
 export interface TimeclockStatus {
   status: TimeclockStatusValue;

@@ -293,6 +293,9 @@ describe('driver phone', () => {
   it('self-assigns a Swap task published while the page is open', async () => {
     const account = await driver(['swap']);
     const page = await openDriver(account);
+    drivers.push(account);
+    // CONTRACT §16: the Swap panel asks to clock in before claiming (the claim is disabled until then).
+    await punch(page, T.entrada, PUNCH_MSG.entrada);
     await page.getByTestId('swap-count').waitFor();
 
     const task = await createTask('swap', 'high');

@@ -89,15 +89,19 @@ interface BannersProps {
   className?: string;
   /** Types shown elsewhere on this screen (still in the bell). */
   exclude?: readonly NotificationType[];
+  /**
+   * Stale notifications, dropped from the banners (still in the bell) and not taking a banner's place:
+   * on the driver screen, a `task_assigned` whose task was completed or returned (CONTRACT §16).
+   */
+  hide?: (n: Notification) => boolean;
 }
 
-export function NotificationBanners({ className, exclude }: BannersProps) {
+export function NotificationBanners({ className, exclude, hide }: BannersProps) {
   const unread = useNotifications(useShallow(selectUnread));
   useCongratsAutoRead(unread);
-  const shown = (exclude ? unread.filter((n) => !exclude.includes(n.type)) : unread).slice(
-    0,
-    MAX_NOTIFICATION_BANNERS,
-  );
+  const shown = unread
+    .filter((n) => !exclude?.includes(n.type) && !hide?.(n))
+    .slice(0, MAX_NOTIFICATION_BANNERS);
   if (shown.length === 0) return null;
   return (
     <section aria-label={UI_BOARD.banners.label} className={cn('space-y-2', className)}>

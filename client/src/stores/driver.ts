@@ -7,18 +7,26 @@ import type { MessageResponse, Task } from '@shared/schemas';
 import type { ReturnReason } from '@shared/enums';
 import { POLL_MS } from '@shared/constants';
 import { TOAST } from '@shared/labels';
+import { byUrgency } from '@shared/urgency';
 import { api, ApiError, errorText } from '../api';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
 import { useSession } from './session';
 import { onSessionEnd } from './session-end';
 
+type LoadKind = 'active' | 'swap';
+
 interface DriverState {
   /** The en_proceso task assigned to me; null when none. */
   active: Task | null;
   activeLoaded: boolean;
-  /** Pool Swap tasks, newest first (empty for a driver without the swap type). */
+  /** Pool Swap tasks by urgency (CONTRACT §16: high first, then the oldest); never held ones. */
   swap: Task[];
   swapLoaded: boolean;
+  /**
+   * Loads whose failure was already toasted in the current outage (CONTRACT §16: no error toast repeats
+   * while offline); a load that succeeds takes its kind out again.
+   */
+  failing: LoadKind[];
   loadActive: () => Promise<void>;
   loadSwap: () => Promise<void>;
   /** A task event of my rooms: places the task where it now belongs (active, swap list or nowhere). */
@@ -31,13 +39,20 @@ interface DriverState {
   selfAssign: (id: string) => Promise<string>;
 }
 
-const initial = { active: null as Task | null, activeLoaded: false, swap: [] as Task[], swapLoaded: false };
+const initial = {
+  active: null as Task | null,
+  activeLoaded: false,
+  swap: [] as Task[],
+  swapLoaded: false,
+  failing: [] as LoadKind[],
+};
 
 const me = () => useSession.getState().user?.id ?? null;
 const isMyActive = (t: Task) => t.status === 'en_proceso' && t.assigned_to !== null && t.assigned_to === me();
 const isClaimableSwap = (t: Task) =>
-  t.vehicle_type === 'swap' && t.status === 'bolsa_trabajo' && t.assigned_to === null;
-const newestFirst = (a: Task, b: Task) => b.created_at.localeCompare(a.created_at);
+  t.vehicle_type === 'swap' && t.status === 'bolsa_trabajo' && t.assigned_to === null && !t.on_hold;
+const recovered = (failing: LoadKind[], kind: LoadKind) =>
+  failing.includes(kind) ? failing.filter((k) => k !== kind) : failing;
 
 /** Keeps `next` unless the store already holds a newer version of the same task (a late event). */
 const fresher = (current: Task | undefined | null, next: Task): boolean =>
@@ -49,17 +64,26 @@ export const useDriver = create<DriverState>((set, get) => ({
   async loadActive() {
     try {
       const task = await api.get<Task>('/tasks/my-active');
-      set((s) => ({ active: fresher(s.active, task) ? task : s.active, activeLoaded: true }));
+      set((s) => ({
+        active: fresher(s.active, task) ? task : s.active,
+        activeLoaded: true,
+        failing: recovered(s.failing, 'active'),
+      }));
     } catch (err) {
       // SPEC §7: a 404 means no active task.
-      if (err instanceof ApiError && err.status === 404) return set({ active: null, activeLoaded: true });
+      if (err instanceof ApiError && err.status === 404)
+        return set((s) => ({ active: null, activeLoaded: true, failing: recovered(s.failing, 'active') }));
       throw err;
     }
   },
 
   async loadSwap() {
     const swap = await api.get<Task[]>('/tasks/swap-available');
-    set({ swap, swapLoaded: true });
+    set((s) => ({
+      swap: swap.filter((t) => !t.on_hold).sort(byUrgency),
+      swapLoaded: true,
+      failing: recovered(s.failing, 'swap'),
+    }));
   },
 
   applyTask(task) {
@@ -73,7 +97,7 @@ export const useDriver = create<DriverState>((set, get) => ({
       const current = s.swap.find((t) => t.id === task.id);
       let swap = s.swap;
       if (!fresher(current, task)) return { active };
-      if (isClaimableSwap(task)) swap = [task, ...s.swap.filter((t) => t.id !== task.id)].sort(newestFirst);
+      if (isClaimableSwap(task)) swap = [task, ...s.swap.filter((t) => t.id !== task.id)].sort(byUrgency);
       else if (current) swap = s.swap.filter((t) => t.id !== task.id);
       return { active, swap };
     });
@@ -122,18 +146,28 @@ export const useDriver = create<DriverState>((set, get) => ({
 
 onSessionEnd(() => useDriver.setState(initial));
 
-/** SPEC §8 loading errors: the server's detail or the fallback; a 401 (session ended) is silent. */
-function loadWithToast(load: () => Promise<void>, fallback: string) {
+/**
+ * SPEC §8 loading errors: the server's detail or the fallback; a 401 (session ended) is silent. Once per
+ * outage (CONTRACT §16): a dead link polled every 5 s toasts its first failure only, until a load of
+ * that kind succeeds again.
+ */
+function loadWithToast(kind: LoadKind, load: () => Promise<void>, fallback: string) {
   return () =>
     void load().catch((err: unknown) => {
       if (err instanceof ApiError && (err.sessionEnded || err.status === 401)) return;
-      // One toast per kind, replaced on repeat: a dead link polled every 5 s must not stack toasts.
+      const { failing } = useDriver.getState();
+      if (failing.includes(kind)) return;
+      useDriver.setState({ failing: [...failing, kind] });
       toast.error(errorText(err, fallback), { id: fallback });
     });
 }
 
-const loadActive = loadWithToast(() => useDriver.getState().loadActive(), TOAST.loadActiveTaskError);
-const loadSwap = loadWithToast(() => useDriver.getState().loadSwap(), TOAST.loadSwapError);
+const loadActive = loadWithToast(
+  'active',
+  () => useDriver.getState().loadActive(),
+  TOAST.loadActiveTaskError,
+);
+const loadSwap = loadWithToast('swap', () => useDriver.getState().loadSwap(), TOAST.loadSwapError);
 
 /** Mount once on the driver screen: load + resync on (re)connect, task events, fallback polling. */
 export function useDriverFeed(): void {

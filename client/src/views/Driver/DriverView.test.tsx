@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import type { Notification, Task } from '@shared/schemas';
+import type { Notification, Task, TimeclockStatus } from '@shared/schemas';
 import { POLL_MS } from '@shared/constants';
 import { ERR, TOAST, UI_DRIVER } from '@shared/labels';
 import { json, mockFetch } from '../../test/http';
@@ -9,12 +10,16 @@ import { useDriver } from '../../stores/driver';
 import { useNotifications } from '../../stores/notifications';
 import { useSession } from '../../stores/session';
 import { useTimeclock } from '../../stores/timeclock';
-import { playAlert } from '../../sound';
+import { playAlert, resetAudioForTests, unlockAudioOnFirstGesture, useSound } from '../../sound';
 import { clockStatus, DRIVER, makeActive, makeTask } from './test-fixtures';
 import { DriverView } from './DriverView';
+import { ALERT_MAX_MS, ALERT_REPEAT_MS, useTaskAlert } from './useNewTaskAlert';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
-vi.mock('../../sound', () => ({ playAlert: vi.fn(() => true) }));
+vi.mock('../../sound', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../sound')>()),
+  playAlert: vi.fn(() => true),
+}));
 // The board has its own tests; here it only matters that the driver screen shows it in driver mode.
 vi.mock('../../components/board/Kanban', () => ({
   Kanban: ({ mode }: { mode: string }) => <div data-testid="kanban-stub" data-mode={mode} />,
@@ -24,6 +29,7 @@ vi.mock('../../components/board/Kanban', () => ({
 const live = vi.hoisted(() => ({
   handlers: new Map<string, Set<(p: unknown) => void>>(),
   polls: [] as number[],
+  pollFns: [] as (() => void)[],
 }));
 vi.mock('../../socket', async () => {
   const { useEffect } = await import('react');
@@ -41,8 +47,9 @@ vi.mock('../../socket', async () => {
         set.add(handler);
         return () => void set.delete(handler);
       }, [event, handler]),
-    usePollingFallback: (_fn: () => void, ms: number) => {
+    usePollingFallback: (fn: () => void, ms: number) => {
       live.polls.push(ms);
+      live.pollFns.push(fn);
     },
   };
 });
@@ -56,8 +63,10 @@ const A = UI_DRIVER.activeTask;
 interface Answers {
   active?: Task | number;
   swap?: Task[] | number;
+  clock?: TimeclockStatus;
 }
-function serve({ active = 404, swap = [] }: Answers = {}) {
+const CLOCKED_IN = clockStatus({ status: 'clocked_in', can_clock_in: false, can_clock_out: true });
+function serve({ active = 404, swap = [], clock = clockStatus() }: Answers = {}) {
   return mockFetch((path) => {
     if (path === '/tasks/my-active')
       return typeof active === 'number'
@@ -66,7 +75,7 @@ function serve({ active = 404, swap = [] }: Answers = {}) {
     if (path === '/tasks/swap-available')
       return typeof swap === 'number' ? new Response('', { status: swap }) : json(200, swap);
     if (path === '/tasks') return json(200, []);
-    if (path === '/timeclock/status') return json(200, clockStatus());
+    if (path === '/timeclock/status') return json(200, clock);
     if (path === '/server-time') return json(200, { madrid_time: '', epoch_ms: Date.now() });
     return json(404, { detail: 'Recurso no encontrado' });
   });
@@ -75,10 +84,12 @@ function serve({ active = 404, swap = [] }: Answers = {}) {
 beforeEach(() => {
   localStorage.setItem('torre.token', 't');
   useSession.setState({ user: DRIVER, token: 't', status: 'authenticated' });
-  useDriver.setState({ active: null, activeLoaded: false, swap: [], swapLoaded: false });
+  useDriver.setState({ active: null, activeLoaded: false, swap: [], swapLoaded: false, failing: [] });
   useTimeclock.setState({ status: null, punching: null, offsetMs: 0 });
   useNotifications.setState({ items: [], loaded: false });
+  useTaskAlert.setState({ pending: null });
   live.polls = [];
+  live.pollFns = [];
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
   vi.mocked(toast.info).mockClear();
@@ -171,18 +182,34 @@ describe('driver store: task events', () => {
     expect(useDriver.getState().active).toBeNull();
   });
 
-  it('keeps the swap list to claimable Swap tasks, newest first', () => {
+  it('keeps the swap list to claimable Swap tasks by urgency: high first, then the oldest', () => {
     const old = makeTask({ created_at: '2026-11-22T07:00:00.000Z' });
     const fresh = makeTask({ created_at: '2026-11-22T08:00:00.000Z' });
+    const urgent = makeTask({ created_at: '2026-11-22T09:00:00.000Z', priority: 'high' });
+    const low = makeTask({ created_at: '2026-11-22T06:00:00.000Z', priority: 'low' });
     const { applyTask } = useDriver.getState();
-    applyTask(old);
     applyTask(fresh);
+    applyTask(low);
+    applyTask(old);
+    applyTask(urgent);
     applyTask(makeTask({ vehicle_type: 'semiremolque' }));
-    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([fresh.id, old.id]);
+    applyTask(makeTask({ on_hold: true, priority: 'high' })); // held: never in the list
+    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, old.id, fresh.id, low.id]);
     applyTask({ ...old, version: 2, status: 'en_proceso', assigned_to: 'd2' });
-    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([fresh.id]);
+    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, fresh.id, low.id]);
     useDriver.getState().dropTask(fresh.id);
-    expect(useDriver.getState().swap).toEqual([]);
+    applyTask({ ...urgent, version: 2, on_hold: true });
+    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([low.id]);
+  });
+
+  it('sorts the loaded list by urgency too, leaving held tasks out', async () => {
+    const old = makeTask({ created_at: '2026-11-22T07:00:00.000Z' });
+    const fresh = makeTask({ created_at: '2026-11-22T08:00:00.000Z' });
+    const urgent = makeTask({ created_at: '2026-11-22T09:00:00.000Z', priority: 'high' });
+    const held = makeTask({ on_hold: true });
+    serve({ swap: [urgent, fresh, held, old].reverse() });
+    await useDriver.getState().loadSwap();
+    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, old.id, fresh.id]);
   });
 });
 
@@ -236,6 +263,206 @@ describe('new task alert (SPEC §4)', () => {
     render(<DriverView />);
     act(() => useNotifications.getState().received(notification()));
     expect(playAlert).not.toHaveBeenCalled();
+  });
+
+  describe('repeats until acknowledged (CONTRACT §16)', () => {
+    afterEach(() => void vi.useRealTimers());
+
+    /** The screen with notifications loaded, then (under fake timers) a new assignment arriving. */
+    async function assigned(task: Task | null = null) {
+      serve({ clock: CLOCKED_IN, active: task ?? 404 });
+      render(<DriverView />);
+      if (task) await screen.findByTestId('active-task');
+      act(() => useNotifications.setState({ items: [], loaded: true }));
+      vi.useFakeTimers();
+      const n = notification({ task_id: task?.id ?? null });
+      act(() => useNotifications.getState().received(n));
+      expect(playAlert).toHaveBeenCalledTimes(1);
+      return n;
+    }
+    const wait = (ms: number) => act(() => void vi.advanceTimersByTime(ms));
+
+    it('rings again every 10 s, for at most a minute, then the alert goes', async () => {
+      const vibrate = vi.fn(() => true);
+      vi.stubGlobal('navigator', { ...navigator, vibrate });
+      const n = await assigned();
+      expect(screen.getByTestId('new-task-alert')).toHaveTextContent(n.message);
+      wait(ALERT_REPEAT_MS - 1);
+      expect(playAlert).toHaveBeenCalledTimes(1);
+      wait(1);
+      expect(playAlert).toHaveBeenCalledTimes(2);
+      expect(vibrate).toHaveBeenCalledTimes(2);
+      wait(ALERT_REPEAT_MS);
+      expect(playAlert).toHaveBeenCalledTimes(3);
+      // 0, 10, 20, 30, 40, 50 s: six rings within the minute, never more.
+      wait(ALERT_MAX_MS);
+      expect(playAlert).toHaveBeenCalledTimes(6);
+      expect(screen.queryByTestId('new-task-alert')).not.toBeInTheDocument();
+      wait(5 * ALERT_MAX_MS);
+      expect(playAlert).toHaveBeenCalledTimes(6);
+      expect(toast.info).toHaveBeenCalledTimes(1); // one toast; only the sound repeats
+    });
+
+    it("'Entendido' stops the repeats", async () => {
+      const n = await assigned();
+      wait(ALERT_REPEAT_MS);
+      expect(playAlert).toHaveBeenCalledTimes(2);
+      act(() => screen.getByRole('button', { name: UI_DRIVER.alert.acknowledge }).click());
+      expect(screen.queryByTestId('new-task-alert')).not.toBeInTheDocument();
+      // The notification itself stays, as its banner (acknowledging is not dismissing).
+      expect(screen.getByTestId('notification-banner')).toHaveTextContent(n.message);
+      wait(ALERT_MAX_MS);
+      expect(playAlert).toHaveBeenCalledTimes(2);
+    });
+
+    it('opening the task (a tap on its card) acknowledges it', async () => {
+      await assigned(makeActive());
+      act(() => screen.getByTestId('active-task').click());
+      expect(screen.queryByTestId('new-task-alert')).not.toBeInTheDocument();
+      wait(ALERT_MAX_MS);
+      expect(playAlert).toHaveBeenCalledTimes(1);
+    });
+  });
+});
+
+describe('sound blocked after a reload (CONTRACT §16)', () => {
+  afterEach(() => resetAudioForTests());
+
+  it("says 'Toca para activar el sonido' while the browser holds audio back; a tap unlocks it", async () => {
+    class FakeAudioContext extends EventTarget {
+      state: AudioContextState = 'suspended';
+      resume = vi.fn(async () => {
+        this.state = 'running';
+        this.dispatchEvent(new Event('statechange'));
+      });
+    }
+    vi.stubGlobal('AudioContext', FakeAudioContext);
+    resetAudioForTests();
+    unlockAudioOnFirstGesture(); // main.tsx at start: no gesture yet after the reload
+    serve({ clock: CLOCKED_IN });
+    render(<DriverView />);
+    expect(screen.getByRole('button', { name: UI_DRIVER.alert.soundBlocked })).toBeInTheDocument();
+    // Muted by the driver: nothing to unlock, no prompt.
+    act(() => useSound.setState({ muted: true }));
+    expect(screen.queryByTestId('sound-locked')).not.toBeInTheDocument();
+    act(() => useSound.setState({ muted: false }));
+    expect(screen.getByTestId('sound-locked')).toHaveTextContent(UI_DRIVER.alert.soundBlocked);
+    await userEvent.click(screen.getByTestId('sound-locked'));
+    await waitFor(() => expect(screen.queryByTestId('sound-locked')).not.toBeInTheDocument());
+  });
+
+  it('no prompt when audio already runs', () => {
+    class RunningAudioContext extends EventTarget {
+      state: AudioContextState = 'running';
+      resume = vi.fn(async () => undefined);
+    }
+    vi.stubGlobal('AudioContext', RunningAudioContext);
+    resetAudioForTests();
+    unlockAudioOnFirstGesture();
+    serve({ clock: CLOCKED_IN });
+    render(<DriverView />);
+    expect(screen.queryByTestId('sound-locked')).not.toBeInTheDocument();
+  });
+});
+
+describe('not clocked in (CONTRACT §16)', () => {
+  it("says 'Ficha la entrada para recibir tareas' at the top with the Entrada button right there", async () => {
+    serve();
+    render(<DriverView />);
+    const prompt = await screen.findByTestId('clock-in-prompt');
+    expect(prompt).toHaveTextContent(A.clockInPrompt);
+    // The one Entrada button is inside the prompt (the time clock moved up), not further down.
+    const entrada = within(prompt).getByRole('button', { name: UI_DRIVER.timeclock.entrada });
+    expect(entrada).toBeEnabled();
+    expect(screen.getAllByRole('button', { name: UI_DRIVER.timeclock.entrada })).toHaveLength(1);
+    // It comes before the active task card in the page.
+    const card = await screen.findByText(A.noneTitle);
+    expect(prompt.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it('clocked in: no prompt, the time clock back in its column', async () => {
+    serve({ clock: CLOCKED_IN });
+    render(<DriverView />);
+    expect(await screen.findByTestId('timeclock-status')).toHaveTextContent('Trabajando');
+    expect(screen.queryByTestId('clock-in-prompt')).not.toBeInTheDocument();
+    expect(screen.queryByText(A.clockInPrompt)).not.toBeInTheDocument();
+  });
+});
+
+describe('stale task_assigned banners (CONTRACT §16)', () => {
+  const assignedFor = (task_id: string): Notification => ({
+    id: crypto.randomUUID(),
+    type: 'task_assigned',
+    title: 'Nueva tarea asignada',
+    message: `Tarea ${task_id}`,
+    is_read: false,
+    play_sound: true,
+    task_id,
+    created_at: new Date().toISOString(),
+  });
+  const banners = () => screen.queryAllByTestId('notification-banner').map((b) => b.textContent);
+
+  it('keeps the banner of my active task and drops it once the task is completed or gone', async () => {
+    const task = makeActive();
+    const long = assignedFor('finished-long-ago');
+    const mine = assignedFor(task.id);
+    const congrats = { ...assignedFor('x'), type: 'congratulations' as const, message: 'Bien hecho' };
+    useNotifications.setState({ items: [long, mine, congrats], loaded: true });
+    serve({ active: task, clock: CLOCKED_IN });
+    render(<DriverView />);
+    await screen.findByTestId('active-task');
+    await waitFor(() => expect(banners()).toHaveLength(2));
+    expect(banners().join()).toContain(mine.message);
+    expect(banners().join()).toContain('Bien hecho');
+    expect(banners().join()).not.toContain(long.message);
+
+    push('task:updated', { task: { ...task, version: 2, status: 'finalizada' } });
+    expect(banners()).toHaveLength(1);
+    expect(banners().join()).not.toContain(mine.message);
+  });
+
+  it('a returned task drops its banner too', async () => {
+    const task = makeActive();
+    const mine = assignedFor(task.id);
+    useNotifications.setState({ items: [mine], loaded: true });
+    serve({ active: task, clock: CLOCKED_IN });
+    render(<DriverView />);
+    await screen.findByTestId('active-task');
+    expect(banners()).toHaveLength(1);
+    push('task:updated', {
+      task: { ...task, version: 2, status: 'bolsa_trabajo', assigned_to: null, assigned_to_name: null },
+    });
+    expect(banners()).toHaveLength(0);
+  });
+});
+
+describe('polling errors while offline (CONTRACT §16)', () => {
+  it('toasts once per outage, not at every poll; again after a success and a new outage', async () => {
+    let down = true;
+    mockFetch((path) => {
+      if (down) return json(502, {});
+      if (path === '/tasks/my-active') return json(404, { detail: ERR.noActiveTask });
+      if (path === '/tasks/swap-available') return json(200, []);
+      if (path === '/timeclock/status') return json(200, CLOCKED_IN);
+      return json(200, []);
+    });
+    render(<DriverView />);
+    const swapErrors = () =>
+      vi.mocked(toast.error).mock.calls.filter(([text]) => text === TOAST.loadSwapError).length;
+    await waitFor(() => expect(swapErrors()).toBe(1));
+    const polls = [...live.pollFns];
+    for (let i = 0; i < 5; i++) {
+      act(() => polls.forEach((poll) => poll()));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(swapErrors()).toBe(1);
+
+    down = false;
+    act(() => polls.forEach((poll) => poll()));
+    await waitFor(() => expect(useDriver.getState().failing).toEqual([]));
+    down = true;
+    act(() => polls.forEach((poll) => poll()));
+    await waitFor(() => expect(swapErrors()).toBe(2));
   });
 });
 

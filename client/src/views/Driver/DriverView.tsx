@@ -1,39 +1,71 @@
+import { useCallback } from 'react';
+import type { Notification } from '@shared/schemas';
 import { UI_BOARD } from '@shared/labels';
 import { Kanban } from '../../components/board/Kanban';
 import { NotificationBanners } from '../../components/NotificationBanners';
-import { useDriverFeed } from '../../stores/driver';
+import { useDriver, useDriverFeed } from '../../stores/driver';
 import { useTasksFeed } from '../../stores/tasks';
 import { useTimeclock, useTimeclockFeed } from '../../stores/timeclock';
 import { ActiveTaskCard } from './ActiveTaskCard';
+import { ClockInPrompt, NewTaskAlertBar, SoundLockedPrompt } from './DriverAlerts';
 import { StatusCard } from './StatusCard';
 import { SwapPanel } from './SwapPanel';
 import { TimeclockWidget } from './TimeclockWidget';
-import { useNewTaskAlert } from './useNewTaskAlert';
+import { useNewTaskAlert, useTaskAlert } from './useNewTaskAlert';
 import { useWakeLock } from './useWakeLock';
+
+/**
+ * CONTRACT §16: a `task_assigned` banner whose task is no longer my active task (completed, returned,
+ * taken away) is stale. Judged only once the active task is known.
+ */
+function useStaleAssignment(): (n: Notification) => boolean {
+  const activeId = useDriver((s) => s.active?.id ?? null);
+  const loaded = useDriver((s) => s.activeLoaded);
+  return useCallback(
+    (n: Notification) => loaded && n.type === 'task_assigned' && n.task_id !== null && n.task_id !== activeId,
+    [activeId, loaded],
+  );
+}
 
 /**
  * SPEC §2 Driver screen: the unread notifications; 'Mi Tarea Activa' on the left; status, time clock
  * and Swap tasks on the right (stacked on a phone, active task first: it is what the driver must do
  * now); below, the board in driver mode (CONTRACT §5), scoped as GET /tasks is for a conductor.
+ * CONTRACT §16: a tap to unlock blocked audio, the ringing alert with `Entendido`, and — until the
+ * driver clocks in — the prompt to do so with the time clock at the top.
  */
 export function DriverView() {
   useDriverFeed();
   useTimeclockFeed();
   useTasksFeed();
   useNewTaskAlert();
-  useWakeLock(useTimeclock((s) => s.status?.status === 'clocked_in'));
+  const clock = useTimeclock((s) => s.status?.status);
+  useWakeLock(clock === 'clocked_in');
+  const needsClockIn = clock !== undefined && clock !== 'clocked_in';
+  const stale = useStaleAssignment();
+  const acknowledge = () => {
+    if (useTaskAlert.getState().pending) useTaskAlert.getState().acknowledge();
+  };
 
   return (
     <div className="space-y-4">
-      <NotificationBanners />
+      <SoundLockedPrompt />
+      <NewTaskAlertBar />
+      {needsClockIn && (
+        <ClockInPrompt>
+          <TimeclockWidget />
+        </ClockInPrompt>
+      )}
+      <NotificationBanners hide={stale} />
       {/* grid-cols-1 (minmax(0, 1fr)): a long word in a card wraps instead of widening the phone's page. */}
       <div className="grid grid-cols-1 items-start gap-4 md:grid-cols-2">
-        <div className="min-w-0 space-y-4">
+        {/* Opening the task (any tap on its card) acknowledges the new-task alert. */}
+        <div className="min-w-0 space-y-4" onClickCapture={acknowledge} data-testid="active-column">
           <ActiveTaskCard />
         </div>
         <div className="min-w-0 space-y-4">
           <StatusCard />
-          <TimeclockWidget />
+          {!needsClockIn && <TimeclockWidget />}
           <SwapPanel />
         </div>
       </div>

@@ -8,17 +8,18 @@ import { json, mockFetch } from '../../test/http';
 import { useDriver } from '../../stores/driver';
 import { useSession } from '../../stores/session';
 import { useTimeclock } from '../../stores/timeclock';
-import { DRIVER, makeActive, makeTask } from './test-fixtures';
+import { clockStatus, DRIVER, makeActive, makeTask } from './test-fixtures';
 import { SwapPanel } from './SwapPanel';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
 const S = UI_DRIVER.swap;
+const clockedIn = clockStatus({ status: 'clocked_in', can_clock_in: false, can_clock_out: true });
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000 - 2_000).toISOString();
 
 beforeEach(() => {
   useSession.setState({ user: DRIVER, token: 't', status: 'authenticated' });
-  useTimeclock.setState({ offsetMs: 0 });
+  useTimeclock.setState({ offsetMs: 0, status: null });
   useDriver.setState({ active: null, activeLoaded: true, swap: [], swapLoaded: true });
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
@@ -69,7 +70,10 @@ describe('Swap tasks panel', () => {
     expect(within(items[3]).getByText(formatDate(days.created_at))).toBeInTheDocument();
 
     expect(screen.getByText(S.note)).toBeInTheDocument();
-    expect(screen.getByTestId('swap-list')).toHaveClass('max-h-[30rem]', 'overflow-y-auto');
+    // CONTRACT §16: on a phone the list grows with the page; SPEC §2's scroll box from 640 px up.
+    expect(screen.getByTestId('swap-list')).toHaveClass('sm:max-h-[30rem]', 'sm:overflow-y-auto');
+    expect(screen.getByTestId('swap-list')).not.toHaveClass('max-h-[30rem]');
+    expect(screen.getByTestId('swap-list')).not.toHaveClass('overflow-y-auto');
   });
 
   it('ages follow the server clock, not the phone clock', () => {
@@ -161,5 +165,40 @@ describe('Swap tasks panel', () => {
     await confirmClaim(screen.getByTestId('swap-item'));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(TOAST.selfAssignError));
     expect(screen.getAllByTestId('swap-item')).toHaveLength(1);
+  });
+
+  describe('when claiming is not possible (CONTRACT §16)', () => {
+    const claimButton = () => screen.getByRole('button', { name: S.selfAssign });
+
+    it('not clocked in: the claim is disabled and the panel asks to clock in first', async () => {
+      useTimeclock.setState({ status: clockStatus() });
+      useDriver.setState({ swap: [makeTask()] });
+      render(<SwapPanel />);
+      expect(claimButton()).toBeDisabled();
+      expect(screen.getByTestId('swap-blocked')).toHaveTextContent(S.clockInFirst);
+      expect(claimButton()).toHaveAccessibleDescription(S.clockInFirst);
+      await userEvent.click(claimButton());
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    });
+
+    it('holding a task: disabled with the reason; enabled again once the task is done', () => {
+      useTimeclock.setState({ status: clockedIn });
+      useDriver.setState({ swap: [makeTask()], active: makeActive() });
+      render(<SwapPanel />);
+      expect(claimButton()).toBeDisabled();
+      expect(screen.getByTestId('swap-blocked')).toHaveTextContent(S.holdingTask);
+      expect(claimButton()).toHaveAccessibleDescription(S.holdingTask);
+      act(() => useDriver.setState({ active: null }));
+      expect(claimButton()).toBeEnabled();
+      expect(screen.queryByTestId('swap-blocked')).not.toBeInTheDocument();
+    });
+
+    it('clocked in and free: enabled, no reason shown', () => {
+      useTimeclock.setState({ status: clockedIn });
+      useDriver.setState({ swap: [makeTask()] });
+      render(<SwapPanel />);
+      expect(claimButton()).toBeEnabled();
+      expect(screen.queryByTestId('swap-blocked')).not.toBeInTheDocument();
+    });
   });
 });

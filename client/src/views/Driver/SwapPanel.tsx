@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { ArrowLeftRight, Hand, Info, MapPin } from 'lucide-react';
+import { ArrowLeftRight, Hand, Info, LogIn, MapPin } from 'lucide-react';
 import type { Task } from '@shared/schemas';
 import { ERR, PRIORITY_LABELS, TOAST, UI_COMMON, UI_DRIVER, VEHICLE_BADGES, taskLabel } from '@shared/labels';
 import { relativeAge } from '@shared/time';
@@ -12,6 +12,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Spinner } from '../../components/Spinner';
 import { PRIORITY_TONE, VEHICLE_TONE } from '../../components/tones';
 import { useDriver } from '../../stores/driver';
+import { useTimeclock } from '../../stores/timeclock';
 import { toastError } from '../../toast';
 import { useServerNow } from './useServerNow';
 
@@ -23,10 +24,26 @@ const AGE_TICK_MS = 15_000;
 export const isStillClaimable = (task: Task | undefined): task is Task =>
   task !== undefined && task.status === 'bolsa_trabajo' && task.assigned_to === null;
 
-/** SPEC §2 Swap tasks panel: the Swap tasks in the pool, each claimable after a confirmation. */
+/**
+ * Why the driver cannot claim now (CONTRACT §16), or null: not clocked in (the screen asks them to
+ * clock in first), or already holding a task.
+ */
+export function useClaimBlock(): string | null {
+  const holding = useDriver((s) => s.active !== null);
+  const clock = useTimeclock((s) => s.status?.status);
+  if (clock !== undefined && clock !== 'clocked_in') return S.clockInFirst;
+  if (holding) return S.holdingTask;
+  return null;
+}
+
+/**
+ * SPEC §2 Swap tasks panel: the Swap tasks in the pool by urgency, each claimable after a confirmation.
+ * On a phone the list grows with the page; from 640 px it keeps SPEC §2's scroll box.
+ */
 export function SwapPanel() {
   const swap = useDriver((s) => s.swap);
   const loaded = useDriver((s) => s.swapLoaded);
+  const blocked = useClaimBlock();
   const now = useServerNow(AGE_TICK_MS);
   const [claiming, setClaiming] = useState<Task | null>(null);
 
@@ -65,15 +82,27 @@ export function SwapPanel() {
       ) : swap.length === 0 ? (
         <EmptyState title={S.emptyTitle} hint={S.emptyHint} className="py-8" />
       ) : (
-        <ul
-          aria-label={S.title}
-          className="-my-2 max-h-[30rem] divide-y divide-slate-200 overflow-y-auto overscroll-contain"
-          data-testid="swap-list"
-        >
-          {swap.map((task) => (
-            <SwapItem key={task.id} task={task} nowMs={now} onClaim={() => ask(task)} />
-          ))}
-        </ul>
+        <>
+          {blocked && (
+            <p
+              id="swap-blocked"
+              data-testid="swap-blocked"
+              className="mb-2 flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-sm font-semibold text-amber-900 ring-1 ring-amber-300"
+            >
+              <LogIn aria-hidden className="size-4 shrink-0" />
+              {blocked}
+            </p>
+          )}
+          <ul
+            aria-label={S.title}
+            className="-my-2 divide-y divide-slate-200 sm:max-h-[30rem] sm:overflow-y-auto sm:overscroll-contain"
+            data-testid="swap-list"
+          >
+            {swap.map((task) => (
+              <SwapItem key={task.id} task={task} nowMs={now} blocked={blocked} onClaim={() => ask(task)} />
+            ))}
+          </ul>
+        </>
       )}
       <p className="mt-4 flex items-center gap-2 rounded-lg bg-orange-50 px-3 py-2.5 text-sm font-medium text-orange-900 ring-1 ring-orange-200">
         <Info aria-hidden className="size-4 shrink-0" />
@@ -96,7 +125,15 @@ export function SwapPanel() {
   );
 }
 
-function SwapItem({ task, nowMs, onClaim }: { task: Task; nowMs: number; onClaim: () => void }) {
+interface ItemProps {
+  task: Task;
+  nowMs: number;
+  /** The reason claiming is not possible now; the button is disabled and points to it. */
+  blocked: string | null;
+  onClaim: () => void;
+}
+
+function SwapItem({ task, nowMs, blocked, onClaim }: ItemProps) {
   return (
     <li className="space-y-3 py-4" data-testid="swap-item">
       <div className="flex flex-wrap items-center gap-2">
@@ -128,7 +165,15 @@ function SwapItem({ task, nowMs, onClaim }: { task: Task; nowMs: number; onClaim
           </time>
         </dd>
       </dl>
-      <Button variant="primary" size="lg" className="w-full" onClick={onClaim}>
+      <Button
+        variant="primary"
+        size="lg"
+        className="w-full"
+        disabled={blocked !== null}
+        aria-describedby={blocked ? 'swap-blocked' : undefined}
+        title={blocked ?? undefined}
+        onClick={onClaim}
+      >
         <Hand aria-hidden className="size-5" />
         {S.selfAssign}
       </Button>
