@@ -37,6 +37,9 @@ export interface Config {
   vapidPublicKey: string | undefined;
   vapidPrivateKey: string | undefined;
   vapidSubject: string;
+  /** TLS_CERT + TLS_KEY (CONTRACT §16): PEM files; with them the server speaks HTTPS itself. */
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
 }
 
 /** Who the push services may contact about this server's pushes, unless VAPID_SUBJECT says otherwise. */
@@ -61,6 +64,8 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
     vapidPublicKey: env.VAPID_PUBLIC_KEY?.trim() || undefined,
     vapidPrivateKey: env.VAPID_PRIVATE_KEY?.trim() || undefined,
     vapidSubject: env.VAPID_SUBJECT?.trim() || DEFAULT_VAPID_SUBJECT,
+    tlsCert: env.TLS_CERT?.trim() || undefined,
+    tlsKey: env.TLS_KEY?.trim() || undefined,
   };
 }
 
@@ -125,6 +130,7 @@ export function checkConfig(c: Config = config): void {
   if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel))
     throw new StartupError(STARTUP_ERR.logLevel(c.logLevel, LOG_LEVELS));
   checkVapid(c);
+  checkTls(c);
   // Express compiles the list of addresses/CIDRs when the setting is made: let it judge, once, here.
   try {
     express().set('trust proxy', c.trustProxy);
@@ -136,6 +142,18 @@ export function checkConfig(c: Config = config): void {
 /** base64url of exactly `bytes` bytes (padding tolerated), the shape web-push wants for VAPID keys. */
 const isKey = (value: string, bytes: number) =>
   /^[A-Za-z0-9_-]+=*$/.test(value) && Buffer.from(value, 'base64url').length === bytes;
+
+/** The certificate and its key come together, as readable files (their PEM is judged when serving). */
+function checkTls(c: Config): void {
+  if ((c.tlsCert === undefined) !== (c.tlsKey === undefined)) throw new StartupError(STARTUP_ERR.tlsPair);
+  for (const file of [c.tlsCert, c.tlsKey])
+    if (file !== undefined)
+      try {
+        fs.accessSync(file, fs.constants.R_OK);
+      } catch (err) {
+        throw new StartupError(STARTUP_ERR.tlsFile(file, (err as NodeJS.ErrnoException).code ?? String(err)));
+      }
+}
 
 /** VAPID keys come in pairs (P-256: 65-byte public, 32-byte private); the subject is mailto: or https:. */
 function checkVapid(c: Config): void {

@@ -28,8 +28,9 @@ try {
 const { logger } = await import('./logger');
 const { isStorageFailure } = await import('./db');
 const { SHUTDOWN_GRACE_MS } = await import('./server');
-logger.info(`Torre de Control escuchando en http://${config.host}:${server.port}`);
-console.log(`Torre de Control lista en http://localhost:${server.port}`);
+const scheme = config.tlsCert ? 'https' : 'http';
+logger.info(`Torre de Control escuchando en ${scheme}://${config.host}:${server.port}`);
+console.log(`Torre de Control lista en ${scheme}://localhost:${server.port}`);
 
 // A write the disk refuses from a timer (say, the assignment engine's delayed round) is logged, not
 // fatal: the server keeps serving reads and answering writes 503 (CONTRACT §14). Anything else still

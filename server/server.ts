@@ -4,6 +4,7 @@
 // flight, send the sockets to reconnect, close the database cleanly.
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
@@ -48,13 +49,14 @@ export async function startServer(
   const inFlight = new Set<http.ServerResponse>();
   let draining = false;
   const app = createApp();
-  const server = http.createServer((req, res) => {
+  const handle: http.RequestListener = (req, res) => {
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
     // While shutting down, each answer closes its connection: the client's next request goes elsewhere.
     if (draining) res.setHeader('Connection', 'close');
     void app(req, res);
-  });
+  };
+  const server = createHttpServer(handle);
   const io = attachRealtime(server);
   const port = opts.port ?? config.port;
   const host = opts.host ?? config.host;
@@ -105,12 +107,27 @@ export async function startServer(
   let closing: Promise<void> | undefined;
   const actualPort = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${actualPort}`,
+    url: `${config.tlsCert ? 'https' : 'http'}://127.0.0.1:${actualPort}`,
     port: actualPort,
     http: server,
     io,
     close: () => (closing ??= shutdown()),
   };
+}
+
+/**
+ * HTTP, or HTTPS with TLS_CERT / TLS_KEY (CONTRACT §16: the phone's service worker and push need a
+ * secure context). An https.Server serves the same request and connection API, so the rest of the
+ * server (Socket.IO, the shutdown) treats both alike.
+ */
+function createHttpServer(handle: http.RequestListener): http.Server {
+  if (!config.tlsCert || !config.tlsKey) return http.createServer(handle);
+  try {
+    const tls = { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) };
+    return https.createServer(tls, handle) as unknown as http.Server;
+  } catch (err) {
+    throw new StartupError(STARTUP_ERR.tlsInvalid((err as Error).message));
+  }
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {

@@ -115,6 +115,10 @@ export const STARTUP_ERR = {
     `TRUST_PROXY debe ser un número de saltos o una lista de direcciones o redes separadas por comas (es «${value}»)`,
   logLevel: (value: string, levels: readonly string[]) =>
     `LOG_LEVEL debe ser uno de ${levels.join(', ')} (es «${value}»)`,
+  tlsPair: 'TLS_CERT y TLS_KEY van juntas: define las dos (HTTPS) o ninguna (HTTP)',
+  tlsFile: (file: string, code: string) => `No se puede leer el archivo TLS ${file} (${code})`,
+  tlsInvalid: (problem: string) =>
+    `TLS_CERT o TLS_KEY no es un certificado o una clave PEM válidos: ${problem}`,
   vapidPair:
     'VAPID_PUBLIC_KEY y VAPID_PRIVATE_KEY van juntas: define las dos o ninguna (el servidor creará un par)',
   vapidKeys:

@@ -47,6 +47,18 @@ const validTask = () => ({
   priority: 'normal',
   vehicle_type: 'semiremolque',
 });
+/** A push subscription with a real P-256 public key (65 bytes, uncompressed) and a 16-byte secret. */
+const pushSubscription = () => {
+  const ecdh = crypto.createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://push.example.com/${crypto.randomUUID()}`,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: crypto.randomBytes(16).toString('base64url'),
+    },
+  };
+};
 /** A task the caller drives (when the caller is a conductor), for complete/return. */
 const ownActive = (me: { id: string; role: Role }) =>
   makeTask({
@@ -101,6 +113,14 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /admin/system/logs',                         () => ({ method: 'get', path: '/api/admin/system/logs?limit=5' }),                                                401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['POST /admin/system/run-migrations',              () => ({ method: 'post', path: '/api/admin/system/run-migrations' }),                                             401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['POST /admin/system/clear-all-tokens',            () => ({ method: 'post', path: '/api/admin/system/clear-all-tokens' }),                                           401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /auth/change-password',                     () => ({ method: 'post', path: '/api/auth/change-password', body: { current_password: PASSWORD, new_password: 'otra-clave-segura' } }), 401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['GET /push/public-key',                           () => ({ method: 'get', path: '/api/push/public-key' }),                                                          401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['POST /push/subscriptions',                       () => ({ method: 'post', path: '/api/push/subscriptions', body: pushSubscription() }),                         401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['POST /admin/timeclock/punches',                  () => ({ method: 'post', path: '/api/admin/timeclock/punches', body: { user_id: makeUser('conductor').user.id, clock_type: 'entrada', timestamp: new Date(nowMs() - 3_600_000).toISOString(), reason: 'Olvidó fichar' } }), 401, 401, 401, 401, 401, 403, 403, 201, 201],
+  ['PUT /admin/users/{id}',                          () => ({ method: 'put', path: `/api/admin/users/${makeUser('gestor').user.id}`, body: { name: 'Nombre Corregido' } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/users/{id}/reset-password',          () => ({ method: 'post', path: `/api/admin/users/${makeUser('gestor').user.id}/reset-password` }),              401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /admin/users/{id}/sessions',                 () => ({ method: 'get', path: `/api/admin/users/${makeUser('gestor').user.id}/sessions` }),                     401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['DELETE /admin/users/{id}/sessions/{sid}',        () => { const u = makeUser('gestor'); return { method: 'delete', path: `/api/admin/users/${u.user.id}/sessions/${(jwt.decode(u.token) as { sid: string }).sid}` }; }, 401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, 200],
 ];
 

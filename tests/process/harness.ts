@@ -120,8 +120,8 @@ export async function startServer(opts: SpawnOptions): Promise<ServerProcess> {
   const proc = spawnServer(opts);
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const m = /lista en http:\/\/localhost:(\d+)/.exec(proc.stdout());
-    if (m) return { ...proc, pid: proc.child.pid!, url: `http://127.0.0.1:${m[1]}` };
+    const m = /lista en (https?):\/\/localhost:(\d+)/.exec(proc.stdout());
+    if (m) return { ...proc, pid: proc.child.pid!, url: `${m[1]}://127.0.0.1:${m[2]}` };
     if (proc.child.exitCode !== null || Date.now() > deadline) {
       await stop(proc.child);
       throw new Error(`the server did not start (exit ${proc.child.exitCode}): ${proc.stderr()}`);
