@@ -1,6 +1,7 @@
 // Test foundations: a fresh in-memory database and app per test file, factories that create approved
 // users of each role, tasks and punches in one line, and the server clock under the test's control.
 import crypto from 'node:crypto';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import bcrypt from 'bcrypt';
 import supertest from 'supertest';
 import { io as ioClient, type Socket } from 'socket.io-client';
@@ -186,3 +187,55 @@ export function collect<E extends keyof ServerToClientEvents>(socket: TestSocket
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The next payload of `event` that satisfies `pick`, or a rejection after `ms`. */
+export function nextMatching<E extends keyof ServerToClientEvents>(
+  socket: TestSocket,
+  event: E,
+  pick: (p: Parameters<ServerToClientEvents[E]>[0]) => boolean,
+  ms = 3000,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no matching ${event}`)), ms);
+    const on = (p: Parameters<ServerToClientEvents[E]>[0]) => {
+      if (!pick(p)) return;
+      clearTimeout(timer);
+      socket.off(event, on as never);
+      resolve(p);
+    };
+    socket.on(event, on as never);
+  });
+}
+
+/**
+ * A socket test file's real server: started before its tests, stopped after them; every socket opened
+ * with `connect` is closed after each test.
+ */
+export function liveServer() {
+  let server: Awaited<ReturnType<typeof setupServer>> | undefined;
+  const open: TestSocket[] = [];
+  beforeAll(async () => {
+    server = await setupServer();
+  });
+  afterEach(() => {
+    for (const socket of open.splice(0)) socket.close();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const running = () => {
+    if (!server) throw new Error('liveServer: the server starts in beforeAll');
+    return server;
+  };
+  return {
+    get url() {
+      return running().url;
+    },
+    api: () => running().api(),
+    async connect(token: string): Promise<TestSocket> {
+      const socket = await connectSocket(running().url, token);
+      open.push(socket);
+      return socket;
+    },
+  };
+}

@@ -1,8 +1,8 @@
 // Accounts over the socket (CONTRACT §4, §9): pending count to admins only, revocation, logout of one
 // session, presence effects.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { REVOKE_MESSAGES, type ServerToClientEvents } from '@shared/events';
+import { REVOKE_MESSAGES } from '@shared/events';
 import { tasks, users } from '../../server/db/schema';
 import {
   PASSWORD,
@@ -14,47 +14,17 @@ import {
   makeTask,
   makeUser,
   nextEvent,
-  setupServer,
+  liveServer,
+  nextMatching,
   type TestSocket,
   tokenFor,
 } from '../helpers/context';
 
-let server: Awaited<ReturnType<typeof setupServer>>;
-const open: TestSocket[] = [];
-beforeAll(async () => {
-  server = await setupServer();
-});
-afterEach(() => {
-  open.splice(0).forEach((s) => s.close());
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = liveServer();
 
-async function connect(token: string): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, token);
-  open.push(socket);
-  return socket;
-}
+const connect = server.connect;
 const disconnected = (socket: TestSocket) =>
   new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
-/** The next payload of `event` that satisfies `pick`. */
-function waitFor<E extends keyof ServerToClientEvents>(
-  socket: TestSocket,
-  event: E,
-  pick: (p: Parameters<ServerToClientEvents[E]>[0]) => boolean,
-): Promise<Parameters<ServerToClientEvents[E]>[0]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no matching ${event}`)), 3000);
-    const on = (p: Parameters<ServerToClientEvents[E]>[0]) => {
-      if (!pick(p)) return;
-      clearTimeout(timer);
-      socket.off(event, on as never);
-      resolve(p);
-    };
-    socket.on(event, on as never);
-  });
-}
 
 describe('a registration', () => {
   it('reaches admins (users:pending, users:changed, notification) and nobody else', async () => {
@@ -68,7 +38,7 @@ describe('a registration', () => {
     const managerChanged = collect(managerSocket, 'users:changed');
     const driverPending = collect(driverSocket, 'users:pending');
     const pending = nextEvent(adminSocket, 'users:pending');
-    const changed = waitFor(adminSocket, 'users:changed', (p) => p.user.email === 'nueva@test.local');
+    const changed = nextMatching(adminSocket, 'users:changed', (p) => p.user.email === 'nueva@test.local');
     const notified = nextEvent(adminSocket, 'notification:new');
 
     const res = await server
@@ -173,12 +143,12 @@ describe('presence effects', () => {
     const driver = makeUser('conductor', { name: 'Llega Ahora', taskTypes: ['semiremolque_out_km0'] });
     makePunch(driver.user.id, 'entrada');
     const task = makeTask({ vehicleType: 'semiremolque_out_km0' });
-    const online = waitFor(
+    const online = nextMatching(
       adminSocket,
       'users:changed',
       (p) => p.user.id === driver.user.id && p.user.is_online,
     );
-    const stats = waitFor(adminSocket, 'stats:updated', (p) => Boolean(p.stats.online_drivers));
+    const stats = nextMatching(adminSocket, 'stats:updated', (p) => Boolean(p.stats.online_drivers));
     const driverSocket = await connect(driver.token);
     expect((await online).user).toMatchObject({ name: 'Llega Ahora', is_online: true });
     expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()).toMatchObject({
@@ -187,7 +157,7 @@ describe('presence effects', () => {
     });
     expect((await stats).stats.online_drivers).toBeGreaterThanOrEqual(1);
 
-    const offline = waitFor(
+    const offline = nextMatching(
       adminSocket,
       'users:changed',
       (p) => p.user.id === driver.user.id && !p.user.is_online,
@@ -205,8 +175,8 @@ describe('a change of task types', () => {
     const swap = makeTask({ vehicleType: 'swap' });
     const semi = makeTask({ vehicleType: 'semiremolque_out_km0' });
     const socket = await connect(driver.token);
-    const gained = waitFor(socket, 'task:created', (p) => p.task.id === swap.id);
-    const lost = waitFor(socket, 'task:removed', (p) => p.id === semi.id);
+    const gained = nextMatching(socket, 'task:created', (p) => p.task.id === swap.id);
+    const lost = nextMatching(socket, 'task:removed', (p) => p.id === semi.id);
     const res = await server
       .api()
       .post('/api/admin/update-user-task-types')
@@ -225,12 +195,12 @@ describe('a removed account', () => {
     const driver = makeUser('conductor');
     const pending = makeUser('gestor', { approved: false });
     const socket = await connect(other.token);
-    const deleted = waitFor(socket, 'users:removed', (p) => p.id === driver.user.id);
+    const deleted = nextMatching(socket, 'users:removed', (p) => p.id === driver.user.id);
     expect(
       (await server.api().delete(`/api/admin/delete-user/${driver.user.id}`).set(admin.auth)).status,
     ).toBe(200);
     expect(await deleted).toEqual({ id: driver.user.id });
-    const rejected = waitFor(socket, 'users:removed', (p) => p.id === pending.user.id);
+    const rejected = nextMatching(socket, 'users:removed', (p) => p.id === pending.user.id);
     const res = await server
       .api()
       .post('/api/admin/approve-user')

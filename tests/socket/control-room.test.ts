@@ -2,48 +2,37 @@
 // the workload alert's `since` holds across stats pushes until the status changes, staff finishing a
 // driver's task sends `task_closed_by_staff` (not the congratulations), and a driver's presence reaches
 // the boards as drivers:updated — never as a task push or a new version.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isNull } from 'drizzle-orm';
-import type { ServerToClientEvents } from '@shared/events';
 import type { Task } from '@shared/schemas';
 import { tasks } from '../../server/db/schema';
 import {
   advanceClock,
   collect,
-  connectSocket,
   db,
   makePunch,
   makeTask,
   makeUser,
   nextEvent,
   now,
-  setupServer,
-  type TestSocket,
+  liveServer,
+  nextMatching,
   type TestUser,
 } from '../helpers/context';
 
-let server: Awaited<ReturnType<typeof setupServer>>;
-let admin: TestUser;
-const open: TestSocket[] = [];
+const server = liveServer();
 
-beforeAll(async () => {
-  server = await setupServer();
+let admin: TestUser;
+
+beforeAll(() => {
   admin = makeUser('admin');
 });
 afterEach(() => {
-  for (const s of open.splice(0)) s.close();
   // Each test starts from an empty yard: what one left in the pool would move another's alert.
   db.update(tasks).set({ deletedAt: now() }).where(isNull(tasks.deletedAt)).run();
 });
-afterAll(async () => {
-  await server.close();
-});
 
-async function connect(user: TestUser): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, user.token);
-  open.push(socket);
-  return socket;
-}
+const connect = (user: TestUser) => server.connect(user.token);
 let seq = 0;
 async function createTask(body: Record<string, unknown> = {}): Promise<Task> {
   const res = await server
@@ -57,24 +46,6 @@ async function createTask(body: Record<string, unknown> = {}): Promise<Task> {
 const put = (id: string, body: object, who: TestUser = admin) =>
   server.api().put(`/api/tasks/${id}`).set(who.auth).send(body);
 
-/** The next payload of `event` that satisfies `pick`. */
-function waitFor<E extends keyof ServerToClientEvents>(
-  socket: TestSocket,
-  event: E,
-  pick: (p: Parameters<ServerToClientEvents[E]>[0]) => boolean,
-): Promise<Parameters<ServerToClientEvents[E]>[0]> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no matching ${event}`)), 3000);
-    const on = (p: Parameters<ServerToClientEvents[E]>[0]) => {
-      if (!pick(p)) return;
-      clearTimeout(timer);
-      socket.off(event, on as never);
-      resolve(p);
-    };
-    socket.on(event, on as never);
-  });
-}
-
 describe('the workload alert over stats:updated', () => {
   it('keeps `since` across pushes while the status holds; a new status starts a new since', async () => {
     const sa = await connect(admin);
@@ -82,14 +53,22 @@ describe('the workload alert over stats:updated', () => {
     const fresh = (await server.api().get('/api/dashboard/stats').set(admin.auth)).body.workload_alert;
     expect(fresh.status).toBe('normal');
     expect(Date.parse(fresh.since)).toBeLessThan(now().getTime());
-    const first = waitFor(sa, 'stats:updated', (p) => p.stats.workload_alert.metrics.pending_tasks === 1);
+    const first = nextMatching(
+      sa,
+      'stats:updated',
+      (p) => p.stats.workload_alert.metrics.pending_tasks === 1,
+    );
     const a = await createTask(); // nobody can take it: critical
     const critical = (await first).stats.workload_alert;
     expect(critical.status).toBe('critical');
     expect(Math.abs(Date.parse(critical.since) - now().getTime())).toBeLessThan(2000);
 
     advanceClock(90_000);
-    const second = waitFor(sa, 'stats:updated', (p) => p.stats.workload_alert.metrics.pending_tasks === 2);
+    const second = nextMatching(
+      sa,
+      'stats:updated',
+      (p) => p.stats.workload_alert.metrics.pending_tasks === 2,
+    );
     const b = await createTask();
     const still = (await second).stats.workload_alert;
     expect(still.status).toBe('critical');
@@ -97,13 +76,21 @@ describe('the workload alert over stats:updated', () => {
 
     // Holding one leaves one pending: still critical, same since. Holding both: normal, since now.
     advanceClock(90_000);
-    const oneHeld = waitFor(sa, 'stats:updated', (p) => p.stats.workload_alert.metrics.pending_tasks === 1);
+    const oneHeld = nextMatching(
+      sa,
+      'stats:updated',
+      (p) => p.stats.workload_alert.metrics.pending_tasks === 1,
+    );
     expect((await put(a.id, { on_hold: true })).status).toBe(200);
     const stillCritical = (await oneHeld).stats;
     expect(stillCritical.workload_alert).toMatchObject({ status: 'critical', since: critical.since });
     expect(stillCritical.bolsa_trabajo).toBe(2);
 
-    const bothHeld = waitFor(sa, 'stats:updated', (p) => p.stats.workload_alert.metrics.pending_tasks === 0);
+    const bothHeld = nextMatching(
+      sa,
+      'stats:updated',
+      (p) => p.stats.workload_alert.metrics.pending_tasks === 0,
+    );
     expect((await put(b.id, { on_hold: true })).status).toBe(200);
     const normal = (await bothHeld).stats.workload_alert;
     expect(normal.status).toBe('normal');
@@ -118,12 +105,12 @@ describe('hold and release pushes', () => {
     const [sg, sd] = await Promise.all([gestor, driver].map(connect));
     const task = await createTask();
 
-    const heard = [sg, sd].map((s) => waitFor(s, 'task:updated', (p) => p.task.id === task.id));
+    const heard = [sg, sd].map((s) => nextMatching(s, 'task:updated', (p) => p.task.id === task.id));
     expect((await put(task.id, { on_hold: true, hold_reason: 'Revisar luces' }, gestor)).status).toBe(200);
     for (const p of heard)
       expect((await p).task).toMatchObject({ on_hold: true, hold_reason: 'Revisar luces', version: 2 });
 
-    const released = [sg, sd].map((s) => waitFor(s, 'task:updated', (p) => p.task.id === task.id));
+    const released = [sg, sd].map((s) => nextMatching(s, 'task:updated', (p) => p.task.id === task.id));
     expect((await put(task.id, { on_hold: false }, gestor)).status).toBe(200);
     for (const p of released)
       expect((await p).task).toMatchObject({ on_hold: false, hold_reason: null, version: 3 });
@@ -139,7 +126,7 @@ describe('hold and release pushes', () => {
     const task = makeTask({ status: 'en_proceso', assignedTo: holder.user.id });
     const freeNotes = collect(sf, 'notification:new');
 
-    const board = waitFor(sm, 'task:updated', (p) => p.task.id === task.id);
+    const board = nextMatching(sm, 'task:updated', (p) => p.task.id === task.id);
     await server
       .api()
       .post(`/api/tasks/${task.id}/return`)
@@ -154,7 +141,7 @@ describe('hold and release pushes', () => {
       assigned_to: null,
     });
     // Barrier: a new task goes to the free driver; anything about the held one would have come first.
-    const assigned = waitFor(sf, 'notification:new', (p) => p.notification.type === 'task_assigned');
+    const assigned = nextMatching(sf, 'notification:new', (p) => p.notification.type === 'task_assigned');
     const fresh = await createTask();
     expect((await assigned).notification.task_id).toBe(fresh.id);
     expect(freeNotes.map((n) => n.notification.task_id)).toEqual([fresh.id]);
@@ -196,14 +183,14 @@ describe('the assignee’s presence', () => {
       (await server.api().get('/api/tasks').set(admin.auth)).body.find((t: Task) => t.id === task.id) as Task;
     expect(await read()).toMatchObject({ assignee_online: false, version: 1 });
 
-    const online = waitFor(sa, 'drivers:updated', (p) =>
+    const online = nextMatching(sa, 'drivers:updated', (p) =>
       p.online_drivers.some((d) => d.id === driver.user.id),
     );
     const sd = await connect(driver);
     await online;
     expect(await read()).toMatchObject({ assignee_online: true, assignee_offline_since: null, version: 1 });
 
-    const offline = waitFor(
+    const offline = nextMatching(
       sa,
       'drivers:updated',
       (p) => !p.online_drivers.some((d) => d.id === driver.user.id),

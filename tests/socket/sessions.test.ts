@@ -1,6 +1,6 @@
 // Login sessions (CONTRACT §14): logout ends a session on the server, an admin lists and ends a
 // user's sessions, resets a password, edits a user; old tokens without a session end at the upgrade.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import jwt from 'jsonwebtoken';
 import { REVOKE_MESSAGES } from '@shared/events';
@@ -16,27 +16,12 @@ import {
   makeUser,
   nextEvent,
   now,
-  setupServer,
-  type TestSocket,
+  liveServer,
 } from '../helpers/context';
 
-let server: Awaited<ReturnType<typeof setupServer>>;
-const open: TestSocket[] = [];
-beforeAll(async () => {
-  server = await setupServer();
-});
-afterEach(() => {
-  open.splice(0).forEach((s) => s.close());
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = liveServer();
 
-async function connect(token: string): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, token);
-  open.push(socket);
-  return socket;
-}
+const connect = server.connect;
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 async function login(
