@@ -3,93 +3,41 @@
 // button is at the top before clocking in, the Swap claim is disabled with its reason (not clocked in;
 // holding a task), and toasts sit at the top, one at a time, clear of `Marcar como Completada`.
 // Screenshots at 390×844 go to /tmp/torre-screens.
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { VehicleType } from '@shared/enums';
 import type { Task } from '@shared/schemas';
-import { PRESENCE_WINDOW_MS } from '@shared/constants';
-import { APP_TITLE_SHORT, PUNCH_MSG, TOAST, UI_DRIVER, UI_HEADER } from '@shared/labels';
-import { launch, openPage, PHONE, screenshot } from './chromium';
-import {
-  adminToken,
-  advanceClock,
-  apiCall,
-  createUser,
-  loginApi,
-  loginUi,
-  type TestAccount,
-} from './helpers';
+import { APP_TITLE_SHORT, PUNCH_MSG, TOAST, UI_DRIVER } from '@shared/labels';
+import { PHONE, screenshot } from './chromium';
+import { AUTO, driverScene } from './driver-scene';
+import { apiCall } from './helpers';
 
 const A = UI_DRIVER.activeTask;
 const S = UI_DRIVER.swap;
 const T = UI_DRIVER.timeclock;
-/** The auto-assigned type: only this file's drivers (and driver.test's, cleared below) have it. */
-const AUTO: VehicleType = 'semiremolque_out_km0';
 const SMALL_PHONE = { width: 360, height: 740 };
 
-let browser: Browser;
-let token: string;
-const opened: BrowserContext[] = [];
-const created: string[] = [];
-const drivers: TestAccount[] = [];
-
-beforeAll(async () => {
-  browser = await launch();
-  token = await adminToken();
-  // Drivers of earlier files drop offline, and their leftover AUTO pool tasks go, so ours get ours.
-  await advanceClock(PRESENCE_WINDOW_MS + 5_000);
-  const board = await apiCall<Task[]>('GET', '/tasks', { token });
-  for (const t of board.filter((t) => t.vehicle_type === AUTO && t.status === 'bolsa_trabajo'))
-    await apiCall('DELETE', `/tasks/${t.id}`, { token });
-});
-afterEach(async () => {
-  for (const context of opened.splice(0)) await context.close();
-  for (const id of created.splice(0))
-    await apiCall('DELETE', `/tasks/${id}`, { token }).catch(() => undefined);
-  for (const account of drivers.splice(0)) {
-    const driverToken = await loginApi(account.email, account.password);
-    await apiCall('POST', '/timeclock/punch?clock_type=salida', { token: driverToken }).catch(
-      () => undefined,
-    );
-  }
-});
-afterAll(async () => {
-  await browser.close();
-});
-
-let plate = 0;
-const trailer = () => `PHN-${Date.now().toString(36).toUpperCase()}-${plate++}`;
+const scene = driverScene('PHN');
 
 async function createTask(vehicle_type: VehicleType): Promise<Task> {
-  const task = await apiCall<Task>('POST', '/tasks', {
-    token,
-    body: {
-      title: 'Mover',
-      origin: 'Muelle 2',
-      destination: 'Campa Este',
-      trailer_id: trailer(),
-      priority: 'normal',
-      vehicle_type,
-    },
-  });
-  created.push(task.id);
-  return task;
+  return scene.forget(
+    await apiCall<Task>('POST', '/tasks', {
+      token: scene.token,
+      body: {
+        title: 'Mover',
+        origin: 'Muelle 2',
+        destination: 'Campa Este',
+        trailer_id: scene.trailer(),
+        priority: 'normal',
+        vehicle_type,
+      },
+    }),
+  );
 }
 
-async function openDriver(viewport: { width: number; height: number }): Promise<Page> {
-  const account = await createUser('conductor', { name: `Conductor ${trailer().slice(4, 10)}` });
-  drivers.push(account);
-  await apiCall('POST', '/admin/update-user-task-types', {
-    token,
-    body: { user_id: account.id, task_types: [AUTO, 'swap'] },
-  });
-  const { context, page } = await openPage(browser, inject('baseUrl'), viewport);
-  opened.push(context);
-  await loginUi(page, account);
-  await page.getByText(UI_HEADER.linkOnline).waitFor();
-  await page.getByTestId('timeclock-status').waitFor();
-  return page;
-}
+/** A driver of AUTO and Swap on their screen at this size. */
+const openDriver = async (viewport: { width: number; height: number }): Promise<Page> =>
+  scene.open(await scene.driver([AUTO, 'swap']), viewport);
 
 const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true });
 

@@ -3,80 +3,31 @@
 // complete and return through their confirmations; self-assigning a Swap task; 'Asignarme' on the
 // driver board; no horizontal scroll and 44 px touch targets; the web app manifest; and screenshots
 // of each state (written to /tmp/torre-screens) for a human to look at.
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import type { Priority, VehicleType } from '@shared/enums';
 import type { Task } from '@shared/schemas';
-import { PRESENCE_WINDOW_MS } from '@shared/constants';
-import {
-  ERR,
-  PUNCH_MSG,
-  STATUS_LABELS,
-  TASK_MSG,
-  TOAST,
-  UI_BOARD,
-  UI_DRIVER,
-  UI_HEADER,
-} from '@shared/labels';
-import { launch, openPage, PHONE, screenshot } from './chromium';
-import {
-  adminToken,
-  advanceClock,
-  apiCall,
-  createUser,
-  loginApi,
-  loginUi,
-  type TestAccount,
-} from './helpers';
+import { ERR, PUNCH_MSG, STATUS_LABELS, TASK_MSG, TOAST, UI_BOARD, UI_DRIVER } from '@shared/labels';
+import { screenshot } from './chromium';
+import { AUTO, driverScene } from './driver-scene';
+import { advanceClock, apiCall, loginApi, type TestAccount } from './helpers';
 
 const A = UI_DRIVER.activeTask;
 const T = UI_DRIVER.timeclock;
 const S = UI_DRIVER.swap;
-/** The auto-assigned type these tests use: only their own drivers have it, so no one else takes their tasks. */
-const AUTO: VehicleType = 'semiremolque_out_km0';
 const TABLET = { width: 820, height: 1180 };
 
-let browser: Browser;
-let token: string;
-
-beforeAll(async () => {
-  browser = await launch();
-  token = await adminToken();
-  // Every browser file shares one server. Let drivers of earlier files drop offline (presence window),
-  // and clear their leftover pool tasks of AUTO, which the engine would otherwise hand to our drivers.
-  await advanceClock(PRESENCE_WINDOW_MS + 5_000);
-  const board = await apiCall<Task[]>('GET', '/tasks', { token });
-  for (const t of board.filter((t) => t.vehicle_type === AUTO && t.status === 'bolsa_trabajo'))
-    await apiCall('DELETE', `/tasks/${t.id}`, { token });
-});
-/** What a test opened, closed even when it fails, so the next test's tasks go to the next test's driver. */
-const opened: BrowserContext[] = [];
-const drivers: TestAccount[] = [];
-afterEach(async () => {
-  for (const context of opened.splice(0)) await context.close();
-  for (const account of drivers.splice(0)) {
-    const driverToken = await loginApi(account.email, account.password);
-    await apiCall('POST', '/timeclock/punch?clock_type=salida', { token: driverToken }).catch(
-      () => undefined,
-    );
-  }
-});
-afterAll(async () => {
-  await browser.close();
-});
-
-let plate = 0;
-const trailer = () => `DRV-${Date.now().toString(36).toUpperCase()}-${plate++}`;
+const scene = driverScene('DRV');
 
 function createTask(vehicle_type: VehicleType, priority: Priority = 'normal'): Promise<Task> {
   return apiCall<Task>('POST', '/tasks', {
-    token,
+    token: scene.token,
     body: {
       title: 'Mover',
       description: 'Junto a la báscula',
       origin: 'Muelle 4',
       destination: 'Campa Sur',
-      trailer_id: trailer(),
+      trailer_id: scene.trailer(),
       priority,
       vehicle_type,
     },
@@ -84,25 +35,10 @@ function createTask(vehicle_type: VehicleType, priority: Priority = 'normal'): P
 }
 
 const taskById = async (id: string): Promise<Task | undefined> =>
-  (await apiCall<Task[]>('GET', '/tasks', { token })).find((t) => t.id === id);
+  (await apiCall<Task[]>('GET', '/tasks', { token: scene.token })).find((t) => t.id === id);
 
-async function driver(types: VehicleType[]): Promise<TestAccount> {
-  const account = await createUser('conductor', { name: `Conductor ${trailer().slice(4, 10)}` });
-  await apiCall('POST', '/admin/update-user-task-types', {
-    token,
-    body: { user_id: account.id, task_types: types },
-  });
-  return account;
-}
-
-async function openDriver(account: TestAccount): Promise<Page> {
-  const { context, page } = await openPage(browser, inject('baseUrl'), PHONE);
-  opened.push(context);
-  await loginUi(page, account);
-  await page.getByText(UI_HEADER.linkOnline).waitFor();
-  await page.getByTestId('timeclock-status').waitFor();
-  return page;
-}
+const driver = (types: VehicleType[]) => scene.driver(types);
+const openDriver = (account: TestAccount) => scene.open(account);
 
 const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true });
 const textOf = (locator: Locator) => locator.textContent();
@@ -286,14 +222,13 @@ describe('driver phone', () => {
     });
 
     // Leave nothing behind for other tests: the returned task, and this driver off the clock.
-    await apiCall('DELETE', `/tasks/${second.id}`, { token });
+    await apiCall('DELETE', `/tasks/${second.id}`, { token: scene.token });
     await punch(page, T.salida, PUNCH_MSG.salida);
   });
 
   it('self-assigns a Swap task published while the page is open', async () => {
     const account = await driver(['swap']);
     const page = await openDriver(account);
-    drivers.push(account);
     // CONTRACT §16: the Swap panel asks to clock in before claiming (the claim is disabled until then).
     await punch(page, T.entrada, PUNCH_MSG.entrada);
     await page.getByTestId('swap-count').waitFor();
@@ -373,8 +308,7 @@ describe('driver phone', () => {
   });
 
   it('is installable: the manifest names the app, is standalone and has 192/512 icons', async () => {
-    const { context, page } = await openPage(browser, inject('baseUrl'), PHONE);
-    opened.push(context);
+    const page = await scene.page();
     await page.goto('/login');
     const href = await page.locator('link[rel=manifest]').getAttribute('href');
     expect(href).toBe('/manifest.webmanifest');
