@@ -10,6 +10,7 @@ import { Card } from '../Card';
 import { cn } from '../cn';
 import { PagedColumn } from '../../views/Wall/PagedColumn';
 import { useAttentionItems, useClock } from './useAttention';
+import { WallPlaces } from '../WallPlaces';
 
 const KIND_LOOK: Record<AttentionKind, { icon: typeof Timer; board: string; wall: string; edge: string }> = {
   on_hold: { icon: CirclePause, board: 'text-amber-700', wall: 'text-amber-300', edge: 'border-l-amber-400' },
@@ -129,15 +130,7 @@ function WallItem({ item, now }: { item: AttentionItem; now: number }) {
         <Icon aria-hidden className="mt-1 size-5 shrink-0" />
         <span className="min-w-0 break-words">{attentionText(item, now)}</span>
       </p>
-      <p data-wall="places" className="mt-1 text-[1.375rem] leading-snug text-slate-200">
-        {/* Each place stays whole on its line when it fits. */}
-        <span className="inline-block max-w-full break-words">
-          {task.origin}
-          {/* A no-break space: the arrow never starts a line by itself. */}
-          <span className="text-slate-400">{'\u00a0→'}</span>
-        </span>{' '}
-        <span className="inline-block max-w-full break-words">{task.destination}</span>
-      </p>
+      <WallPlaces task={task} className="text-slate-200" arrowClass="text-slate-400" />
       {task.assigned_to_name && (
         <p className="mt-1 flex items-start gap-2 text-xl text-slate-100">
           <User aria-hidden className="mt-1 size-5 shrink-0 text-slate-400" />

@@ -6,6 +6,7 @@ import { PRIORITY_LABELS, UI_ATTENTION, UI_WALL, VEHICLE_BADGES, UI_BOARD } from
 import { formatDuration } from '@shared/time';
 import { cn } from '../../components/cn';
 import { delayTone } from '../../components/tones';
+import { WallPlaces } from '../../components/WallPlaces';
 
 const PRIORITY_EDGE = {
   high: 'border-l-red-500',
@@ -40,15 +41,7 @@ export function WallCard({ task, now }: { task: Task; now: number }) {
       <p data-wall="trailer" className="break-all font-mono text-3xl font-bold leading-tight">
         {task.trailer_id}
       </p>
-      <p data-wall="places" className="mt-1 text-[1.375rem] font-medium leading-snug">
-        {/* Each place stays whole on its line when it fits. */}
-        <span className="inline-block max-w-full break-words">
-          {task.origin}
-          {/* A no-break space: the arrow never starts a line by itself. */}
-          <span className="text-slate-500">{'\u00a0→'}</span>
-        </span>{' '}
-        <span className="inline-block max-w-full break-words">{task.destination}</span>
-      </p>
+      <WallPlaces task={task} className="font-medium" arrowClass="text-slate-500" />
       <div className="mt-1.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-lg font-semibold">
         <span
           className={cn(
