@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Priority, TaskStatus, VehicleType } from '@shared/enums';
 import type { Task } from '@shared/schemas';
-import { ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_HEADER, VEHICLE_TYPE_OPTIONS } from '@shared/labels';
+import {
+  ERR,
+  STATUS_LABELS,
+  TOAST,
+  UI_ATTENTION,
+  UI_BOARD,
+  UI_COMMON,
+  UI_HEADER,
+  VEHICLE_TYPE_OPTIONS,
+} from '@shared/labels';
 import { launch, openPage, PHONE, screenshot, WALL } from './chromium';
 import { ADMIN, adminToken, apiCall, createUser, loginUi } from './helpers';
 
@@ -48,6 +57,9 @@ async function createTask(
     },
   });
 }
+
+const taskById = async (id: string): Promise<Task | undefined> =>
+  (await apiCall<Task[]>('GET', '/tasks', { token })).find((t) => t.id === id);
 
 const column = (page: Page, status: TaskStatus) => page.getByTestId(`column-${status}`);
 const card = (scope: Page | Locator, task: Pick<Task, 'trailer_id'>) =>
@@ -204,6 +216,58 @@ describe('live board', () => {
     await page.getByText(ERR.driverBusy).waitFor();
     await card(column(page, 'bolsa_trabajo'), task).waitFor();
     await expect(card(column(page, 'en_proceso'), task).count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('Retener asks a reason and marks the card; Liberar sends it back to matching (CONTRACT §15)', async () => {
+    const task = await createTask();
+    const { context, page } = await openBoard(ADMIN);
+    const pool = column(page, 'bolsa_trabajo');
+    await card(pool, task).getByRole('button', { name: UI_BOARD.card.hold, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: UI_BOARD.holdConfirm.title });
+    await dialog.getByLabel(UI_BOARD.holdConfirm.reason).fill('Remolque dañado, esperando taller');
+    await dialog.getByRole('button', { name: UI_BOARD.holdConfirm.confirm, exact: true }).click();
+    await card(pool, task).getByText(UI_ATTENTION.held('Remolque dañado, esperando taller')).waitFor();
+    const held = await taskById(task.id);
+    expect(held).toMatchObject({ on_hold: true, hold_reason: 'Remolque dañado, esperando taller' });
+
+    await card(pool, task).getByRole('button', { name: UI_BOARD.card.release, exact: true }).click();
+    await card(pool, task)
+      .getByText(/Retenida/)
+      .waitFor({ state: 'detached' });
+    expect(await taskById(task.id)).toMatchObject({ on_hold: false, hold_reason: null });
+    await context.close();
+  });
+
+  it("dropping a driver's En Proceso card on Finalizada asks first; Cancelar leaves it with the driver", async () => {
+    const driver = await createUser('conductor', { name: `Conductor Finaliza ${plate}` });
+    await apiCall('POST', '/admin/update-user-task-types', {
+      token,
+      body: { user_id: driver.id, task_types: ['swap'] },
+    });
+    const task = await createTask();
+    await apiCall('PUT', `/tasks/${task.id}`, {
+      token,
+      body: { status: 'en_proceso', assigned_to: driver.id },
+    });
+    const { context, page } = await openBoard(ADMIN);
+    const finish = async () => {
+      const handle = page.locator(`[data-rfd-drag-handle-draggable-id="${task.id}"]`);
+      await handle.focus();
+      await page.keyboard.press('Space');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('Space');
+      return page.getByRole('dialog', { name: UI_BOARD.finishConfirm.title(driver.name) });
+    };
+    const first = await finish();
+    await first.getByRole('button', { name: UI_COMMON.cancel, exact: true }).click();
+    await card(column(page, 'en_proceso'), task).waitFor();
+    expect(await taskById(task.id)).toMatchObject({ status: 'en_proceso', assigned_to: driver.id });
+
+    const second = await finish();
+    await second.getByRole('button', { name: UI_BOARD.finishConfirm.confirm, exact: true }).click();
+    await card(column(page, 'finalizada'), task).waitFor();
+    expect(await taskById(task.id)).toMatchObject({ status: 'finalizada' });
     await context.close();
   });
 
