@@ -15,6 +15,7 @@ import {
   UI_HEADER,
   UI_REPORTS,
   UI_SEARCH,
+  UI_TIME_CONTROL,
   VIEW_LABELS,
 } from '@shared/labels';
 import type { ServerTime, Task } from '@shared/schemas';
@@ -181,6 +182,33 @@ describe('Control Conductores', () => {
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     expect(file.suggestedFilename()).toBe(`control_horario_${day.slice(0, 8)}01_to_${day}.xlsx`);
     await toastWith(page, TOAST.excelDownloaded).waitFor();
+    await page.context().close();
+  });
+
+  it('a manager adds a forgotten entrada: the row shows Corregido and the day counts it (CONTRACT §15)', async () => {
+    const driver = await createUser('conductor', { name: `Olvido Fichaje ${tag()}` });
+    const manager = await createUser('manager');
+    const page = await openView(manager, 'timecontrol');
+    const row = page.getByTestId('timecontrol-row').filter({ hasText: driver.name });
+    await row.getByText('Sin fichar').waitFor();
+
+    // Half an hour ago on the server's clock, written as a Madrid date and time.
+    const { epoch_ms } = await apiCall<ServerTime>('GET', '/server-time');
+    const at = new Date(epoch_ms - 30 * 60_000);
+    const madrid = (o: Intl.DateTimeFormatOptions) =>
+      new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Madrid', ...o }).format(at);
+    await row.getByRole('button', { name: UI_TIME_CONTROL.addPunch }).click();
+    const dialog = page.getByRole('dialog', { name: UI_TIME_CONTROL.addDialog.title(driver.name) });
+    await dialog.getByLabel(UI_TIME_CONTROL.addDialog.date).fill(madrid({ dateStyle: 'short' }));
+    await dialog.getByLabel(UI_TIME_CONTROL.addDialog.time).fill(madrid({ timeStyle: 'short' }));
+    await dialog.getByLabel(UI_TIME_CONTROL.addDialog.reason).fill('Olvidó fichar al llegar');
+    await dialog.getByRole('button', { name: UI_TIME_CONTROL.addDialog.submit, exact: true }).click();
+
+    await row.getByText(UI_TIME_CONTROL.corrected).first().waitFor();
+    await row.getByText('Trabajando').waitFor();
+    const token = await loginApi(driver.email, driver.password);
+    const status = await apiCall<{ status: string }>('GET', '/timeclock/status', { token });
+    expect(status.status).toBe('clocked_in');
     await page.context().close();
   });
 });
