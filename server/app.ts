@@ -76,7 +76,20 @@ export function createApp(): express.Express {
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT }), idempotency, apiRoutes, notFoundHandler);
 
   if (config.serveClient && fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {
-    app.use(express.static(CLIENT_DIST, { index: false, maxAge: '1h' }));
+    app.use(
+      express.static(CLIENT_DIST, {
+        index: false,
+        maxAge: '1h',
+        // The service worker and the manifest are looked up again on every visit (CONTRACT §16): a new
+        // release reaches the phones at their next launch; hashed build files never change.
+        setHeaders(res, file) {
+          const name = path.basename(file);
+          if (name === 'sw.js' || name === 'manifest.webmanifest') res.setHeader('Cache-Control', 'no-cache');
+          else if (file.includes(`${path.sep}assets${path.sep}`))
+            res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        },
+      }),
+    );
     app.get(/^\/(?!api\/|socket\.io\/).*/, (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.sendFile(path.join(CLIENT_DIST, 'index.html'));

@@ -76,3 +76,13 @@ export const ATTENTION = {
 export const ALERT_HYSTERESIS_MS = 60_000;
 /** The wall screen turns a column's page every this long. */
 export const WALL_PAGE_MS = 10_000;
+
+/** The new-task vibration (ms on, off, on; two long buzzes felt in a pocket over a diesel engine): the open app's alert and the service worker's notification. */
+export const ALERT_VIBRATION_MS = [400, 150, 400] as const;
+/** The screen a tapped task notification opens (the driver's screen lives on the dashboard route). */
+export const PUSH_OPEN_PATH = '/dashboard';
+
+/** CONTRACT §16 offline queue: a queued action's request that got no answer this long counts as offline. */
+export const OFFLINE_REQUEST_TIMEOUT_MS = 8000;
+/** How often the phone tries to send its queued actions again while some wait. */
+export const OFFLINE_RETRY_MS = 5000;

@@ -2,6 +2,7 @@
 // local storage, JSON in and out, errors as ApiError with the server's Spanish `detail`, and SPEC §4:
 // a 401/403 anywhere but the login screen ends the session (the route guards then show /login).
 import { clearStoredSession, getStoredToken } from './storage';
+import { reportReachable } from './offline/reachability';
 
 /** VITE_API_URL (build time) points the client at a server on another host; default same origin. */
 export const API_ORIGIN = (import.meta.env.VITE_API_URL ?? '').replace(/\/+$/, '');
@@ -45,6 +46,10 @@ export interface RequestOptions {
    * `password_change_required` (CONTRACT §14), which is never stored as the session's.
    */
   token?: string;
+  /** Extra headers (the `Idempotency-Key` of a queued action, CONTRACT §16). */
+  headers?: Record<string, string>;
+  /** Gives up after this long as if the network were down (status 0): a link that does not answer. */
+  timeoutMs?: number;
 }
 
 function url(path: string, query?: Query): string {
@@ -72,7 +77,7 @@ async function send(
   query?: Query,
   opts: RequestOptions = {},
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   const token = opts.token ?? getStoredToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -82,10 +87,13 @@ async function send(
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined,
     });
   } catch {
+    reportReachable(false);
     throw new ApiError(0, null);
   }
+  reportReachable(true);
   if (res.ok) return res;
 
   const detail = await readDetail(res);

@@ -5,10 +5,14 @@ import { App } from './App';
 import { AppToaster } from './components/AppToaster';
 import { initRealtime } from './socket';
 import { unlockAudioOnFirstGesture } from './sound';
+import { registerServiceWorker } from './pwa/register';
+import { initOutbox } from './stores/outbox';
 import './index.css';
 
 initRealtime();
 unlockAudioOnFirstGesture();
+registerServiceWorker();
+initOutbox();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -47,6 +47,11 @@ export function onResync(fn: () => void): () => void {
   return () => resyncs.delete(fn);
 }
 
+/** Runs every resync now (after the phone's queued actions were replayed: the screen reloads). */
+export function resyncNow(): void {
+  for (const fn of resyncs) fn();
+}
+
 function dispatch(event: string, payload: unknown): void {
   for (const handler of handlers.get(event as EventName) ?? []) {
     try {
@@ -70,7 +75,7 @@ function connect(): void {
 
   s.on('connect', () => {
     setLink('online');
-    for (const fn of resyncs) fn();
+    resyncNow();
   });
   s.on('disconnect', () => {
     if (socket === s) setLink('reconnecting');

@@ -2,6 +2,21 @@
 // CONTRACT §11). Toasts shared with other screens (SPEC §8) stay in ui.ts `TOAST`.
 
 export const UI_DRIVER = {
+  /** CONTRACT §16: the phone without a server — one indicator, the queue, refusals after a replay. */
+  offline: {
+    indicator: (pending: number) =>
+      pending > 0 ? `Sin conexión · ${pending} acciones pendientes` : 'Sin conexión',
+    indicatorHint: 'Se muestra lo último que se sabía. Lo que hagas se guarda en el móvil y se enviará solo.',
+    sending: (pending: number) => `Enviando ${pending} acciones pendientes…`,
+    /** The toast of an action kept on the phone. */
+    queued: 'Guardado en el móvil: se enviará al recuperar la conexión',
+    completeLabel: (task: string) => `Completar ${task}`,
+    returnLabel: (task: string) => `Devolver a bolsa ${task}`,
+    punchLabel: (type: 'entrada' | 'salida') => (type === 'entrada' ? 'Fichar entrada' : 'Fichar salida'),
+    refusedTitle: 'El servidor no aceptó una acción hecha sin conexión',
+    refusedAt: (action: string, time: string) => `${action} (${time})`,
+    dismiss: 'Entendido',
+  },
   activeTask: {
     title: 'Mi Tarea Activa',
     inProgress: 'EN PROCESO',
@@ -64,6 +79,7 @@ export const UI_DRIVER = {
     /** CONTRACT §16: why the claim buttons are disabled. */
     clockInFirst: 'Ficha la entrada antes de auto-asignarte una tarea Swap',
     holdingTask: 'Ya tienes una tarea activa: complétala o devuélvela antes de coger otra',
+    offline: 'Sin conexión: las tareas Swap se cogen con el servidor al alcance',
     confirmTitle: '¿Auto-asignarte esta tarea?',
     confirmMessage: (task: string) => `${task} pasará a ser tu tarea activa.`,
     confirm: 'Sí, asignármela',

@@ -14,3 +14,8 @@ export const PUSH_INPUT = {
   auth: 'La clave auth debe ser un secreto de 16 bytes en base64url',
   subscriptionNotFound: 'Suscripción no encontrada',
 } as const;
+
+/** What the service worker shows when a push carries no usable title. */
+export const PUSH_NOTICE = {
+  fallbackTitle: 'Torre de Control',
+} as const;

@@ -6,10 +6,12 @@ import { toast } from 'sonner';
 import type { MessageResponse, Task } from '@shared/schemas';
 import type { ReturnReason } from '@shared/enums';
 import { POLL_MS } from '@shared/constants';
-import { TOAST } from '@shared/labels';
+import { TOAST, UI_DRIVER, taskLabel } from '@shared/labels';
 import { byUrgency } from '@shared/urgency';
 import { api, ApiError, errorText } from '../api';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
+import { forgetSnapshot, readSnapshot, writeSnapshot } from '../offline/snapshot';
+import { closingTaskIds, useOutbox, type NewAction } from './outbox';
 import { useSession } from './session';
 import { onSessionEnd } from './session-end';
 
@@ -33,9 +35,13 @@ interface DriverState {
   applyTask: (task: Task) => void;
   /** `task:removed` / `task:deleted`: the task left my view. */
   dropTask: (id: string) => void;
+  /**
+   * CONTRACT §16: queued on the phone and sent (now, or when the server answers again). Resolve with the
+   * server's message, or null when kept for later; throw ApiError when the server refuses at once.
+   */
+  complete: () => Promise<string | null>;
+  returnTask: (reason: ReturnReason | null) => Promise<string | null>;
   /** Each resolves with the server's message and throws ApiError on refusal. */
-  complete: () => Promise<string>;
-  returnTask: (reason: ReturnReason | null) => Promise<string>;
   selfAssign: (id: string) => Promise<string>;
 }
 
@@ -48,6 +54,16 @@ const initial = {
 };
 
 const me = () => useSession.getState().user?.id ?? null;
+const OFFLINE = UI_DRIVER.offline;
+/** How a queued action names its task if the server later refuses it. */
+const named = (t: Task) =>
+  `${taskLabel({ title: t.title, trailerId: t.trailer_id })} (${t.origin} → ${t.destination})`;
+
+/** CONTRACT §16: the screen opens with the active task as last seen on this phone (no network needed). */
+function lastKnown() {
+  const { active } = readSnapshot(me());
+  return active === undefined ? initial : { ...initial, active, activeLoaded: true };
+}
 const isMyActive = (t: Task) => t.status === 'en_proceso' && t.assigned_to !== null && t.assigned_to === me();
 const isClaimableSwap = (t: Task) =>
   t.vehicle_type === 'swap' && t.status === 'bolsa_trabajo' && t.assigned_to === null && !t.on_hold;
@@ -59,11 +75,14 @@ const fresher = (current: Task | undefined | null, next: Task): boolean =>
   !current || current.id !== next.id || next.version >= current.version;
 
 export const useDriver = create<DriverState>((set, get) => ({
-  ...initial,
+  ...lastKnown(),
 
   async loadActive() {
     try {
       const task = await api.get<Task>('/tasks/my-active');
+      // Completed or returned on this phone, not yet told to the server: it is done for the driver.
+      if (closingTaskIds().has(task.id))
+        return set((s) => ({ active: null, activeLoaded: true, failing: recovered(s.failing, 'active') }));
       set((s) => ({
         active: fresher(s.active, task) ? task : s.active,
         activeLoaded: true,
@@ -89,7 +108,7 @@ export const useDriver = create<DriverState>((set, get) => ({
   applyTask(task) {
     set((s) => {
       let active = s.active;
-      if (isMyActive(task)) {
+      if (isMyActive(task) && !closingTaskIds().has(task.id)) {
         if (fresher(active, task)) active = task;
       } else if (active?.id === task.id && task.version >= active.version) {
         active = null;
@@ -113,17 +132,23 @@ export const useDriver = create<DriverState>((set, get) => ({
   async complete() {
     const task = get().active;
     if (!task) return '';
-    const { message } = await api.post<MessageResponse>(`/tasks/${task.id}/complete`);
-    set((s) => ({ active: s.active?.id === task.id ? null : s.active }));
-    return message;
+    return closeActive(task, {
+      kind: 'complete',
+      path: `/tasks/${task.id}/complete`,
+      body: {},
+      label: OFFLINE.completeLabel(named(task)),
+    });
   },
 
   async returnTask(reason) {
     const task = get().active;
     if (!task) return '';
-    const { message } = await api.post<MessageResponse>(`/tasks/${task.id}/return`, reason ? { reason } : {});
-    set((s) => ({ active: s.active?.id === task.id ? null : s.active }));
-    return message;
+    return closeActive(task, {
+      kind: 'return',
+      path: `/tasks/${task.id}/return`,
+      body: reason ? { reason } : {},
+      label: OFFLINE.returnLabel(named(task)),
+    });
   },
 
   async selfAssign(id) {
@@ -144,7 +169,27 @@ export const useDriver = create<DriverState>((set, get) => ({
   },
 }));
 
-onSessionEnd(() => useDriver.setState(initial));
+/** Sends (or queues) the action that ends the active task; the task leaves the screen either way. */
+async function closeActive(task: Task, action: Omit<NewAction, 'task_id' | 'query'>): Promise<string | null> {
+  const outcome = await useOutbox.getState().submit<MessageResponse>({ ...action, task_id: task.id });
+  useDriver.setState((s) => ({ active: s.active?.id === task.id ? null : s.active }));
+  return outcome.status === 'sent' ? outcome.response.message : null;
+}
+
+useDriver.subscribe((s, prev) => {
+  const userId = me();
+  if (userId && s.activeLoaded && (s.active !== prev.active || !prev.activeLoaded))
+    writeSnapshot(userId, { active: s.active });
+});
+
+onSessionEnd((userId) => {
+  if (userId) forgetSnapshot(userId);
+  useDriver.setState(initial);
+});
+// A login (or another driver on the same phone) starts from what this phone last saw of them.
+useSession.subscribe((s, prev) => {
+  if (s.user?.id !== prev.user?.id && s.user) useDriver.setState(lastKnown());
+});
 
 /**
  * SPEC §8 loading errors: the server's detail or the fallback; a 401 (session ended) is silent. Once per
@@ -155,6 +200,8 @@ function loadWithToast(kind: LoadKind, load: () => Promise<void>, fallback: stri
   return () =>
     void load().catch((err: unknown) => {
       if (err instanceof ApiError && (err.sessionEnded || err.status === 401)) return;
+      // No server: the offline indicator says so (CONTRACT §16), and the last known state stays.
+      if (err instanceof ApiError && err.status === 0) return;
       const { failing } = useDriver.getState();
       if (failing.includes(kind)) return;
       useDriver.setState({ failing: [...failing, kind] });

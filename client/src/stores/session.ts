@@ -155,8 +155,9 @@ export const useSession = create<SessionState>((set, get) => ({
     clearStoredSession();
     if (get().passwordChange) set({ passwordChange: null });
     if (get().status !== 'anonymous' || get().token) {
+      const userId = get().user?.id ?? null;
       set({ token: null, user: null, status: 'anonymous' });
-      resetSessionStores();
+      resetSessionStores(userId);
     }
   },
 }));

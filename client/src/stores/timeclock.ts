@@ -5,8 +5,12 @@ import { create } from 'zustand';
 import type { ClockType } from '@shared/enums';
 import type { PunchResponse, ServerTime, TimeclockStatus } from '@shared/schemas';
 import { POLL_MS } from '@shared/constants';
+import { UI_DRIVER } from '@shared/labels';
 import { api } from '../api';
+import { forgetSnapshot, readSnapshot, writeSnapshot } from '../offline/snapshot';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
+import { useOutbox } from './outbox';
+import { useSession } from './session';
 import { onSessionEnd } from './session-end';
 
 interface TimeclockState {
@@ -17,15 +21,35 @@ interface TimeclockState {
   offsetMs: number;
   load: () => Promise<void>;
   syncServerTime: () => Promise<void>;
-  /** Punches, then reloads the status (SPEC §4). Null when a punch is already in flight; ApiError when refused. */
-  punch: (type: ClockType) => Promise<PunchResponse | null>;
+  /**
+   * Punches, then reloads the status (SPEC §4). CONTRACT §16: without a server the punch is kept on the
+   * phone with its time ('queued') and the status follows it at once. Null when a punch is already in
+   * flight; ApiError when refused.
+   */
+  punch: (type: ClockType) => Promise<PunchResponse | 'queued' | null>;
   received: (status: TimeclockStatus) => void;
 }
 
 const initial = { status: null as TimeclockStatus | null, punching: null as ClockType | null };
+const me = () => useSession.getState().user?.id ?? null;
+/** CONTRACT §16: the clock state as last seen on this phone, shown before (or without) the server. */
+const lastKnown = () => ({ ...initial, status: readSnapshot(me()).timeclock ?? null });
+
+/** The status after a punch the server has not seen yet (the same rules it applies). */
+export function afterPunch(status: TimeclockStatus | null, type: ClockType, at: string): TimeclockStatus {
+  const clockedIn = type === 'entrada';
+  return {
+    status: clockedIn ? 'clocked_in' : 'clocked_out',
+    can_clock_in: !clockedIn,
+    can_clock_out: clockedIn,
+    last_entrada: clockedIn ? at : (status?.last_entrada ?? null),
+    last_salida: clockedIn ? (status?.last_salida ?? null) : at,
+    punches_today: (status?.punches_today ?? 0) + 1,
+  };
+}
 
 export const useTimeclock = create<TimeclockState>((set, get) => ({
-  ...initial,
+  ...lastKnown(),
   offsetMs: 0,
 
   async load() {
@@ -43,11 +67,22 @@ export const useTimeclock = create<TimeclockState>((set, get) => ({
     if (get().punching) return null;
     set({ punching: type });
     try {
-      const res = await api.post<PunchResponse>('/timeclock/punch', undefined, { clock_type: type });
+      const outcome = await useOutbox.getState().submit<PunchResponse>({
+        kind: 'punch',
+        path: '/timeclock/punch',
+        query: { clock_type: type },
+        body: {},
+        task_id: null,
+        label: UI_DRIVER.offline.punchLabel(type),
+      });
+      if (outcome.status === 'queued') {
+        set((s) => ({ status: afterPunch(s.status, type, new Date().toISOString()) }));
+        return 'queued';
+      }
       await get()
         .load()
         .catch(() => undefined);
-      return res;
+      return outcome.response;
     } finally {
       set({ punching: null });
     }
@@ -58,7 +93,17 @@ export const useTimeclock = create<TimeclockState>((set, get) => ({
   },
 }));
 
-onSessionEnd(() => useTimeclock.setState(initial));
+useTimeclock.subscribe((s, prev) => {
+  const userId = me();
+  if (userId && s.status && s.status !== prev.status) writeSnapshot(userId, { timeclock: s.status });
+});
+onSessionEnd((userId) => {
+  if (userId) forgetSnapshot(userId);
+  useTimeclock.setState(initial);
+});
+useSession.subscribe((s, prev) => {
+  if (s.user?.id !== prev.user?.id && s.user) useTimeclock.setState(lastKnown());
+});
 
 /** The server's "now" as this device sees it. */
 export const serverNow = (): number => Date.now() + useTimeclock.getState().offsetMs;

@@ -147,12 +147,15 @@ interface DialogProps {
 }
 
 /**
- * Runs a driver action: the server's message as the toast, or its detail / the SPEC §8 fallback.
- * A 409 means the task changed under us (reassigned, already returned): reload the active task.
+ * Runs a driver action: the server's message as the toast (or, kept on the phone without a server, that
+ * it will be sent), or its detail / the SPEC §8 fallback. A 409 means the task changed under us
+ * (reassigned, already returned): reload the active task.
  */
-async function run(action: () => Promise<string>, fallback: string): Promise<void> {
+async function run(action: () => Promise<string | null>, fallback: string): Promise<void> {
   try {
-    toast.success(await action());
+    const message = await action();
+    if (message === null) toast(UI_DRIVER.offline.queued);
+    else toast.success(message);
   } catch (err) {
     toastError(err, fallback);
     if (err instanceof ApiError && err.status === 409)

@@ -8,6 +8,7 @@ import { useTasksFeed } from '../../stores/tasks';
 import { useTimeclock, useTimeclockFeed } from '../../stores/timeclock';
 import { ActiveTaskCard } from './ActiveTaskCard';
 import { ClockInPrompt, NewTaskAlertBar, SoundLockedPrompt } from './DriverAlerts';
+import { OfflineIndicator, RefusedActions } from './OfflineStatus';
 import { StatusCard } from './StatusCard';
 import { SwapPanel } from './SwapPanel';
 import { TimeclockWidget } from './TimeclockWidget';
@@ -31,8 +32,9 @@ function useStaleAssignment(): (n: Notification) => boolean {
  * SPEC §2 Driver screen: the unread notifications; 'Mi Tarea Activa' on the left; status, time clock
  * and Swap tasks on the right (stacked on a phone, active task first: it is what the driver must do
  * now); below, the board in driver mode (CONTRACT §5), scoped as GET /tasks is for a conductor.
- * CONTRACT §16: a tap to unlock blocked audio, the ringing alert with `Entendido`, and — until the
- * driver clocks in — the prompt to do so with the time clock at the top.
+ * CONTRACT §16: the offline indicator and refused offline actions, a tap to unlock blocked audio, the
+ * ringing alert with `Entendido`, and — until the driver clocks in — the prompt to do so with the time
+ * clock at the top.
  */
 export function DriverView() {
   useDriverFeed();
@@ -49,6 +51,8 @@ export function DriverView() {
 
   return (
     <div className="space-y-4">
+      <OfflineIndicator />
+      <RefusedActions />
       <SoundLockedPrompt />
       <NewTaskAlertBar />
       {needsClockIn && (

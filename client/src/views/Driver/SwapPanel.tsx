@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { Spinner } from '../../components/Spinner';
 import { PRIORITY_TONE, VEHICLE_TONE } from '../../components/tones';
+import { useReachability } from '../../offline/reachability';
 import { useDriver } from '../../stores/driver';
 import { useTimeclock } from '../../stores/timeclock';
 import { toastError } from '../../toast';
@@ -31,6 +32,9 @@ export const isStillClaimable = (task: Task | undefined): task is Task =>
 export function useClaimBlock(): string | null {
   const holding = useDriver((s) => s.active !== null);
   const clock = useTimeclock((s) => s.status?.status);
+  const reachable = useReachability((s) => s.reachable);
+  // A claim is decided by the server against other drivers: it is never queued (CONTRACT §16).
+  if (!reachable) return S.offline;
   if (clock !== undefined && clock !== 'clocked_in') return S.clockInFirst;
   if (holding) return S.holdingTask;
   return null;

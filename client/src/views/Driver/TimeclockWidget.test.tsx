@@ -6,6 +6,8 @@ import { ERR, NOT_AVAILABLE, TOAST, UI_DRIVER } from '@shared/labels';
 import { formatTime, formatTimeWithSeconds } from '@shared/time';
 import { json, mockFetch } from '../../test/http';
 import { punchAllowed, useTimeclock, workedMinutes } from '../../stores/timeclock';
+import { useSession } from '../../stores/session';
+import { DRIVER } from './test-fixtures';
 import { clockStatus } from './test-fixtures';
 import { TimeclockWidget } from './TimeclockWidget';
 
@@ -15,6 +17,7 @@ const T = UI_DRIVER.timeclock;
 const button = (name: string) => screen.getByRole('button', { name });
 
 beforeEach(() => {
+  useSession.setState({ user: DRIVER, token: 't', status: 'authenticated' });
   useTimeclock.setState({ status: null, punching: null, offsetMs: 0 });
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
@@ -131,6 +134,7 @@ describe('Control de Horario widget', () => {
     });
     render(<TimeclockWidget />);
     await userEvent.click(button(T.entrada));
+    await waitFor(() => expect(fetch).toHaveBeenCalled());
     expect(String(fetch.mock.calls[0][0])).toContain('/api/timeclock/punch?clock_type=entrada');
     expect(button(T.entrada)).toBeDisabled();
     expect(button(T.salida)).toBeDisabled();
@@ -163,7 +167,7 @@ describe('Control de Horario widget', () => {
 
   it('falls back to the SPEC §8 texts when the server gives no detail', async () => {
     useTimeclock.setState({ status: clockStatus() });
-    mockFetch(() => new Response('boom', { status: 502 }));
+    mockFetch(() => new Response('boom', { status: 500 }));
     render(<TimeclockWidget />);
     await userEvent.click(button(T.entrada));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(TOAST.punchInError));

@@ -38,7 +38,8 @@ const punchTime = (iso: string | null, nowMs: number): string =>
 async function punch(type: ClockType): Promise<void> {
   try {
     const res = await useTimeclock.getState().punch(type);
-    if (res)
+    if (res === 'queued') toast(UI_DRIVER.offline.queued, { duration: TOAST_DURATION_MS });
+    else if (res)
       toast.success(res.message, {
         description: TOAST.punchAt(formatTimeWithSeconds(res.timestamp)),
         duration: TOAST_DURATION_MS,

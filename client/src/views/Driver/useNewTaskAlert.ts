@@ -3,11 +3,10 @@ import { create } from 'zustand';
 import { toast } from 'sonner';
 import type { Notification } from '@shared/schemas';
 import { TOAST } from '@shared/labels';
+import { ALERT_VIBRATION_MS } from '@shared/constants';
 import { playAlert } from '../../sound';
 import { useNotifications } from '../../stores/notifications';
 
-/** Two long buzzes: felt in a pocket over a diesel engine. */
-const VIBRATION_PATTERN = [400, 150, 400];
 /** CONTRACT §16: the alert repeats every 10 s until acknowledged, for at most a minute. */
 export const ALERT_REPEAT_MS = 10_000;
 export const ALERT_MAX_MS = 60_000;
@@ -34,7 +33,7 @@ export const useTaskAlert = create<TaskAlertState>((set) => ({
 
 function ring(): void {
   playAlert();
-  navigator.vibrate?.(VIBRATION_PATTERN);
+  navigator.vibrate?.([...ALERT_VIBRATION_MS]);
 }
 
 /**
