@@ -27,6 +27,7 @@ import { releaseDriverTask } from './tasks';
 import { runAssignment } from './assignment';
 import { settlePendingNotices } from './notifications';
 import { hashPassword } from './passwords';
+import { forgetSubscriptions } from './push';
 import { endSession, endUserSessions, findOpenSession, listOpenSessions } from './sessions';
 
 const isPending = and(eq(users.isApproved, false), isNull(users.deletedAt));
@@ -211,6 +212,7 @@ export function deleteUser(actor: Actor, userId: string): MessageResponse {
       .where(eq(users.id, user.id))
       .run();
     logActivity('user', actor, ACCOUNT_LOG.delete.action, ACCOUNT_LOG.delete.details(user.name, user.email));
+    forgetSubscriptions(user.id);
     return { user, settled: settlePendingNotices(user.id), revoke: endUserSessions(user.id, 'deleted') };
   });
   settled();

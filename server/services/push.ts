@@ -102,6 +102,11 @@ export function unsubscribe(userId: string, endpoint: string): void {
   if (removed === 0) throw notFound(PUSH_INPUT.subscriptionNotFound);
 }
 
+/** A deleted account's phones get nothing more: called inside the deletion's transaction. */
+export function forgetSubscriptions(userId: string): void {
+  db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).run();
+}
+
 type SubscriptionRow = typeof pushSubscriptions.$inferSelect;
 
 /** Only the push service's origin goes to the log: the rest of an endpoint is the phone's capability. */

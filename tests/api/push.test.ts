@@ -186,6 +186,19 @@ describe('POST/DELETE /api/push/subscriptions', () => {
     expect(again.status).toBe(404);
   });
 
+  it('deleting a driver’s account removes their subscriptions (and only theirs)', async () => {
+    const leaving = makeUser('conductor');
+    const staying = makeUser('conductor');
+    const admin = makeUser('admin');
+    for (const who of [leaving, leaving, staying])
+      expect((await api().post('/api/push/subscriptions').set(who.auth).send(subscription())).status).toBe(200);
+    expect(rowsOf(leaving.user.id)).toHaveLength(2);
+    const res = await api().delete(`/api/admin/delete-user/${leaving.user.id}`).set(admin.auth);
+    expect(res.status).toBe(200);
+    expect(rowsOf(leaving.user.id)).toHaveLength(0);
+    expect(rowsOf(staying.user.id)).toHaveLength(1);
+  });
+
   it('staff get 403 on subscriptions (conductor only); no token is a 401', async () => {
     for (const role of ['gestor', 'manager', 'admin'] as const) {
       const who = makeUser(role);
