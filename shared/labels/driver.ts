@@ -14,6 +14,8 @@ export const UI_DRIVER = {
     returnLabel: (task: string) => `Devolver a bolsa ${task}`,
     punchLabel: (type: 'entrada' | 'salida') => (type === 'entrada' ? 'Fichar entrada' : 'Fichar salida'),
     refusedTitle: 'El servidor no aceptó una acción hecha sin conexión',
+    /** The reason when the refusal carried none. */
+    refusedFallback: 'El servidor la rechazó sin dar un motivo',
     refusedAt: (action: string, time: string) => `${action} (${time})`,
     dismiss: 'Entendido',
   },

@@ -4,6 +4,7 @@
 // is dropped and its Spanish reason shown once; what it cannot answer (no network, 5xx, 429) waits.
 import { create } from 'zustand';
 import { OFFLINE_REQUEST_TIMEOUT_MS, OFFLINE_RETRY_MS } from '@shared/constants';
+import { UI_DRIVER } from '@shared/labels';
 import { api, ApiError } from '../api';
 import { outboxDb, type QueuedAction } from '../offline/outbox-db';
 import { useReachability } from '../offline/reachability';
@@ -66,8 +67,12 @@ async function sendAll(): Promise<void> {
     } catch (err) {
       // Not an answer of the server (a bug): keep the action rather than lose it.
       if (!(err instanceof ApiError) || notDecided(err)) break;
-      // The session ended (401/403): kept, sent after this driver's next login.
-      if (err.sessionEnded || err.status === 401) break;
+      // The session ended (401/403): kept, sent after this driver's next login; the driver acting now
+      // is being sent to the login screen (a silent error, not "saved offline").
+      if (err.sessionEnded || err.status === 401) {
+        if (awaited.has(action.key)) awaited.set(action.key, { ok: false, error: err });
+        break;
+      }
       // A server error: the driver acting now sees it (and may try again); a replay waits it out.
       if (err.status >= 500 && !awaited.has(action.key)) break;
       result = { ok: false, error: err };
@@ -87,7 +92,7 @@ async function sendAll(): Promise<void> {
           {
             key: action.key,
             label: action.label,
-            detail: refusal.detail ?? refusal.message,
+            detail: refusal.detail ?? UI_DRIVER.offline.refusedFallback,
             created_at: action.created_at,
           },
         ],
@@ -115,10 +120,13 @@ export const useOutbox = create<OutboxState>((set) => ({
         key,
         created_at: Date.now(),
       });
-      set((s) => ({ pending: [...s.pending, action] }));
       await useOutbox.getState().flush();
       const result = awaited.get(key);
-      if (!result) return { status: 'queued' };
+      // Counted as waiting only once the attempt made now has failed: an answered action never shows.
+      if (!result) {
+        set((s) => ({ pending: s.pending.some((a) => a.key === key) ? s.pending : [...s.pending, action] }));
+        return { status: 'queued' };
+      }
       if (!result.ok) throw result.error;
       return { status: 'sent', response: result.response as T };
     } finally {
