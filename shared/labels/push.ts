@@ -19,3 +19,27 @@ export const PUSH_INPUT = {
 export const PUSH_NOTICE = {
   fallbackTitle: 'Torre de Control',
 } as const;
+
+/** The driver's `Activar avisos` card (CONTRACT §16) and what it says when the browser cannot or will not. */
+export const PUSH_UI = {
+  offerTitle: 'Avisos con el móvil bloqueado',
+  offerWhy: 'Las tareas nuevas sonarán y vibrarán aunque tengas el móvil bloqueado o la app cerrada.',
+  enable: 'Activar avisos',
+  notNow: 'Ahora no',
+  deniedTitle: 'Los avisos están bloqueados en este navegador',
+  deniedHow:
+    'Para recibirlos: toca el candado junto a la dirección de la página › Permisos › Notificaciones › Permitir, y recarga la página.',
+  deniedHowInstalled:
+    'Con la app instalada: Ajustes del teléfono › Notificaciones (o Aplicaciones) › Torre de Control › Permitir.',
+  iosTitle: 'Avisos en iPhone',
+  iosHint:
+    'En iPhone los avisos solo llegan a la app instalada: toca Compartir › Añadir a pantalla de inicio y ábrela desde el icono (iOS 16.4 o posterior).',
+  dismiss: 'Entendido',
+  /** Why `Activar avisos` did not work (a toast). */
+  failed: {
+    unsupported: 'Este navegador no puede recibir avisos',
+    noServiceWorker: 'La app no está lista para recibir avisos: recarga la página e inténtalo de nuevo',
+    subscribe: 'El navegador no pudo activar los avisos: inténtalo de nuevo más tarde',
+    server: 'No se pudieron activar los avisos en el servidor',
+  },
+} as const;

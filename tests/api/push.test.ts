@@ -191,7 +191,9 @@ describe('POST/DELETE /api/push/subscriptions', () => {
     const staying = makeUser('conductor');
     const admin = makeUser('admin');
     for (const who of [leaving, leaving, staying])
-      expect((await api().post('/api/push/subscriptions').set(who.auth).send(subscription())).status).toBe(200);
+      expect((await api().post('/api/push/subscriptions').set(who.auth).send(subscription())).status).toBe(
+        200,
+      );
     expect(rowsOf(leaving.user.id)).toHaveLength(2);
     const res = await api().delete(`/api/admin/delete-user/${leaving.user.id}`).set(admin.auth);
     expect(res.status).toBe(200);

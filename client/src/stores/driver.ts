@@ -12,6 +12,7 @@ import { api, ApiError, errorText } from '../api';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
 import { forgetSnapshot, readSnapshot, writeSnapshot } from '../offline/snapshot';
 import { closingTaskIds, useOutbox, type NewAction } from './outbox';
+import { serverNow } from './timeclock';
 import { useSession } from './session';
 import { onSessionEnd } from './session-end';
 
@@ -171,7 +172,9 @@ export const useDriver = create<DriverState>((set, get) => ({
 
 /** Sends (or queues) the action that ends the active task; the task leaves the screen either way. */
 async function closeActive(task: Task, action: Omit<NewAction, 'task_id' | 'query'>): Promise<string | null> {
-  const outcome = await useOutbox.getState().submit<MessageResponse>({ ...action, task_id: task.id });
+  const outcome = await useOutbox
+    .getState()
+    .submit<MessageResponse>({ ...action, task_id: task.id }, serverNow());
   useDriver.setState((s) => ({ active: s.active?.id === task.id ? null : s.active }));
   return outcome.status === 'sent' ? outcome.response.message : null;
 }

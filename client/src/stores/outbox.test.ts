@@ -70,7 +70,8 @@ const punch = (type: 'entrada' | 'salida'): NewAction => ({
   task_id: null,
   label: O.punchLabel(type),
 });
-const submit = (action: NewAction) => useOutbox.getState().submit<MessageResponse>(action);
+const submit = (action: NewAction, actedAt?: number) =>
+  useOutbox.getState().submit<MessageResponse>(action, actedAt);
 const flush = () => useOutbox.getState().flush();
 const stored = (userId = DRIVER.id) => outboxDb.list(userId);
 const login = (user = DRIVER) => {
@@ -98,21 +99,16 @@ afterEach(() => {
 });
 
 describe('sending at once', () => {
-  it('the server answers: sent, with client_time and a UUID Idempotency-Key, nothing kept', async () => {
+  it('the server answers: sent with a UUID Idempotency-Key and no client_time (it happened now), nothing kept', async () => {
     const s = server(() => json(200, { message: 'Tarea completada' }));
-    const before = Date.now();
     const outcome = await submit(complete('t1'));
-    const after = Date.now();
 
     expect(outcome).toEqual({ status: 'sent', response: { message: 'Tarea completada' } });
     const [post] = s.posts();
     expect(s.posts()).toHaveLength(1);
     expect(post.path).toBe('/tasks/t1/complete');
-    expect(post.body).toEqual({ client_time: expect.any(String) });
-    const clientTime = (post.body as { client_time: string }).client_time;
-    expect(new Date(clientTime).toISOString()).toBe(clientTime);
-    expect(Date.parse(clientTime)).toBeGreaterThanOrEqual(before);
-    expect(Date.parse(clientTime)).toBeLessThanOrEqual(after);
+    // An online punch must not become an "offline" one because the phone's clock is a little behind.
+    expect(post.body).toEqual({});
     expect(post.key).toMatch(UUID_V4);
 
     expect(await stored()).toEqual([]);
@@ -126,11 +122,21 @@ describe('sending at once', () => {
     await submit({ ...complete('t1'), kind: 'return', path: '/tasks/t1/return', body: { reason: 'Otro' } });
     await submit(punch('entrada'));
     const [ret, entrada] = s.posts();
-    expect(ret.body).toEqual({ reason: 'Otro', client_time: expect.any(String) });
+    expect(ret.body).toEqual({ reason: 'Otro' });
     expect(entrada.path).toBe('/timeclock/punch');
     expect(entrada.query).toEqual({ clock_type: 'entrada' });
     expect(entrada.key).toMatch(UUID_V4);
     expect(entrada.key).not.toBe(ret.key);
+  });
+
+  it('a replay carries client_time: the moment given as actedAt (the server clock the phone knows)', async () => {
+    const s = server(down);
+    const actedAt = Date.parse('2026-11-24T07:30:00.000Z');
+    expect(await submit(complete('t1'), actedAt)).toEqual({ status: 'queued' });
+    s.set(ok);
+    s.fetch.mockClear();
+    await flush();
+    expect(s.posts().map((p) => p.body)).toEqual([{ client_time: '2026-11-24T07:30:00.000Z' }]);
   });
 
   it('without a session: refused as a 401, nothing stored or sent', async () => {

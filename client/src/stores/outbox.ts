@@ -31,7 +31,11 @@ interface OutboxState {
   /** This user's actions waiting for the server, oldest first. */
   pending: QueuedAction[];
   refused: RefusedAction[];
-  submit: <T>(action: NewAction) => Promise<SubmitOutcome<T>>;
+  /**
+   * `actedAt`: when the driver acted, on the server's clock as this phone knows it (epoch ms). It is sent
+   * as `client_time` only by a replay: an action answered at once happened now for the server too.
+   */
+  submit: <T>(action: NewAction, actedAt?: number) => Promise<SubmitOutcome<T>>;
   /** Sends what waits, in order; one run at a time. */
   flush: () => Promise<void>;
   dismissRefused: (key: string) => void;
@@ -44,6 +48,11 @@ const awaited = new Map<string, Result | null>();
 let chain: Promise<void> = Promise.resolve();
 
 const me = () => useSession.getState().user?.id ?? null;
+
+function withoutClientTime(body: Record<string, unknown>): Record<string, unknown> {
+  const { client_time: _, ...rest } = body;
+  return rest;
+}
 
 /**
  * The server did not get to decide: no network, no answer in time, a proxy with no server behind it, or
@@ -58,8 +67,11 @@ async function sendAll(): Promise<void> {
   for (const action of await outboxDb.list(userId)) {
     if (me() !== userId) return;
     let result: Result;
+    // The attempt made the moment the driver acted leaves client_time out: the server's own time is
+    // right, and the punch is not an offline one.
+    const body = awaited.has(action.key) ? withoutClientTime(action.body) : action.body;
     try {
-      const response = await api.post(action.path, action.body, action.query, {
+      const response = await api.post(action.path, body, action.query, {
         headers: { 'Idempotency-Key': action.key },
         timeoutMs: OFFLINE_REQUEST_TIMEOUT_MS,
       });
@@ -107,7 +119,7 @@ export const useOutbox = create<OutboxState>((set) => ({
   pending: [],
   refused: [],
 
-  async submit<T>(input: NewAction): Promise<SubmitOutcome<T>> {
+  async submit<T>(input: NewAction, actedAt = Date.now()): Promise<SubmitOutcome<T>> {
     const userId = me();
     if (!userId) throw new ApiError(401, null, true);
     const key = uuid();
@@ -115,7 +127,7 @@ export const useOutbox = create<OutboxState>((set) => ({
     try {
       const action = await outboxDb.add({
         ...input,
-        body: { ...input.body, client_time: new Date().toISOString() },
+        body: { ...input.body, client_time: new Date(actedAt).toISOString() },
         user_id: userId,
         key,
         created_at: Date.now(),

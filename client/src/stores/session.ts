@@ -15,7 +15,7 @@ import type {
 } from '@shared/schemas';
 import { api, ApiError, setSessionEndedHandler } from '../api';
 import { clearStoredSession, getStoredToken, getStoredUser, storeSession, storeToken } from '../storage';
-import { resetSessionStores } from './session-end';
+import { resetSessionStores, runBeforeLogout } from './session-end';
 
 export type SessionStatus = 'checking' | 'authenticated' | 'anonymous';
 
@@ -114,6 +114,7 @@ export const useSession = create<SessionState>((set, get) => ({
   },
 
   async logout() {
+    await runBeforeLogout();
     try {
       await api.post('/auth/logout');
     } catch (err) {

@@ -310,11 +310,13 @@ export const selectColumn =
 let failing = false;
 /**
  * SPEC §8 'Error al cargar los datos' for the board's loads: once per run of failures (the 3 s polling
- * would otherwise repeat it every 3 s while the server is away); silent when the session ended (401).
+ * would otherwise repeat it every 3 s while the server is away); silent when the session ended (401), and
+ * when the server cannot be reached at all — the header's link indicator and, on the driver's phone, the
+ * offline bar already say so (CONTRACT §16: one persistent indicator, no error toast).
  */
 export function reportLoadError(err: unknown): void {
   console.warn('Error al cargar los datos del tablero', err);
-  if (failing || (err instanceof ApiError && err.sessionEnded)) return;
+  if (failing || (err instanceof ApiError && (err.sessionEnded || err.status === 0))) return;
   failing = true;
   toast.error(TOAST.loadDataError);
 }

@@ -67,16 +67,20 @@ export const useTimeclock = create<TimeclockState>((set, get) => ({
     if (get().punching) return null;
     set({ punching: type });
     try {
-      const outcome = await useOutbox.getState().submit<PunchResponse>({
-        kind: 'punch',
-        path: '/timeclock/punch',
-        query: { clock_type: type },
-        body: {},
-        task_id: null,
-        label: UI_DRIVER.offline.punchLabel(type),
-      });
+      const actedAt = serverNow();
+      const outcome = await useOutbox.getState().submit<PunchResponse>(
+        {
+          kind: 'punch',
+          path: '/timeclock/punch',
+          query: { clock_type: type },
+          body: {},
+          task_id: null,
+          label: UI_DRIVER.offline.punchLabel(type),
+        },
+        actedAt,
+      );
       if (outcome.status === 'queued') {
-        set((s) => ({ status: afterPunch(s.status, type, new Date().toISOString()) }));
+        set((s) => ({ status: afterPunch(s.status, type, new Date(actedAt).toISOString()) }));
         return 'queued';
       }
       await get()

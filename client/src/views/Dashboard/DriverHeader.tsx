@@ -18,7 +18,7 @@ export function DriverHeader({ user }: { user: SessionUser }) {
         >
           {user.name}
         </span>
-        <LinkIndicator />
+        <LinkIndicator compact />
         <VolumeControl />
         <LogoutButton />
       </div>

@@ -9,8 +9,12 @@ const TEXT = {
   offline: UI_HEADER.linkReconnecting,
 } as const;
 
-/** CONTRACT §9: 'En vivo' while the socket is up, 'Reconectando…' while the SPEC §9 polling stands in. */
-export function LinkIndicator() {
+/**
+ * CONTRACT §9: 'En vivo' while the socket is up, 'Reconectando…' while the SPEC §9 polling stands in.
+ * `compact` (the driver's phone header, CONTRACT §16): below 640 px a link that is down shows its amber
+ * dot only — the longer word would squeeze the brand, and the screen's own offline bar says it in full.
+ */
+export function LinkIndicator({ compact = false }: { compact?: boolean }) {
   const state = useLink((l) => l.state);
   const online = state === 'online';
   return (
@@ -39,7 +43,7 @@ export function LinkIndicator() {
           )}
         />
       </span>
-      {TEXT[state]}
+      <span className={cn(compact && !online && 'sr-only sm:not-sr-only')}>{TEXT[state]}</span>
     </span>
   );
 }

@@ -126,8 +126,8 @@ describe('Mi Tarea Activa', () => {
 
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Tarea devuelta a bolsa de trabajo'));
     expect(String(fetch.mock.calls[0][0])).toContain(`/api/tasks/${task.id}/return`);
-    // CONTRACT §16: every driver action carries when it was made, for a replay after an outage.
-    expect(sentBody(fetch)).toEqual({ reason: 'Remolque dañado', client_time: expect.any(String) });
+    // CONTRACT §16: an Idempotency-Key on every driver action; client_time only on a replay after an outage.
+    expect(sentBody(fetch)).toEqual({ reason: 'Remolque dañado' });
     expect(new Headers(fetch.mock.calls[0][1]?.headers).get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
     expect(screen.getByText('Sin Tarea Asignada')).toBeInTheDocument();
   });
@@ -139,7 +139,7 @@ describe('Mi Tarea Activa', () => {
     const dialog = await openDialog(A.returnToPool, UI_DRIVER.returnConfirm.title);
     await userEvent.click(within(dialog).getByRole('button', { name: UI_DRIVER.returnConfirm.confirm }));
     await waitFor(() => expect(toast.success).toHaveBeenCalled());
-    expect(sentBody(fetch)).toEqual({ client_time: expect.any(String) });
+    expect(sentBody(fetch)).toEqual({});
   });
 
   it('a refused completion shows the server detail and keeps the dialog for a retry', async () => {

@@ -9,6 +9,7 @@ import { useTimeclock, useTimeclockFeed } from '../../stores/timeclock';
 import { ActiveTaskCard } from './ActiveTaskCard';
 import { ClockInPrompt, NewTaskAlertBar, SoundLockedPrompt } from './DriverAlerts';
 import { OfflineIndicator, RefusedActions } from './OfflineStatus';
+import { PushPrompt } from './PushPrompt';
 import { StatusCard } from './StatusCard';
 import { SwapPanel } from './SwapPanel';
 import { TimeclockWidget } from './TimeclockWidget';
@@ -53,6 +54,7 @@ export function DriverView() {
     <div className="space-y-4">
       <OfflineIndicator />
       <RefusedActions />
+      <PushPrompt />
       <SoundLockedPrompt />
       <NewTaskAlertBar />
       {needsClockIn && (

@@ -1,0 +1,280 @@
+// The same tables as ./schema.ts, for PostgreSQL (CONTRACT §18). drizzle schemas are per engine
+// (`sqlite-core` and `pg-core` builders cannot be shared), so there are two: schema.ts for SQLite, this
+// one for PostgreSQL, with the same table, column and index names. tests/unit/schema-parity.test.ts keeps
+// them equal (columns, nullability, defaults, primary keys, foreign keys, indexes): change both together,
+// then `npm run db:generate` and `npm run db:generate:pg`.
+//
+// Type mapping: epoch-ms times → bigint (a JavaScript number); integer booleans → boolean; JSON kept as
+// text; auto-increment ids → bigserial.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type {
+  ClockType,
+  LogType,
+  NotificationType,
+  Priority,
+  Role,
+  TaskEventType,
+  TaskStatus,
+  TaskTitle,
+  VehicleType,
+} from '@shared/enums';
+
+const ms = (name: string) => bigint(name, { mode: 'number' });
+const serialId = () => bigserial('id', { mode: 'number' }).primaryKey();
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').$type<Role>().notNull(),
+    isApproved: boolean('is_approved').notNull().default(false),
+    isOnline: boolean('is_online').notNull().default(false),
+    /** A JSON array of VehicleType, as text (SQLite's `text({ mode: 'json' })`). */
+    taskTypes: text('task_types').notNull().default('[]'),
+    movementsCount: integer('movements_count').notNull().default(0),
+    tokenVersion: integer('token_version').notNull().default(0),
+    /** Set by an admin's password reset: until changed, the token only allows change-password. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** Latest of clock-in, last completion, last return, coming online: the engine's "idle longest". */
+    idleSince: ms('idle_since'),
+    lastActivityAt: ms('last_activity_at'),
+    createdAt: ms('created_at').notNull(),
+    approvedAt: ms('approved_at'),
+    deletedAt: ms('deleted_at'),
+  },
+  (t) => [
+    // Email is unique among live accounts only: a deleted user's email is free again.
+    uniqueIndex('users_email_live')
+      .on(t.email)
+      .where(sql`deleted_at IS NULL`),
+    index('users_role').on(t.role, t.isApproved, t.isOnline),
+  ],
+);
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').$type<TaskTitle>().notNull(),
+    description: text('description'),
+    origin: text('origin').notNull(),
+    destination: text('destination').notNull(),
+    trailerId: text('trailer_id').notNull(),
+    priority: text('priority').$type<Priority>().notNull().default('normal'),
+    status: text('status').$type<TaskStatus>().notNull().default('bolsa_trabajo'),
+    vehicleType: text('vehicle_type').$type<VehicleType>().notNull().default('semiremolque'),
+    assignedTo: text('assigned_to').references(() => users.id),
+    createdBy: text('created_by').references(() => users.id),
+    /** Who was credited a movement when it was completed (taken back on reopen). */
+    creditedTo: text('credited_to').references(() => users.id),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+    assignedAt: ms('assigned_at'),
+    completedAt: ms('completed_at'),
+    statusSince: ms('status_since').notNull(),
+    returnReason: text('return_reason'),
+    /** The driver who last returned it and when: not auto-assigned back to them for 30 min. */
+    returnedBy: text('returned_by').references(() => users.id),
+    returnedAt: ms('returned_at'),
+    /** Set once, by the first matching attempt: null = not tried yet; true = no driver had its type. */
+    noDriversAvailable: boolean('no_drivers_available'),
+    /** On hold (CONTRACT §15): never auto-assigned nor claimable until staff release it. */
+    onHold: boolean('on_hold').notNull().default(false),
+    holdReason: text('hold_reason'),
+    /** The latest driver return's reason, kept until the task is completed (the driver's card shows it). */
+    lastReturnReason: text('last_return_reason'),
+    version: integer('version').notNull().default(1),
+    deletedAt: ms('deleted_at'),
+  },
+  (t) => [
+    index('tasks_status').on(t.status, t.priority, t.createdAt),
+    index('tasks_created').on(t.createdAt),
+    index('tasks_assigned_at').on(t.assignedAt),
+    index('tasks_completed').on(t.completedAt),
+    index('tasks_trailer').on(t.trailerId, t.completedAt),
+    index('tasks_assignee').on(t.assignedTo, t.status),
+    // Pool tasks the engine has not tried yet: its no-driver round touches only these.
+    index('tasks_untried')
+      .on(t.createdAt)
+      .where(sql`status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL`),
+    // The database itself refuses two open tasks for a trailer and two active tasks for a driver.
+    uniqueIndex('tasks_open_trailer')
+      .on(t.trailerId)
+      .where(sql`status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL`),
+    uniqueIndex('tasks_active_driver')
+      .on(t.assignedTo)
+      .where(sql`status = 'en_proceso' AND deleted_at IS NULL`),
+  ],
+);
+
+/** Login sessions (CONTRACT §14): open while refreshed within 12 h and not ended. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: ms('created_at').notNull(),
+    refreshedAt: ms('refreshed_at').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    endedAt: ms('ended_at'),
+  },
+  (t) => [index('sessions_user').on(t.userId, t.endedAt)],
+);
+
+export const taskEvents = pgTable(
+  'task_events',
+  {
+    id: serialId(),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id),
+    type: text('type').$type<TaskEventType>().notNull(),
+    /** Who did it; null when the system (auto-assignment) did. */
+    actorId: text('actor_id').references(() => users.id),
+    /** The driver concerned (assigned, returned, completed), if any. */
+    driverId: text('driver_id').references(() => users.id),
+    fromStatus: text('from_status').$type<TaskStatus>(),
+    toStatus: text('to_status').$type<TaskStatus>(),
+    reason: text('reason'),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('task_events_task').on(t.taskId, t.at), index('task_events_type').on(t.type, t.at)],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    type: text('type').$type<NotificationType>().notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    taskId: text('task_id'),
+    /** The account a `user_pending` notice is about (no FK: a rejected registration's row is deleted). */
+    subjectUserId: text('subject_user_id'),
+    isRead: boolean('is_read').notNull().default(false),
+    playSound: boolean('play_sound').notNull().default(false),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('notifications_user').on(t.userId, t.isRead, t.createdAt)],
+);
+
+export const punches = pgTable(
+  'punches',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    clockType: text('clock_type').$type<ClockType>().notNull(),
+    timestamp: ms('timestamp').notNull(),
+    /** Sent from the phone's offline queue with its own time (CONTRACT §16). */
+    offline: boolean('offline').notNull().default(false),
+    /** Added by a supervisor's correction (CONTRACT §15). */
+    corrected: boolean('corrected').notNull().default(false),
+    /** Removed by a supervisor's correction: the row stays for the history, out of every figure. */
+    deletedAt: ms('deleted_at'),
+  },
+  (t) => [index('punches_user').on(t.userId, t.timestamp), index('punches_time').on(t.timestamp)],
+);
+
+/** Supervisors' punch corrections (CONTRACT §15): who added or removed which punch, when and why. */
+export const punchCorrections = pgTable(
+  'punch_corrections',
+  {
+    id: serialId(),
+    punchId: text('punch_id')
+      .notNull()
+      .references(() => punches.id),
+    action: text('action').$type<'added' | 'removed'>().notNull(),
+    reason: text('reason').notNull(),
+    actorId: text('actor_id')
+      .notNull()
+      .references(() => users.id),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('punch_corrections_punch').on(t.punchId)],
+);
+
+export const presenceIntervals = pgTable(
+  'presence_intervals',
+  {
+    id: serialId(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    startedAt: ms('started_at').notNull(),
+    /** null while the user is still online. */
+    endedAt: ms('ended_at'),
+  },
+  (t) => [index('presence_user').on(t.userId, t.startedAt), index('presence_open').on(t.endedAt)],
+);
+
+export const activityLog = pgTable(
+  'activity_log',
+  {
+    id: serialId(),
+    type: text('type').$type<LogType>().notNull(),
+    userId: text('user_id'),
+    userName: text('user_name').notNull(),
+    action: text('action').notNull(),
+    details: text('details').notNull(),
+    timestamp: ms('timestamp').notNull(),
+  },
+  (t) => [index('activity_time').on(t.timestamp)],
+);
+
+/** `Idempotency-Key` answers (CONTRACT §16): the first answer of an authenticated POST, kept 24 h. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    key: text('key').notNull(),
+    status: integer('status').notNull(),
+    body: text('body').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.method, t.path, t.key] }),
+    index('idempotency_created').on(t.createdAt),
+  ],
+);
+
+/** Web Push subscriptions of drivers' phones (CONTRACT §16); one that answers 404/410 is deleted. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('push_endpoint').on(t.endpoint), index('push_user').on(t.userId)],
+);
