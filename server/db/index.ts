@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema';
+import { logger } from '../logger';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -71,24 +72,77 @@ export function onWriteTransaction(fn: () => void): void {
   writeHook = fn;
 }
 
+// ---- After the commit ----------------------------------------------------------------------------
+// What a change tells the world (socket pushes, Web Push, timers) is said only once it is kept: a
+// transaction body registers it with afterCommit() and has no side effect of its own, so a body that
+// throws (or is rolled back) leaves nothing behind. One frame per transaction level: a savepoint that
+// fails drops what it registered; one that succeeds hands it to the level above; the outermost commit
+// runs it all, in order.
+const pending: (() => void)[][] = [];
+
+/** Runs fn once the current transaction has committed (at once when none is open). */
+export function afterCommit(fn: () => void): void {
+  const frame = pending.at(-1);
+  if (frame) frame.push(fn);
+  else fn();
+}
+
+function runCommitted(effects: (() => void)[]): void {
+  for (const effect of effects) {
+    try {
+      effect();
+    } catch (err) {
+      // The change is kept: a failed push must not turn it into an error for the caller.
+      logger.error({ err }, 'fallo al avisar de un cambio ya guardado');
+    }
+  }
+}
+
 /**
- * Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no upgrade deadlocks). Refused
- * with StorageUnavailableError (503) when the storage cannot keep the write (see storageProblem()).
+ * Runs fn in one IMMEDIATE transaction (takes the write lock up front, so no upgrade deadlocks), then
+ * what it registered with afterCommit(). Inside an open transaction it is a savepoint of it: its failure
+ * undoes only its own writes and effects. Refused with StorageUnavailableError (503) when the storage
+ * cannot keep the write (see storageProblem()).
  */
 export function tx<T>(fn: () => T): T {
+  if (pending.length) return savepoint(fn);
   const problem = storageProblem();
   if (problem) throw new StorageUnavailableError(problem);
-  return sqlite
-    .transaction(() => {
-      // The request's Idempotency-Key (CONTRACT §16) is written in the same transaction as its effect.
-      writeHook?.();
-      const result = fn();
-      // SQLite rolls the whole transaction back by itself after SQLITE_FULL or an I/O error, even when
-      // the failing statement ran under a savepoint whose error was caught: nothing of it was kept.
-      if (!sqlite.inTransaction) throw new StorageUnavailableError('aborted');
-      return result;
-    })
-    .immediate();
+  const effects: (() => void)[] = [];
+  pending.push(effects);
+  let result: T;
+  try {
+    result = sqlite
+      .transaction(() => {
+        // The request's Idempotency-Key (CONTRACT §16) is written in the same transaction as its effect.
+        writeHook?.();
+        const done = fn();
+        // SQLite rolls the whole transaction back by itself after SQLITE_FULL or an I/O error, even when
+        // the failing statement ran under a savepoint whose error was caught: nothing of it was kept.
+        if (!sqlite.inTransaction) throw new StorageUnavailableError('aborted');
+        return done;
+      })
+      .immediate();
+  } finally {
+    pending.pop();
+  }
+  runCommitted(effects);
+  return result;
+}
+
+function savepoint<T>(fn: () => T): T {
+  // After SQLITE_FULL or an I/O error SQLite may have rolled the whole transaction back: outside one,
+  // better-sqlite3 would BEGIN and COMMIT this step on its own, a write the caller then answers 503.
+  if (!sqlite.inTransaction) throw new StorageUnavailableError('aborted');
+  const effects: (() => void)[] = [];
+  pending.push(effects);
+  try {
+    const result = sqlite.transaction(fn)();
+    pending.at(-2)!.push(...effects);
+    return result;
+  } finally {
+    pending.pop();
+  }
 }
 
 // ---- The storage (CONTRACT §14) ----------------------------------------------------------------

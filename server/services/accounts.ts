@@ -13,7 +13,7 @@ import type {
   SessionInfo,
   UpdateUserInput,
 } from '@shared/schemas';
-import { db, tx } from '../db';
+import { afterCommit, db, tx } from '../db';
 import { sessions, tasks, users, type UserRow } from '../db/schema';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -78,10 +78,11 @@ function assertAdminRemains(target: UserRow): void {
 
 /** Approves (`approved`) or rejects a pending account; rejecting deletes the row (it has no history). */
 export function decidePending(actor: Actor, userId: string, approved: boolean): MessageResponse {
-  const { user, message, settled } = tx(() => {
+  return tx(() => {
     const user = liveUser(userId);
     if (user.isApproved) throw conflict(ERR.userNotPending);
-    const settled = settlePendingNotices(user.id);
+    settlePendingNotices(user.id);
+    afterCommit(() => emit.usersPending(pendingCount()));
     if (approved) {
       const row = db
         .update(users)
@@ -95,30 +96,33 @@ export function decidePending(actor: Actor, userId: string, approved: boolean): 
         ACCOUNT_LOG.approve.action,
         ACCOUNT_LOG.approve.details(user.name, user.email, user.role),
       );
-      return { user: row, message: ACCOUNT_MSG.approved(user.name), settled };
+      afterCommit(() => {
+        emit.userChanged(presentAdminUser(row));
+        emit.figuresChanged();
+      });
+      return { message: ACCOUNT_MSG.approved(user.name) };
     }
     db.delete(sessions).where(eq(sessions.userId, user.id)).run();
     db.delete(users).where(eq(users.id, user.id)).run();
     logActivity('user', actor, ACCOUNT_LOG.reject.action, ACCOUNT_LOG.reject.details(user.name, user.email));
-    return { user: undefined, message: ACCOUNT_MSG.rejected(user.name), settled };
+    afterCommit(() => {
+      emit.userRemoved(userId);
+      emit.figuresChanged();
+    });
+    return { message: ACCOUNT_MSG.rejected(user.name) };
   });
-  settled();
-  emit.usersPending(pendingCount());
-  if (user) emit.userChanged(presentAdminUser(user));
-  else emit.userRemoved(userId);
-  emit.figuresChanged();
-  return { message };
 }
 
 /**
  * Changes a role. The user's tokens are revoked (they log in again with the new role); a conductor
- * who stops being one loses their active task to the pool; one who becomes a conductor with no task
- * types gets the default. An admin may demote themself while another admin remains.
+ * who stops being one loses their active task to the pool in the same transaction; one who becomes a
+ * conductor with no task types gets the default. An admin may demote themself while another admin
+ * remains.
  */
 export function changeRole(actor: Actor, userId: string, newRole: Role): MessageResponse {
-  const { before, after, revoke } = tx(() => {
+  return tx(() => {
     const before = liveUser(userId);
-    if (before.role === newRole) return { before, after: undefined, revoke: () => {} };
+    if (before.role === newRole) return { message: ACCOUNT_MSG.roleUnchanged(before.name, newRole) };
     if (newRole !== 'admin') assertAdminRemains(before);
     const after = db
       .update(users)
@@ -138,15 +142,16 @@ export function changeRole(actor: Actor, userId: string, newRole: Role): Message
       ACCOUNT_LOG.role.action,
       ACCOUNT_LOG.role.details(before.name, before.role, newRole),
     );
-    return { before, after, revoke: endUserSessions(before.id, 'role_changed') };
+    endUserSessions(before.id, 'role_changed');
+    // After the role is written: the engine's round that follows never gives the task back to them.
+    if (before.role === 'conductor') releaseDriverTask(after.id, actor);
+    afterCommit(() => {
+      presence.forget(after.id);
+      emit.userChanged(presentAdminUser(findUserById(after.id) ?? after));
+      emit.figuresChanged();
+    });
+    return { message: ACCOUNT_MSG.roleChanged(after.name, newRole) };
   });
-  if (!after) return { message: ACCOUNT_MSG.roleUnchanged(before.name, newRole) };
-  revoke();
-  presence.forget(after.id);
-  if (before.role === 'conductor') releaseDriverTask(after.id, actor);
-  emit.userChanged(presentAdminUser(findUserById(after.id) ?? after));
-  emit.figuresChanged();
-  return { message: ACCOUNT_MSG.roleChanged(after.name, newRole) };
 }
 
 /** A conductor's task types. Their current task stays with them; new types may bring work at once. */
@@ -200,11 +205,11 @@ function pushPoolVisibility(userId: string, before: VehicleType[], after: Vehicl
 
 /**
  * Soft-deletes an account: the row stays (history, reports) with `deleted_at`, its email is free
- * again, its sessions end and its active task returns to the pool.
+ * again, its sessions end and its active task returns to the pool — all in one transaction.
  */
 export function deleteUser(actor: Actor, userId: string): MessageResponse {
   if (userId === actor.id) throw badRequest(ERR.cannotDeleteSelf);
-  const { user, settled, revoke } = tx(() => {
+  return tx(() => {
     const user = liveUser(userId);
     assertAdminRemains(user);
     db.update(users)
@@ -213,16 +218,18 @@ export function deleteUser(actor: Actor, userId: string): MessageResponse {
       .run();
     logActivity('user', actor, ACCOUNT_LOG.delete.action, ACCOUNT_LOG.delete.details(user.name, user.email));
     forgetSubscriptions(user.id);
-    return { user, settled: settlePendingNotices(user.id), revoke: endUserSessions(user.id, 'deleted') };
+    settlePendingNotices(user.id);
+    endUserSessions(user.id, 'deleted');
+    // After deleted_at is written: the engine's round that follows never gives the task back to them.
+    if (user.role === 'conductor') releaseDriverTask(user.id, actor);
+    afterCommit(() => {
+      emit.userRemoved(user.id);
+      presence.forget(user.id);
+      if (!user.isApproved) emit.usersPending(pendingCount());
+      emit.figuresChanged();
+    });
+    return { message: ACCOUNT_MSG.deleted(user.name) };
   });
-  settled();
-  revoke();
-  emit.userRemoved(user.id);
-  presence.forget(user.id);
-  if (user.role === 'conductor') releaseDriverTask(user.id, actor);
-  if (!user.isApproved) emit.usersPending(pendingCount());
-  emit.figuresChanged();
-  return { message: ACCOUNT_MSG.deleted(user.name) };
 }
 
 /** The admin corrects a user's name or email (CONTRACT §14); the email stays unique among live accounts. */
@@ -252,17 +259,18 @@ export function updateUser(actor: Actor, userId: string, input: UpdateUserInput)
         ACCOUNT_LOG.editUser.action,
         ACCOUNT_LOG.editUser.details(before.name, after.name, after.email),
       );
+      afterCommit(() => {
+        emit.userChanged(presentAdminUser(after));
+        if (!after.isApproved) emit.usersPending(pendingCount());
+        emit.figuresChanged();
+      });
       return after;
     });
   } catch (err) {
     if ((err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE') throw conflict(ERR.emailTaken);
     throw err;
   }
-  const shown = presentAdminUser(user);
-  emit.userChanged(shown);
-  if (!user.isApproved) emit.usersPending(pendingCount());
-  emit.figuresChanged();
-  return shown;
+  return presentAdminUser(user);
 }
 
 /** Letters and digits nobody confuses when reading them aloud or off a screen (no 0/O, 1/l/I). */
@@ -279,7 +287,7 @@ export async function resetPassword(actor: Actor, userId: string): Promise<Reset
   if (!target || target.deletedAt) throw notFound(ERR.userNotFound);
   const temporary = temporaryPassword();
   const hash = await hashPassword(temporary);
-  const revoke = tx(() => {
+  tx(() => {
     const user = liveUser(userId);
     db.update(users).set({ passwordHash: hash, mustChangePassword: true }).where(eq(users.id, user.id)).run();
     logActivity(
@@ -288,11 +296,12 @@ export async function resetPassword(actor: Actor, userId: string): Promise<Reset
       ACCOUNT_LOG.resetPassword.action,
       ACCOUNT_LOG.resetPassword.details(user.name),
     );
-    return endUserSessions(user.id, 'password_reset');
+    endUserSessions(user.id, 'password_reset');
+    afterCommit(() => {
+      presence.forget(userId);
+      emit.figuresChanged();
+    });
   });
-  revoke();
-  presence.forget(userId);
-  emit.figuresChanged();
   return { temporary_password: temporary };
 }
 
@@ -304,7 +313,7 @@ export const userSessions = (userId: string, currentSid: string | undefined): Se
 
 /** An admin ends one of a user's sessions (a lost phone): only that device is logged out. */
 export function endUserSession(actor: Actor, userId: string, sid: string): MessageResponse {
-  const { user, drop } = tx(() => {
+  tx(() => {
     const user = liveUser(userId);
     const session = findOpenSession(userId, sid);
     if (!session) throw notFound(ERR.sessionNotFound);
@@ -314,9 +323,8 @@ export function endUserSession(actor: Actor, userId: string, sid: string): Messa
       ACCOUNT_LOG.endSession.action,
       ACCOUNT_LOG.endSession.details(user.name, session.userAgent ?? session.ip ?? session.id.slice(-8)),
     );
-    return { user, drop: endSession(sid, 'logged_out') };
+    endSession(sid, 'logged_out');
+    afterCommit(() => presence.loggedOut(user.id));
   });
-  drop();
-  presence.loggedOut(user.id);
   return { message: ACCOUNT_MSG.sessionEnded };
 }

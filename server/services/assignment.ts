@@ -4,7 +4,7 @@
 // returned it less than 30 minutes ago; a task on hold never (CONTRACT §15). A round is one
 // transaction (or part of one), then the pushes.
 // Callers: task creation, return, completion and staff moves run the round inside their own
-// transaction (commit() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
+// transaction (change() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
 // and a moved test clock (below) call runAssignment() after their own commit.
 import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import type Database from 'better-sqlite3';
@@ -14,7 +14,7 @@ import { db, sqlite } from '../db';
 import { tasks } from '../db/schema';
 import { nowMs, onClockAdvance } from '../clock';
 import { driverStates, type DriverState } from './availability';
-import { assignDriver, commit, type Effects } from './tasks';
+import { assignDriver, commit, type Effects } from './task-writes';
 
 const POOL_PAGE = 20;
 /** Pool tasks of the automatic types, except those on hold (CONTRACT §15: never auto-assigned). */

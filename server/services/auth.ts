@@ -4,7 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { ACCOUNT_LOG, ERR, PENDING_NOTIFICATION } from '@shared/labels';
 import type { AuthResponse, ChangePasswordInput, LoginInput, RegisterInput } from '@shared/schemas';
-import { db, tx } from '../db';
+import { afterCommit, db, tx } from '../db';
 import { users, type UserRow } from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
@@ -43,7 +43,6 @@ export async function register(input: RegisterInput, client: ClientMeta): Promis
     registrations.refund(client.ip);
     throw err;
   }
-  const pushes: (() => void)[] = [];
   let user: UserRow;
   try {
     user = tx(() => {
@@ -74,15 +73,18 @@ export async function register(input: RegisterInput, client: ClientMeta): Promis
         .where(and(eq(users.role, 'admin'), eq(users.isApproved, true), isNull(users.deletedAt)))
         .all();
       for (const admin of admins)
-        pushes.push(
-          notify(
-            admin.id,
-            'user_pending',
-            PENDING_NOTIFICATION.title,
-            PENDING_NOTIFICATION.message(row.name, row.email, row.role),
-            { subjectUserId: row.id },
-          ),
+        notify(
+          admin.id,
+          'user_pending',
+          PENDING_NOTIFICATION.title,
+          PENDING_NOTIFICATION.message(row.name, row.email, row.role),
+          { subjectUserId: row.id },
         );
+      afterCommit(() => {
+        emit.usersPending(pendingCount());
+        emit.userChanged(presentAdminUser(row));
+        emit.figuresChanged();
+      });
       return row;
     });
   } catch (err) {
@@ -90,10 +92,6 @@ export async function register(input: RegisterInput, client: ClientMeta): Promis
     if (isUniqueViolation(err)) throw conflict(ERR.emailTaken);
     throw err;
   }
-  pushes.forEach((push) => push());
-  emit.usersPending(pendingCount());
-  emit.userChanged(presentAdminUser(user));
-  emit.figuresChanged();
   return { status: 'pending_approval', access_token: null, user: presentSessionUser(user) };
 }
 
@@ -156,12 +154,11 @@ export const refresh = (user: UserRow, sid: string): { access_token: string } =>
 
 /** Ends this session: its sockets drop, and the user is offline unless another session has a socket. */
 export function logout(user: UserRow, sid: string): void {
-  const dropSockets = tx(() => {
+  tx(() => {
     logActivity('auth', user, ACCOUNT_LOG.logout.action, ACCOUNT_LOG.logout.details(user.name));
-    return endSession(sid, 'logged_out');
+    endSession(sid, 'logged_out');
+    afterCommit(() => presence.loggedOut(user.id));
   });
-  dropSockets();
-  presence.loggedOut(user.id);
 }
 
 /**

@@ -4,7 +4,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { NotificationType } from '@shared/enums';
 import type { Notification } from '@shared/schemas';
 import { ERR } from '@shared/labels';
-import { db } from '../db';
+import { afterCommit, db } from '../db';
 import { notifications, type NotificationRow } from '../db/schema';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
@@ -26,9 +26,9 @@ export const presentNotification = (n: NotificationRow): Notification => ({
 });
 
 /**
- * Stores a notification. Call inside the change's transaction; the returned function pushes it and
- * must be called after the commit (so nobody hears of a change that was rolled back); for a
- * `task_assigned` or `task_closed_by_staff` it also starts the Web Push to the driver's phones.
+ * Stores a notification inside the change's transaction; it is pushed after the commit (so nobody hears
+ * of a change that was rolled back); a `task_assigned` or `task_closed_by_staff` also starts the Web Push
+ * to the driver's phones.
  */
 export function notify(
   userId: string,
@@ -36,7 +36,7 @@ export function notify(
   title: string,
   message: string,
   opts: { taskId?: string | null; subjectUserId?: string; playSound?: boolean } = {},
-): () => void {
+): void {
   const row = db
     .insert(notifications)
     .values({
@@ -52,7 +52,7 @@ export function notify(
     })
     .returning()
     .get();
-  return () => {
+  afterCommit(() => {
     emit.notificationNew(userId, presentNotification(row));
     if (PUSHED.has(type))
       void pushToUser(userId, {
@@ -61,15 +61,15 @@ export function notify(
         title,
         body: message,
       });
-  };
+  });
 }
 
 /**
  * A pending account was decided on (approved, rejected or deleted): every admin's "Nuevo usuario
  * pendiente" notice about it is read, so no banner keeps asking for a decision already taken. Call
- * inside the deciding transaction; the returned function tells the admins' open screens.
+ * inside the deciding transaction; the admins' open screens are told after the commit.
  */
-export function settlePendingNotices(subjectUserId: string): () => void {
+export function settlePendingNotices(subjectUserId: string): void {
   const settled = db
     .update(notifications)
     .set({ isRead: true })
@@ -84,7 +84,7 @@ export function settlePendingNotices(subjectUserId: string): () => void {
     .all();
   const byOwner = new Map<string, string[]>();
   for (const n of settled) byOwner.set(n.userId, [...(byOwner.get(n.userId) ?? []), n.id]);
-  return () => byOwner.forEach((ids, owner) => emit.notificationsRead(owner, ids));
+  afterCommit(() => byOwner.forEach((ids, owner) => emit.notificationsRead(owner, ids)));
 }
 
 /** The user's notifications, newest first (the client shows the unread ones). */

@@ -6,7 +6,7 @@ import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { SESSION_IDLE_MS } from '@shared/constants';
 import type { RevokeReason } from '@shared/enums';
 import type { SessionInfo } from '@shared/schemas';
-import { db } from '../db';
+import { afterCommit, db } from '../db';
 import { sessions, type SessionRow } from '../db/schema';
 import { now, nowMs } from '../clock';
 import * as emit from '../realtime/emit';
@@ -66,22 +66,22 @@ export function refreshSession(user: { id: string; tokenVersion: number }, sid: 
   return signToken(user, sid);
 }
 
-/** Ends one session (inside the caller's transaction); the returned push drops its sockets after commit. */
-export function endSession(sid: string, reason: RevokeReason): () => void {
+/** Ends one session (inside the caller's transaction); its sockets are dropped after the commit. */
+export function endSession(sid: string, reason: RevokeReason): void {
   db.update(sessions)
     .set({ endedAt: now() })
     .where(and(eq(sessions.id, sid), isNull(sessions.endedAt)))
     .run();
-  return () => emit.revokeSession(sid, reason);
+  afterCommit(() => emit.revokeSession(sid, reason));
 }
 
-/** Ends every open session of a user; the push tells their sockets why. */
-export function endUserSessions(userId: string, reason: RevokeReason): () => void {
+/** Ends every open session of a user; after the commit their sockets are told why. */
+export function endUserSessions(userId: string, reason: RevokeReason): void {
   db.update(sessions)
     .set({ endedAt: now() })
     .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt)))
     .run();
-  return () => emit.revokeUser(userId, reason);
+  afterCommit(() => emit.revokeUser(userId, reason));
 }
 
 export const findOpenSession = (userId: string, sid: string): SessionRow | undefined =>

@@ -5,7 +5,7 @@ import { ROLES, TASK_STATUSES } from '@shared/enums';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { SYSTEM_LOG, SYSTEM_MSG } from '@shared/labels';
 import type { DbStatus } from '@shared/schemas';
-import { db, runMigrations, sqlite, tx } from '../db';
+import { afterCommit, db, runMigrations, sqlite, tx } from '../db';
 import {
   activityLog,
   notifications,
@@ -93,17 +93,18 @@ export function runMigrationsAndRepair(actor: Actor): { message: string } {
       .returning()
       .all();
     logActivity('system', actor, SYSTEM_LOG.migrations.action, SYSTEM_MSG.migrations(applied, rows.length));
+    // Repaired drivers now see (and may be given) semiremolque tasks; the Usuarios table shows them.
+    if (rows.length)
+      afterCommit(() => {
+        for (const row of rows) {
+          void emit.syncTypeRooms(row.id, row.taskTypes);
+          emit.userChanged(presentAdminUser(row));
+        }
+        runAssignment();
+        emit.figuresChanged();
+      });
     return rows;
   });
-  if (repaired.length) {
-    // Repaired drivers now see (and may be given) semiremolque tasks; the Usuarios table shows them.
-    for (const row of repaired) {
-      void emit.syncTypeRooms(row.id, row.taskTypes);
-      emit.userChanged(presentAdminUser(row));
-    }
-    runAssignment();
-    emit.figuresChanged();
-  }
   return { message: SYSTEM_MSG.migrations(applied, repaired.length) };
 }
 
@@ -128,11 +129,13 @@ export function clearAllTokens(actor: Actor): { message: string } {
       SYSTEM_LOG.tokensCleared.action,
       SYSTEM_LOG.tokensCleared.details(ids.length),
     );
+    afterCommit(() => {
+      emit.revokeAllExcept(actor.id, 'tokens_cleared');
+      // Offline at once, not after the polling window: nobody but the caller holds a valid session now.
+      for (const id of ids) presence.forget(id);
+      emit.figuresChanged();
+    });
     return ids;
   });
-  emit.revokeAllExcept(actor.id, 'tokens_cleared');
-  // Offline at once, not after the polling window: nobody but the caller holds a valid session now.
-  for (const id of revoked) presence.forget(id);
-  emit.figuresChanged();
   return { message: SYSTEM_MSG.tokensCleared(revoked.length) };
 }

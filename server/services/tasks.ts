@@ -1,13 +1,14 @@
 // Tasks: the rules of the yard and their transactions (CONTRACT §5). Every change writes the row with
-// version+1, a task_events row and an activity-log row in ONE tx(); only after the commit come the
-// pushes (realtime/emit.ts) and the coalesced figures. When a task entered the pool or a driver was
-// freed, the assignment engine's round runs inside that same transaction: one commit per change.
+// version+1, a task_events row and an activity-log row in ONE tx() (services/task-writes.ts); only after
+// the commit come the pushes (realtime/emit.ts) and the coalesced figures. When a task entered the pool
+// or a driver was freed, the assignment engine's round runs inside that same transaction: one commit
+// per change.
 // Creations arriving together share one transaction (createTask). The partial unique indexes
 // tasks_open_trailer and tasks_active_driver are the checks for "one open task per trailer" and "one
 // active task per driver": a write they refuse becomes the 409 of the operation that attempted it.
 import crypto from 'node:crypto';
-import { and, desc, eq, gt, inArray, isNull, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { isAutoAssigned, type ReturnReason, type TaskEventType, type TaskStatus } from '@shared/enums';
+import { and, desc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { isAutoAssigned, type ReturnReason, type TaskStatus } from '@shared/enums';
 import type { CreateTaskData, EligibleDriver, Task, UpdateTaskData } from '@shared/schemas';
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import {
@@ -17,201 +18,31 @@ import {
   TASK_LOG,
   TASK_NOTIFICATION,
 } from '@shared/labels';
-import { db, sqlite, StorageUnavailableError, tx } from '../db';
-import { taskEvents, tasks, users, type TaskRow, type UserRow } from '../db/schema';
-import { now, nowMs } from '../clock';
+import { db } from '../db';
+import { tasks, users, type TaskRow, type UserRow } from '../db/schema';
+import { nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
-import * as emit from '../realtime/emit';
 import { loadTask, loadTaskById, presentJoined, selectTasks } from '../presenters/tasks';
 import { logActivity, type Actor } from './activity';
 import { notify } from './notifications';
 import { driverStates } from './availability';
 import { findUserById } from './users';
 import { assignmentRound, runAssignmentAfterCooldown } from './assignment';
-import { logger } from '../logger';
+import {
+  assignDriver,
+  asConflict,
+  commit,
+  Effects,
+  liveTask,
+  markIdle,
+  nameOf,
+  placeholders,
+  recordEvent,
+  savepoint,
+  writeTask,
+} from './task-writes';
 import { actionTime, currentKey, placeKey, withoutKey, type IdempotencyContext } from './idempotency';
 
-// ---- the write path -------------------------------------------------------------------------
-
-type Place = Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>;
-const placeOf = (r: TaskRow): Place => ({
-  status: r.status,
-  vehicle_type: r.vehicleType,
-  assigned_to: r.assignedTo,
-});
-
-/** What a transaction leaves to do once it has committed: pushes and figures. */
-export class Effects {
-  private changed = new Map<string, { kind: 'created' | 'updated' | 'deleted'; before?: Place }>();
-  private pushes: (() => void)[] = [];
-  private figures = false;
-  /** One instant for the whole transaction: its rows, events and timestamps agree. */
-  readonly at = now();
-  /** Set when a task entered the pool or a driver was freed: the engine runs before the commit. */
-  engine = false;
-  /** The created and updated tasks as flush() pushed them (answers reuse them). */
-  readonly presented = new Map<string, Task>();
-
-  created(id: string): void {
-    this.changed.set(id, { kind: 'created' });
-    this.figures = true;
-  }
-  /** Call with the row as it was before the change (the first call of a transaction wins). */
-  updated(before: TaskRow): void {
-    if (!this.changed.has(before.id))
-      this.changed.set(before.id, { kind: 'updated', before: placeOf(before) });
-  }
-  deleted(before: TaskRow): void {
-    this.changed.set(before.id, { kind: 'deleted', before: placeOf(before) });
-    this.figures = true;
-  }
-  push(fn: () => void): void {
-    this.pushes.push(fn);
-  }
-  /** The dashboard figures changed (counts per status, busy drivers, movements). */
-  figuresChanged(): void {
-    this.figures = true;
-  }
-
-  /** Takes over what a nested step (a savepoint) left to do, once that step has succeeded. */
-  absorb(step: Effects): void {
-    for (const [id, change] of step.changed) if (!this.changed.has(id)) this.changed.set(id, change);
-    this.pushes.push(...step.pushes);
-    this.figures ||= step.figures;
-    this.engine ||= step.engine;
-  }
-
-  flush(): void {
-    for (const [id, change] of this.changed) {
-      if (change.kind === 'deleted') {
-        emit.taskDeleted({ id, ...change.before! });
-        continue;
-      }
-      const task = loadTaskById(id);
-      if (!task) continue;
-      this.presented.set(id, task);
-      if (change.kind === 'created') emit.taskCreated(task);
-      else emit.taskUpdated(task, change.before);
-    }
-    for (const fn of this.pushes) fn();
-    if (this.figures) emit.figuresChanged();
-  }
-}
-
-/** Runs `work` in one transaction (with the engine's round when `work` asks for it), then its effects. */
-export function commit<T>(work: (fx: Effects) => T): T {
-  const fx = new Effects();
-  const result = tx(() => {
-    const done = work(fx);
-    if (fx.engine) roundWithin(fx);
-    return done;
-  });
-  fx.flush();
-  return result;
-}
-
-/**
- * The engine's round under a savepoint of the caller's transaction. Should it fail, only the round is
- * undone: the change that called it still commits, and the next round (any later change) tries again.
- */
-function roundWithin(fx: Effects): void {
-  try {
-    savepoint(fx, assignmentRound);
-  } catch (err) {
-    logger.error({ err }, 'la ronda de asignación automática falló');
-  }
-}
-
-/** `work` under a savepoint of the open transaction: if it throws, its writes and effects are dropped. */
-function savepoint<T>(fx: Effects, work: (step: Effects) => T): T {
-  // After SQLITE_FULL or an I/O error SQLite may have rolled the whole transaction back: outside one,
-  // better-sqlite3 would BEGIN and COMMIT this step on its own, a write the caller then answers 503.
-  if (!sqlite.inTransaction) throw new StorageUnavailableError('aborted');
-  const step = new Effects();
-  const result = sqlite.transaction(() => work(step))();
-  fx.absorb(step);
-  return result;
-}
-
-/** A refusal of the partial unique indexes, as the 409 the user understands. */
-function asConflict(err: unknown, trailerId: string, busyDetail: string): unknown {
-  const e = err as { code?: string; message?: string };
-  if (e?.code !== 'SQLITE_CONSTRAINT_UNIQUE') return err;
-  if (e.message?.includes('tasks.trailer_id')) return conflict(ERR.trailerBusy(trailerId));
-  if (e.message?.includes('tasks.assigned_to')) return conflict(busyDetail);
-  return err;
-}
-
-/**
- * Writes a change: version+1, updated_at, status_since when the status moves (or when the patch sets it:
- * holding and releasing restart the clock of a pool task). Returns the new row.
- */
-function writeTask(
-  row: TaskRow,
-  patch: Partial<TaskRow>,
-  fx: Effects,
-  busyDetail: string = ERR.driverBusy,
-): TaskRow {
-  fx.updated(row);
-  const at = fx.at;
-  const moved = patch.status !== undefined && patch.status !== row.status;
-  // Editing a card's text changes no figure: only moves, (re)assignments and holds (the alert's pending
-  // tasks leave out held ones) are worth a stats push.
-  if (
-    moved ||
-    (patch.assignedTo !== undefined && patch.assignedTo !== row.assignedTo) ||
-    (patch.onHold !== undefined && patch.onHold !== row.onHold)
-  )
-    fx.figuresChanged();
-  const statusSince = moved ? at : (patch.statusSince ?? row.statusSince);
-  try {
-    return db
-      .update(tasks)
-      .set({ ...patch, statusSince, version: row.version + 1, updatedAt: at })
-      .where(eq(tasks.id, row.id))
-      .returning()
-      .get()!;
-  } catch (err) {
-    throw asConflict(err, patch.trailerId ?? row.trailerId, busyDetail);
-  }
-}
-
-function recordEvent(
-  fx: Effects,
-  taskId: string,
-  type: TaskEventType,
-  e: {
-    actor?: Actor | null;
-    driverId?: string | null;
-    from?: TaskStatus | null;
-    to?: TaskStatus | null;
-    reason?: string | null;
-    /** When it happened, if not the transaction's instant (an offline action's client_time, §16). */
-    at?: Date;
-  } = {},
-): void {
-  if (eventInsert?.db !== db) eventInsert = { db, stmt: prepareEventInsert() };
-  eventInsert.stmt.run({
-    taskId,
-    type,
-    actorId: e.actor?.id ?? null,
-    driverId: e.driverId ?? null,
-    fromStatus: e.from ?? null,
-    toStatus: e.to ?? null,
-    reason: e.reason ?? null,
-    at: e.at ?? fx.at,
-  });
-}
-
-// The writes of every change, prepared once per connection (drizzle would build their SQL each time).
-const placeholders = <K extends string>(...keys: K[]) =>
-  Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)])) as unknown as Record<K, Placeholder>;
-const prepareEventInsert = () =>
-  db
-    .insert(taskEvents)
-    .values(placeholders('taskId', 'type', 'actorId', 'driverId', 'fromStatus', 'toStatus', 'reason', 'at'))
-    .prepare();
-let eventInsert: { db: typeof db; stmt: ReturnType<typeof prepareEventInsert> } | undefined;
 const prepareTaskInsert = () =>
   db
     .insert(tasks)
@@ -224,72 +55,10 @@ const prepareTaskInsert = () =>
     .prepare();
 let taskInsert: { db: typeof db; stmt: ReturnType<typeof prepareTaskInsert> } | undefined;
 
-const prepareLive = () =>
-  db
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.id, sql.placeholder('id')), isNull(tasks.deletedAt)))
-    .prepare();
-let live: { db: typeof db; stmt: ReturnType<typeof prepareLive> } | undefined;
+// ---- the write path (services/task-writes.ts) with the engine's round ---------------------------
 
-/** A live (not deleted) task, read inside the caller's transaction; 404 otherwise. */
-function liveTask(id: string): TaskRow {
-  if (live?.db !== db) live = { db, stmt: prepareLive() };
-  const row = live.stmt.get({ id });
-  if (!row) throw notFound(ERR.taskNotFound);
-  return row;
-}
-
-/** A driver who just lost or finished a task is idle from now on (the engine's "idle longest"). */
-function markIdle(driverId: string, fx: Effects): void {
-  db.update(users).set({ idleSince: fx.at }).where(eq(users.id, driverId)).run();
-}
-
-const nameOf = (userId: string): string => findUserById(userId)?.name ?? '';
-
-// ---- the shared moves (staff board, driver endpoints and the engine use the same ones) ---------
-
-export type AssignMode = 'manual' | 'auto' | 'self';
-
-/**
- * Gives a pool or in-process task to a driver: en_proceso, assigned_to, assigned_at, a history row and,
- * unless they took it themselves, a `task_assigned` notification with sound. A driver who already holds
- * an active task is refused by tasks_active_driver.
- */
-export function assignDriver(
-  row: TaskRow,
-  driver: Actor,
-  actor: Actor | null,
-  fx: Effects,
-  mode: AssignMode,
-): TaskRow {
-  const next = writeTask(
-    row,
-    {
-      status: 'en_proceso',
-      assignedTo: driver.id,
-      assignedAt: fx.at,
-      returnReason: null,
-      // Only staff reach a held task (the engine and a claim never do): assigning it by hand releases it.
-      ...(row.onHold ? { onHold: false, holdReason: null } : {}),
-    },
-    fx,
-    mode === 'self' ? ERR.alreadyActive : ERR.driverBusy,
-  );
-  if (row.onHold) {
-    recordEvent(fx, row.id, 'released', { actor, from: row.status, to: row.status });
-    logActivity('task', actor, TASK_LOG.unheld.action, TASK_LOG.unheld.details(row));
-  }
-  recordEvent(fx, row.id, 'assigned', { actor, driverId: driver.id, from: row.status, to: 'en_proceso' });
-  const log =
-    mode === 'auto' ? TASK_LOG.autoAssigned : mode === 'self' ? TASK_LOG.selfAssigned : TASK_LOG.assigned;
-  logActivity('task', actor, log.action, log.details(row, driver.name));
-  if (mode !== 'self') {
-    const n = TASK_NOTIFICATION.assigned;
-    fx.push(notify(driver.id, 'task_assigned', n.title, n.message(row), { taskId: row.id, playSound: true }));
-  }
-  return next;
-}
+/** One change in one transaction; when it put a task in the pool or freed a driver, the engine's round. */
+const change = <T>(work: (fx: Effects) => T): T => commit(work, assignmentRound);
 
 /**
  * The one completion: finalizada, completed_at, +1 movement for the assignee and their congratulations —
@@ -336,12 +105,10 @@ function completeTask(
     driverName = driver.name;
     if (byStaff) {
       const n = TASK_NOTIFICATION.closedByStaff;
-      fx.push(notify(driverId, 'task_closed_by_staff', n.title, n.message(row), { taskId: row.id }));
+      notify(driverId, 'task_closed_by_staff', n.title, n.message(row), { taskId: row.id });
     } else {
       const n = TASK_NOTIFICATION.congratulations;
-      fx.push(
-        notify(driverId, 'congratulations', n.title, n.message(row, driver.movements), { taskId: row.id }),
-      );
+      notify(driverId, 'congratulations', n.title, n.message(row, driver.movements), { taskId: row.id });
     }
     fx.engine = true;
   }
@@ -464,9 +231,9 @@ function releaseTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
 }
 
 /** Tells a driver that staff took their task away (reassigned, moved to the pool, deleted). */
-function notifyWithdrawn(driverId: string, row: TaskRow, fx: Effects): void {
+function notifyWithdrawn(driverId: string, row: TaskRow): void {
   const n = TASK_NOTIFICATION.withdrawn;
-  fx.push(notify(driverId, 'info', n.title, n.message(row), { taskId: row.id }));
+  notify(driverId, 'info', n.title, n.message(row), { taskId: row.id });
 }
 
 // ---- staff ----------------------------------------------------------------------------------
@@ -502,7 +269,7 @@ function writeCreations(): void {
     // The batch runs in the first request's async context: no key is placed for the whole batch, each
     // creation places its own under its savepoint (refused with it, kept with it).
     done = withoutKey(() =>
-      commit((fx) => {
+      change((fx) => {
         for (const creation of batch) {
           try {
             outcomes.set(creation, { id: savepoint(fx, (step) => insertTask(creation, step)) });
@@ -575,7 +342,7 @@ export function updateTask(id: string, input: UpdateTaskData, user: UserRow): Ta
 }
 
 function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
-  commit((fx) => {
+  change((fx) => {
     let row = liveTask(id);
     checkVersion(row, input);
     // {assigned_to} alone assigns a pool task and reassigns an in-process one.
@@ -619,7 +386,7 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
         row = assignDriver(row, driver, actor, fx, 'manual');
         if (previous) {
           markIdle(previous, fx);
-          notifyWithdrawn(previous, row, fx);
+          notifyWithdrawn(previous, row);
           fx.engine = true;
         }
       }
@@ -630,7 +397,7 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
       else {
         const driverId = row.assignedTo!;
         row = backToPool(row, actor, fx);
-        notifyWithdrawn(driverId, row, fx);
+        notifyWithdrawn(driverId, row);
         logActivity(
           'task',
           actor,
@@ -662,7 +429,7 @@ function driverFor(driverId: string, row: TaskRow): UserRow {
 }
 
 export function deleteTask(id: string, actor: UserRow): void {
-  commit((fx) => {
+  change((fx) => {
     const row = liveTask(id);
     fx.deleted(row);
     const at = fx.at;
@@ -674,16 +441,19 @@ export function deleteTask(id: string, actor: UserRow): void {
     logActivity('task', actor, TASK_LOG.deleted.action, TASK_LOG.deleted.details(row));
     if (row.status === 'en_proceso' && row.assignedTo) {
       markIdle(row.assignedTo, fx);
-      notifyWithdrawn(row.assignedTo, row, fx);
+      notifyWithdrawn(row.assignedTo, row);
       fx.engine = true;
     }
   });
 }
 
-/** A driver deleted or no longer a conductor: their active task goes back to the pool (CONTRACT §4).
- *  Call it after your own transaction has committed (it pushes and runs the engine). */
+/**
+ * A driver deleted or no longer a conductor: their active task goes back to the pool (CONTRACT §4),
+ * inside the caller's transaction, after the account change is written (so the engine's round that
+ * follows never picks them).
+ */
 export function releaseDriverTask(driverId: string, actor: Actor): void {
-  commit((fx) => {
+  change((fx) => {
     const row = activeTaskRow(driverId);
     if (!row) return;
     backToPool(row, actor, fx);
@@ -715,7 +485,7 @@ export function eligibleDrivers(taskId: string): EligibleDriver[] {
 
 /** Every movements_count to 0; the task history (and so analytics) is untouched. */
 export function resetRankings(actor: UserRow): void {
-  commit((fx) => {
+  change((fx) => {
     const res = db.update(users).set({ movementsCount: 0 }).where(ne(users.movementsCount, 0)).run();
     logActivity('system', actor, TASK_LOG.rankingsReset.action, TASK_LOG.rankingsReset.details(res.changes));
     fx.figuresChanged();
@@ -726,7 +496,7 @@ export function resetRankings(actor: UserRow): void {
 
 /** Claims a pool task atomically: of many drivers racing, the first transaction wins. */
 export function selfAssign(id: string, driver: UserRow): void {
-  commit((fx) => {
+  change((fx) => {
     const row = liveTask(id);
     if (row.status === 'finalizada') throw conflict(ERR.taskFinished);
     if (row.status !== 'bolsa_trabajo') throw conflict(ERR.alreadyAssigned);
@@ -741,7 +511,7 @@ export function selfAssign(id: string, driver: UserRow): void {
  * offline queue, `clientTime` is the completion time when plausible (completed_at, history event).
  */
 export function completeByDriver(id: string, driver: UserRow, clientTime?: string): void {
-  commit((fx) => {
+  change((fx) => {
     const row = liveTask(id);
     if (row.status === 'finalizada' && row.assignedTo === driver.id) return;
     if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
@@ -756,7 +526,7 @@ export function returnByDriver(
   reason: string | null,
   clientTime?: string,
 ): void {
-  commit((fx) => {
+  change((fx) => {
     const row = liveTask(id);
     if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
     backToPool(row, driver, fx, { reason, at: actionTime(clientTime, fx.at, row.assignedAt) });
@@ -768,9 +538,7 @@ export function returnByDriver(
     );
     if (row.createdBy && row.createdBy !== driver.id) {
       const n = TASK_NOTIFICATION.returned;
-      fx.push(
-        notify(row.createdBy, 'task_returned', n.title, n.message(row, driver.name, reason), { taskId: id }),
-      );
+      notify(row.createdBy, 'task_returned', n.title, n.message(row, driver.name, reason), { taskId: id });
     }
   });
   // When the 30 minutes pass the task may go back to this driver, even if nothing else happens.

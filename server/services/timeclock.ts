@@ -16,7 +16,7 @@ import type {
   TimeclockStatus,
 } from '@shared/schemas';
 import { formatDateTime, formatTime, madridDay, madridDayRange } from '@shared/time';
-import { db, tx } from '../db';
+import { afterCommit, db, tx } from '../db';
 import { punchCorrections, punches, tasks, users, type PunchRow, type UserRow } from '../db/schema';
 import { now, nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -113,10 +113,12 @@ export function punch(user: UserRow, clockType: ClockType, clientTime?: string):
       ACCOUNT_LOG.punch.action[clockType],
       ACCOUNT_LOG.punch.details(user.name, clockType, formatTime(at)),
     );
+    afterCommit(() => {
+      emit.timeclockChanged(user.id, timeclockStatus(user.id));
+      emit.figuresChanged();
+      if (clockType === 'entrada') runAssignment();
+    });
   });
-  emit.timeclockChanged(user.id, timeclockStatus(user.id));
-  emit.figuresChanged();
-  if (clockType === 'entrada') runAssignment();
   return { message: PUNCH_MSG[clockType], timestamp: at.toISOString() };
 }
 
@@ -154,12 +156,17 @@ function recordCorrection(
   );
 }
 
-/** After a correction: the driver's screen and Control Conductores follow; a driver now clocked in may get work. */
+/**
+ * After a correction commits (call inside its transaction): the driver's screen and Control Conductores
+ * follow; a driver now clocked in may get work.
+ */
 function afterCorrection(driverId: string, wasClockedIn: boolean): void {
-  const status = timeclockStatus(driverId);
-  emit.timeclockChanged(driverId, status);
-  emit.figuresChanged();
-  if (!wasClockedIn && status.status === 'clocked_in') runAssignment();
+  afterCommit(() => {
+    const status = timeclockStatus(driverId);
+    emit.timeclockChanged(driverId, status);
+    emit.figuresChanged();
+    if (!wasClockedIn && status.status === 'clocked_in') runAssignment();
+  });
 }
 
 /**
@@ -207,9 +214,9 @@ export function addPunch(actor: Actor, input: AddPunchData): PunchCorrectionResp
     recordCorrection(actor, punch, driver.name, 'added', input.reason, at);
     if (!wasClockedIn && timeclockStatus(driver.id).status === 'clocked_in')
       db.update(users).set({ idleSince: at }).where(eq(users.id, driver.id)).run();
+    afterCorrection(driver.id, wasClockedIn);
     return punch;
   });
-  afterCorrection(row.userId, wasClockedIn);
   return { message: PUNCH_CORRECTION.added, punch: presentPunch(row) };
 }
 
@@ -236,8 +243,8 @@ export function removePunch(actor: Actor, punchId: string, input: RemovePunchDat
       .returning()
       .get();
     recordCorrection(actor, punch, driver?.name ?? '', 'removed', input.reason, at);
+    afterCorrection(punch.userId, wasClockedIn);
     return removed;
   });
-  afterCorrection(row.userId, wasClockedIn);
   return { message: PUNCH_CORRECTION.removed, punch: presentPunch(row) };
 }

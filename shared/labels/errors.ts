@@ -34,6 +34,8 @@ export const ERR = {
   driverLacksType: 'El conductor no tiene habilitado este tipo de tarea',
   taskFinished: 'La tarea ya está finalizada',
   versionConflict: 'La tarea ha cambiado mientras la editabas; revisa los datos y vuelve a intentarlo',
+  /** A write lost a race with another one on the same task (its version moved on meanwhile). */
+  taskChangedMeanwhile: 'La tarea acaba de cambiar; vuelve a intentarlo',
   alreadyClockedIn: 'Ya has fichado la entrada',
   notClockedIn: 'No has fichado la entrada',
   salidaWithTask: 'Completa o devuelve tu tarea activa antes de fichar la salida',

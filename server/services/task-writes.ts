@@ -1,0 +1,268 @@
+// The write path of tasks (CONTRACT §5): one change is one transaction that writes the row with
+// version+1 — only over the version it was decided on —, a task_events row and an activity-log row; its
+// pushes (realtime/emit.ts) and figures follow the commit. The tasks service (services/tasks.ts) and the
+// assignment engine (services/assignment.ts) build their moves from these, so neither imports the other.
+import { and, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
+import type { TaskEventType, TaskStatus } from '@shared/enums';
+import type { Task } from '@shared/schemas';
+import { ERR, TASK_LOG, TASK_NOTIFICATION } from '@shared/labels';
+import { afterCommit, db, tx } from '../db';
+import { taskEvents, tasks, users, type TaskRow } from '../db/schema';
+import { now } from '../clock';
+import { conflict, notFound } from '../http/errors';
+import * as emit from '../realtime/emit';
+import { loadTaskById } from '../presenters/tasks';
+import { logActivity, type Actor } from './activity';
+import { notify } from './notifications';
+import { findUserById } from './users';
+import { logger } from '../logger';
+
+type Place = Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>;
+const placeOf = (r: TaskRow): Place => ({
+  status: r.status,
+  vehicle_type: r.vehicleType,
+  assigned_to: r.assignedTo,
+});
+
+/**
+ * The task changes of a transaction, pushed once it has committed (one task:* event per task, whatever
+ * the number of writes) with the figures when they moved. Notifications register their own pushes
+ * (afterCommit), after these.
+ */
+export class Effects {
+  private changed = new Map<string, { kind: 'created' | 'updated' | 'deleted'; before?: Place }>();
+  private figures = false;
+  /** One instant for the whole transaction: its rows, events and timestamps agree. */
+  readonly at = now();
+  /** Set when a task entered the pool or a driver was freed: the engine runs before the commit. */
+  engine = false;
+  /** The created and updated tasks as flush() pushed them (answers reuse them). */
+  readonly presented = new Map<string, Task>();
+
+  created(id: string): void {
+    this.changed.set(id, { kind: 'created' });
+    this.figures = true;
+  }
+  /** Call with the row as it was before the change (the first call of a transaction wins). */
+  updated(before: TaskRow): void {
+    if (!this.changed.has(before.id))
+      this.changed.set(before.id, { kind: 'updated', before: placeOf(before) });
+  }
+  deleted(before: TaskRow): void {
+    this.changed.set(before.id, { kind: 'deleted', before: placeOf(before) });
+    this.figures = true;
+  }
+  /** The dashboard figures changed (counts per status, busy drivers, movements). */
+  figuresChanged(): void {
+    this.figures = true;
+  }
+
+  /** Takes over what a nested step (a savepoint) left to do, once that step has succeeded. */
+  absorb(step: Effects): void {
+    for (const [id, change] of step.changed) if (!this.changed.has(id)) this.changed.set(id, change);
+    this.figures ||= step.figures;
+    this.engine ||= step.engine;
+  }
+
+  flush(): void {
+    for (const [id, change] of this.changed) {
+      if (change.kind === 'deleted') {
+        emit.taskDeleted({ id, ...change.before! });
+        continue;
+      }
+      const task = loadTaskById(id);
+      if (!task) continue;
+      this.presented.set(id, task);
+      if (change.kind === 'created') emit.taskCreated(task);
+      else emit.taskUpdated(task, change.before);
+    }
+    if (this.figures) emit.figuresChanged();
+  }
+}
+
+/**
+ * Runs `work` in one transaction; its pushes follow the commit. Inside another transaction it is a
+ * savepoint of it, pushed when that one commits. `round`: what runs before the commit when `work` asks
+ * for it (fx.engine) — the assignment engine's round, given by services/tasks.ts, so that the engine
+ * (which uses these writes) and the tasks service do not import each other.
+ */
+export function commit<T>(work: (fx: Effects) => T, round?: (fx: Effects) => void): T {
+  const fx = new Effects();
+  return tx(() => {
+    afterCommit(() => fx.flush());
+    const done = work(fx);
+    if (fx.engine && round) roundWithin(fx, round);
+    return done;
+  });
+}
+
+/**
+ * The engine's round under a savepoint of the caller's transaction. Should it fail, only the round is
+ * undone: the change that called it still commits, and the next round (any later change) tries again.
+ */
+function roundWithin(fx: Effects, round: (fx: Effects) => void): void {
+  try {
+    savepoint(fx, round);
+  } catch (err) {
+    logger.error({ err }, 'la ronda de asignación automática falló');
+  }
+}
+
+/** `work` under a savepoint of the open transaction: if it throws, its writes and effects are dropped. */
+export function savepoint<T>(fx: Effects, work: (step: Effects) => T): T {
+  const step = new Effects();
+  const result = tx(() => work(step));
+  fx.absorb(step);
+  return result;
+}
+
+/** A refusal of the partial unique indexes, as the 409 the user understands. */
+export function asConflict(err: unknown, trailerId: string, busyDetail: string): unknown {
+  const e = err as { code?: string; message?: string };
+  if (e?.code !== 'SQLITE_CONSTRAINT_UNIQUE') return err;
+  if (e.message?.includes('tasks.trailer_id')) return conflict(ERR.trailerBusy(trailerId));
+  if (e.message?.includes('tasks.assigned_to')) return conflict(busyDetail);
+  return err;
+}
+
+/**
+ * Writes a change: version+1, updated_at, status_since when the status moves (or when the patch sets it:
+ * holding and releasing restart the clock of a pool task). Returns the new row.
+ */
+export function writeTask(
+  row: TaskRow,
+  patch: Partial<TaskRow>,
+  fx: Effects,
+  busyDetail: string = ERR.driverBusy,
+): TaskRow {
+  fx.updated(row);
+  const at = fx.at;
+  const moved = patch.status !== undefined && patch.status !== row.status;
+  // Editing a card's text changes no figure: only moves, (re)assignments and holds (the alert's pending
+  // tasks leave out held ones) are worth a stats push.
+  if (
+    moved ||
+    (patch.assignedTo !== undefined && patch.assignedTo !== row.assignedTo) ||
+    (patch.onHold !== undefined && patch.onHold !== row.onHold)
+  )
+    fx.figuresChanged();
+  const statusSince = moved ? at : (patch.statusSince ?? row.statusSince);
+  let written: TaskRow | undefined;
+  try {
+    // Only over the version this change was decided on: a write that lost a race changes nothing (an
+    // engine whose transactions can interleave, such as PostgreSQL, must not apply both).
+    written = db
+      .update(tasks)
+      .set({ ...patch, statusSince, version: row.version + 1, updatedAt: at })
+      .where(and(eq(tasks.id, row.id), eq(tasks.version, row.version)))
+      .returning()
+      .get();
+  } catch (err) {
+    throw asConflict(err, patch.trailerId ?? row.trailerId, busyDetail);
+  }
+  if (!written) throw conflict(ERR.taskChangedMeanwhile);
+  return written;
+}
+
+export function recordEvent(
+  fx: Effects,
+  taskId: string,
+  type: TaskEventType,
+  e: {
+    actor?: Actor | null;
+    driverId?: string | null;
+    from?: TaskStatus | null;
+    to?: TaskStatus | null;
+    reason?: string | null;
+    /** When it happened, if not the transaction's instant (an offline action's client_time, §16). */
+    at?: Date;
+  } = {},
+): void {
+  if (eventInsert?.db !== db) eventInsert = { db, stmt: prepareEventInsert() };
+  eventInsert.stmt.run({
+    taskId,
+    type,
+    actorId: e.actor?.id ?? null,
+    driverId: e.driverId ?? null,
+    fromStatus: e.from ?? null,
+    toStatus: e.to ?? null,
+    reason: e.reason ?? null,
+    at: e.at ?? fx.at,
+  });
+}
+
+// The writes of every change, prepared once per connection (drizzle would build their SQL each time).
+export const placeholders = <K extends string>(...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)])) as unknown as Record<K, Placeholder>;
+const prepareEventInsert = () =>
+  db
+    .insert(taskEvents)
+    .values(placeholders('taskId', 'type', 'actorId', 'driverId', 'fromStatus', 'toStatus', 'reason', 'at'))
+    .prepare();
+let eventInsert: { db: typeof db; stmt: ReturnType<typeof prepareEventInsert> } | undefined;
+const prepareLive = () =>
+  db
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, sql.placeholder('id')), isNull(tasks.deletedAt)))
+    .prepare();
+let live: { db: typeof db; stmt: ReturnType<typeof prepareLive> } | undefined;
+
+/** A live (not deleted) task, read inside the caller's transaction; 404 otherwise. */
+export function liveTask(id: string): TaskRow {
+  if (live?.db !== db) live = { db, stmt: prepareLive() };
+  const row = live.stmt.get({ id });
+  if (!row) throw notFound(ERR.taskNotFound);
+  return row;
+}
+
+/** A driver who just lost or finished a task is idle from now on (the engine's "idle longest"). */
+export function markIdle(driverId: string, fx: Effects): void {
+  db.update(users).set({ idleSince: fx.at }).where(eq(users.id, driverId)).run();
+}
+
+export const nameOf = (userId: string): string => findUserById(userId)?.name ?? '';
+
+// ---- the shared moves (staff board, driver endpoints and the engine use the same ones) ---------
+
+export type AssignMode = 'manual' | 'auto' | 'self';
+
+/**
+ * Gives a pool or in-process task to a driver: en_proceso, assigned_to, assigned_at, a history row and,
+ * unless they took it themselves, a `task_assigned` notification with sound. A driver who already holds
+ * an active task is refused by tasks_active_driver.
+ */
+export function assignDriver(
+  row: TaskRow,
+  driver: Actor,
+  actor: Actor | null,
+  fx: Effects,
+  mode: AssignMode,
+): TaskRow {
+  const next = writeTask(
+    row,
+    {
+      status: 'en_proceso',
+      assignedTo: driver.id,
+      assignedAt: fx.at,
+      returnReason: null,
+      // Only staff reach a held task (the engine and a claim never do): assigning it by hand releases it.
+      ...(row.onHold ? { onHold: false, holdReason: null } : {}),
+    },
+    fx,
+    mode === 'self' ? ERR.alreadyActive : ERR.driverBusy,
+  );
+  if (row.onHold) {
+    recordEvent(fx, row.id, 'released', { actor, from: row.status, to: row.status });
+    logActivity('task', actor, TASK_LOG.unheld.action, TASK_LOG.unheld.details(row));
+  }
+  recordEvent(fx, row.id, 'assigned', { actor, driverId: driver.id, from: row.status, to: 'en_proceso' });
+  const log =
+    mode === 'auto' ? TASK_LOG.autoAssigned : mode === 'self' ? TASK_LOG.selfAssigned : TASK_LOG.assigned;
+  logActivity('task', actor, log.action, log.details(row, driver.name));
+  if (mode !== 'self') {
+    const n = TASK_NOTIFICATION.assigned;
+    notify(driver.id, 'task_assigned', n.title, n.message(row), { taskId: row.id, playSound: true });
+  }
+  return next;
+}
