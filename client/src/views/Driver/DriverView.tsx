@@ -54,7 +54,6 @@ export function DriverView() {
     <div className="space-y-4">
       <OfflineIndicator />
       <RefusedActions />
-      <PushPrompt />
       <SoundLockedPrompt />
       <NewTaskAlertBar />
       {needsClockIn && (
@@ -63,6 +62,8 @@ export function DriverView() {
         </ClockInPrompt>
       )}
       <NotificationBanners hide={stale} />
+      {/* A one-time setup: below what the driver must act on now. */}
+      <PushPrompt />
       {/* grid-cols-1 (minmax(0, 1fr)): a long word in a card wraps instead of widening the phone's page. */}
       <div className="grid grid-cols-1 items-start gap-4 md:grid-cols-2">
         {/* Opening the task (any tap on its card) acknowledges the new-task alert. */}

@@ -4,6 +4,7 @@ import { BellOff, BellRing, Smartphone } from 'lucide-react';
 import { PUSH_UI } from '@shared/labels';
 import { Button } from '../../components/Button';
 import { enablePush, pushSupport, syncPushSubscription, type PushFailure } from '../../pwa/push';
+import { useReachability } from '../../offline/reachability';
 import { prefs } from '../../storage';
 
 /** What this phone remembers having been closed for good (`prefs`, local storage). */
@@ -78,6 +79,8 @@ export function PushPrompt() {
   const [view, setView] = useState<View | null>(initialView);
   const [busy, setBusy] = useState(false);
   const synced = useRef(false);
+  // Turning alerts on asks the server for its key: not offered while it cannot be reached.
+  const reachable = useReachability((s) => s.reachable);
 
   useEffect(() => {
     if (synced.current || pushSupport() !== 'supported' || Notification.permission !== 'granted') return;
@@ -85,7 +88,7 @@ export function PushPrompt() {
     void syncPushSubscription();
   }, []);
 
-  if (!view) return null;
+  if (!view || (view === 'offer' && !reachable)) return null;
   const close = () => {
     prefs.set(PUSH_PREF[view], true);
     setView(null);
