@@ -6,7 +6,7 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { clientsClaim } from 'workbox-core';
-import { notificationFor } from './pwa/notification';
+import { notificationFor, openApp } from './pwa/notification';
 
 type PrecacheList = Parameters<typeof precacheAndRoute>[0];
 const sw = self as unknown as ServiceWorkerGlobalScope;
@@ -31,18 +31,5 @@ sw.addEventListener('push', (event) => {
 
 sw.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = new URL((event.notification.data as { url?: string } | null)?.url ?? '/', sw.location.origin)
-    .href;
-  event.waitUntil(
-    (async () => {
-      const windows = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      const open = windows.find((w) => new URL(w.url).origin === sw.location.origin);
-      if (open) {
-        await open.focus();
-        if (new URL(open.url).pathname !== new URL(url).pathname) await open.navigate(url);
-        return;
-      }
-      await sw.clients.openWindow(url);
-    })(),
-  );
+  event.waitUntil(openApp(sw.clients, event.notification.data, sw.location.origin));
 });

@@ -4,13 +4,18 @@
 // them equal (columns, nullability, defaults, primary keys, foreign keys, indexes): change both together,
 // then `npm run db:generate` and `npm run db:generate:pg`.
 //
-// Type mapping: epoch-ms times → bigint (a JavaScript number); integer booleans → boolean; JSON kept as
-// text; auto-increment ids → bigserial.
+// Type mapping: epoch-ms times → bigint, read and written as a Date like SQLite's `timestamp_ms`;
+// integer booleans → boolean; JSON kept as text, read and written as its value like SQLite's
+// `text({ mode: 'json' })`; auto-increment ids → bigserial. So both schemas give the services the same row
+// types (tests/unit/schema-parity.test.ts checks that too).
+//
+// For rows that reach the services through this schema, a bigint column arrives from node-postgres as a
+// string: the custom types convert it.
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   bigserial,
   boolean,
+  customType,
   index,
   integer,
   pgTable,
@@ -30,7 +35,19 @@ import type {
   VehicleType,
 } from '@shared/enums';
 
-const ms = (name: string) => bigint(name, { mode: 'number' });
+/** Epoch milliseconds in a bigint column, a Date in JavaScript (SQLite's `timestamp_ms`). */
+const ms = customType<{ data: Date; driverData: string | number }>({
+  dataType: () => 'bigint',
+  toDriver: (value) => value.getTime(),
+  fromDriver: (value) => new Date(Number(value)),
+});
+/** A JSON value kept as text (SQLite's `text({ mode: 'json' })`). */
+const jsonText = <T>(name: string) =>
+  customType<{ data: T; driverData: string }>({
+    dataType: () => 'text',
+    toDriver: (value) => JSON.stringify(value),
+    fromDriver: (value) => JSON.parse(value) as T,
+  })(name);
 const serialId = () => bigserial('id', { mode: 'number' }).primaryKey();
 
 export const users = pgTable(
@@ -43,8 +60,7 @@ export const users = pgTable(
     role: text('role').$type<Role>().notNull(),
     isApproved: boolean('is_approved').notNull().default(false),
     isOnline: boolean('is_online').notNull().default(false),
-    /** A JSON array of VehicleType, as text (SQLite's `text({ mode: 'json' })`). */
-    taskTypes: text('task_types').notNull().default('[]'),
+    taskTypes: jsonText<VehicleType[]>('task_types').notNull().default(sql`'[]'`),
     movementsCount: integer('movements_count').notNull().default(0),
     tokenVersion: integer('token_version').notNull().default(0),
     /** Set by an admin's password reset: until changed, the token only allows change-password. */

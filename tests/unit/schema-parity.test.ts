@@ -1,6 +1,6 @@
 // The SQLite schema (server/db/schema.ts) and the PostgreSQL one (server/db/schema-pg.ts) describe the same
 // tables: same names, columns, nullability, defaults, row types, primary keys, foreign keys and indexes.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { is, SQL, StringChunk, sql } from 'drizzle-orm';
 import { Column } from 'drizzle-orm';
 import * as pgCore from 'drizzle-orm/pg-core';
@@ -202,7 +202,30 @@ function compareSchemas(sqliteModule: Record<string, unknown>, pgModule: Record<
   return out;
 }
 
+/** The row types the services see, table by table, for one schema module. */
+type Rows<S> = {
+  [K in keyof S as S[K] extends { $inferSelect: unknown } ? K : never]: S[K] extends { $inferSelect: infer R }
+    ? R
+    : never;
+};
+type Inserts<S> = {
+  [K in keyof S as S[K] extends { $inferInsert: unknown } ? K : never]: S[K] extends { $inferInsert: infer R }
+    ? R
+    : never;
+};
+
 describe('the SQLite and PostgreSQL schemas', () => {
+  it('give the services the same row types (Dates for times, parsed JSON, booleans): checked by tsc', () => {
+    expectTypeOf<Rows<typeof pgSchema>>().toEqualTypeOf<Rows<typeof sqliteSchema>>();
+    expectTypeOf<Inserts<typeof pgSchema>>().toEqualTypeOf<Inserts<typeof sqliteSchema>>();
+    // And at run time: a time column reads back a Date, task_types its array.
+    const tasksCreatedAt = pgSchema.tasks.createdAt;
+    expect(tasksCreatedAt.mapFromDriverValue('1764000000000')).toEqual(new Date(1764000000000));
+    expect(tasksCreatedAt.mapToDriverValue(new Date(1764000000000))).toBe(1764000000000);
+    expect(pgSchema.users.taskTypes.mapFromDriverValue('["swap"]')).toEqual(['swap']);
+    expect(pgSchema.users.taskTypes.mapToDriverValue(['swap', 'semiremolque'])).toBe('["swap","semiremolque"]');
+  });
+
   it('describe the same tables, columns, keys and indexes', () => {
     expect(compareSchemas(sqliteSchema, pgSchema)).toEqual([]);
     // Every table is compared (not two empty lists).

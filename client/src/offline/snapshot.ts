@@ -7,6 +7,8 @@ export interface DriverSnapshot {
   /** The active task as last known; null: none. Absent: never loaded on this phone. */
   active?: Task | null;
   timeclock?: TimeclockStatus | null;
+  /** The server's clock minus this phone's, as last measured: "now" on the server while offline. */
+  offset_ms?: number;
 }
 
 const keyFor = (userId: string) => `torre.snapshot.${userId}`;

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ALERT_VIBRATION_MS, PUSH_OPEN_PATH } from '@shared/constants';
 import { PUSH_NOTICE } from '@shared/labels';
-import { notificationFor } from './notification';
+import { notificationFor, openApp } from './notification';
 
 const TASK_ID = '00000000-0000-4000-8000-000000000042';
 
@@ -54,5 +54,49 @@ describe('the service worker notification of a Web Push (CONTRACT §16)', () => 
     expect(options.requireInteraction).toBe(false);
     expect(options.vibrate).toEqual([...ALERT_VIBRATION_MS]);
     expect(options.data).toEqual({ url: PUSH_OPEN_PATH, task_id: TASK_ID, type: 'task_closed_by_staff' });
+  });
+});
+
+describe('openApp (a tap on the notification)', () => {
+  const origin = 'https://torre.patio.local';
+  function clientsWith(windows: { url: string }[]) {
+    const opened: string[] = [];
+    const focused: string[] = [];
+    const navigated: string[] = [];
+    const list = windows.map((w) => ({
+      url: w.url,
+      focus: vi.fn(async () => void focused.push(w.url)),
+      navigate: vi.fn(async (to: string) => void navigated.push(to)),
+    }));
+    return {
+      clients: {
+        matchAll: vi.fn(async () => list),
+        openWindow: vi.fn(async (url: string) => void opened.push(url)),
+      },
+      opened,
+      focused,
+      navigated,
+    };
+  }
+
+  it('opens the driver screen when the app has no window', async () => {
+    const c = clientsWith([]);
+    await openApp(c.clients, { url: PUSH_OPEN_PATH }, origin);
+    expect(c.opened).toEqual([`${origin}${PUSH_OPEN_PATH}`]);
+  });
+
+  it('brings the open window to the front, on the driver screen', async () => {
+    const c = clientsWith([{ url: 'https://other.example/x' }, { url: `${origin}/login` }]);
+    await openApp(c.clients, { url: PUSH_OPEN_PATH }, origin);
+    expect(c.opened).toEqual([]);
+    expect(c.focused).toEqual([`${origin}/login`]);
+    expect(c.navigated).toEqual([`${origin}${PUSH_OPEN_PATH}`]);
+  });
+
+  it('only focuses a window already on the driver screen; a notification without data still opens it', async () => {
+    const c = clientsWith([{ url: `${origin}${PUSH_OPEN_PATH}` }]);
+    await openApp(c.clients, null, origin);
+    expect(c.focused).toEqual([`${origin}${PUSH_OPEN_PATH}`]);
+    expect(c.navigated).toEqual([]);
   });
 });

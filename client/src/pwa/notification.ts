@@ -20,6 +20,34 @@ function parse(text: string | null): Partial<PushPayload> {
   }
 }
 
+/** The part of the service worker's `clients` that a tap on a notification uses. */
+export interface WindowClients {
+  matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<readonly AppWindow[]>;
+  openWindow(url: string): Promise<unknown>;
+}
+export interface AppWindow {
+  url: string;
+  focus(): Promise<unknown>;
+  navigate(url: string): Promise<unknown>;
+}
+
+/**
+ * A tap on the notification: the app's open window comes to the front (on the driver's screen), else a
+ * new one opens there.
+ */
+export async function openApp(clients: WindowClients, data: unknown, origin: string): Promise<void> {
+  const path = (data as { url?: unknown } | null)?.url;
+  const url = new URL(typeof path === 'string' ? path : PUSH_OPEN_PATH, origin).href;
+  const windows = await clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).origin === origin);
+  if (!open) {
+    await clients.openWindow(url);
+    return;
+  }
+  await open.focus();
+  if (new URL(open.url).pathname !== new URL(url).pathname) await open.navigate(url);
+}
+
 /** The notification for a push body (its text): vibrates, one per task (tag), opens the driver's screen. */
 export function notificationFor(text: string | null): NotificationSpec {
   const payload = parse(text);

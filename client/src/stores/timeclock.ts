@@ -32,8 +32,14 @@ interface TimeclockState {
 
 const initial = { status: null as TimeclockStatus | null, punching: null as ClockType | null };
 const me = () => useSession.getState().user?.id ?? null;
-/** CONTRACT §16: the clock state as last seen on this phone, shown before (or without) the server. */
-const lastKnown = () => ({ ...initial, status: readSnapshot(me()).timeclock ?? null });
+/**
+ * CONTRACT §16: the clock state and the server's clock offset as last seen on this phone, used before
+ * (or without) the server.
+ */
+function lastKnown() {
+  const { timeclock, offset_ms } = readSnapshot(me());
+  return { ...initial, status: timeclock ?? null, offsetMs: offset_ms ?? 0 };
+}
 
 /** The status after a punch the server has not seen yet (the same rules it applies). */
 export function afterPunch(status: TimeclockStatus | null, type: ClockType, at: string): TimeclockStatus {
@@ -50,7 +56,6 @@ export function afterPunch(status: TimeclockStatus | null, type: ClockType, at: 
 
 export const useTimeclock = create<TimeclockState>((set, get) => ({
   ...lastKnown(),
-  offsetMs: 0,
 
   async load() {
     set({ status: await api.get<TimeclockStatus>('/timeclock/status') });
@@ -99,7 +104,9 @@ export const useTimeclock = create<TimeclockState>((set, get) => ({
 
 useTimeclock.subscribe((s, prev) => {
   const userId = me();
-  if (userId && s.status && s.status !== prev.status) writeSnapshot(userId, { timeclock: s.status });
+  if (!userId) return;
+  if (s.status && s.status !== prev.status) writeSnapshot(userId, { timeclock: s.status });
+  if (s.offsetMs !== prev.offsetMs) writeSnapshot(userId, { offset_ms: s.offsetMs });
 });
 onSessionEnd((userId) => {
   if (userId) forgetSnapshot(userId);
