@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import type { SessionUser } from '@shared/schemas';
 import { UI_COMMON } from '@shared/labels';
 import { can, VIEW_ROLES } from '../../permissions';
@@ -8,11 +8,14 @@ import { useSession } from '../../stores/session';
 import { useUi } from '../../stores/ui';
 import { ApproveUsersModal } from '../Approval/ApproveUsersModal';
 import { CreateTaskDialog } from '../Board/CreateTaskDialog';
-import { DriverView } from '../Driver/DriverView';
 import { Spinner } from '../../components/Spinner';
 import { DriverHeader } from './DriverHeader';
 import { StaffHeader } from './StaffHeader';
 import { VIEW_COMPONENTS } from './views';
+
+// Only conductors open the driver screen: its code is loaded then (the service worker keeps it for offline
+// starts), not by every staff screen (the initial JavaScript budget in docs/PERFORMANCE.md).
+const DriverView = lazy(() => import('../Driver/DriverView').then((m) => ({ default: m.DriverView })));
 
 /** /dashboard: the driver screen for conductors, the staff shell with its views for everyone else. */
 export function DashboardPage() {
@@ -37,7 +40,9 @@ function DriverShell({ user }: { user: SessionUser }) {
       <SkipLink />
       <DriverHeader user={user} />
       <main id="main" className="mx-auto max-w-6xl px-3 py-4 sm:px-4">
-        <DriverView />
+        <Suspense fallback={<Spinner />}>
+          <DriverView />
+        </Suspense>
       </main>
     </div>
   );
