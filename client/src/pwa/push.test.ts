@@ -1,78 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PUSH_MSG } from '@shared/labels';
 import { json, mockFetch, sentBody } from '../test/http';
+import { ENDPOINT, KEYS, VAPID_BYTES, servePush as serve, stubPush } from '../test/push';
 import { useSession } from '../stores/session';
 import { dropPushSubscription, enablePush, pushSupport, syncPushSubscription } from './push';
-
-// A VAPID public key as the server gives it (65 bytes, uncompressed P-256) and a browser subscription.
-const VAPID_BYTES = Uint8Array.from({ length: 65 }, (_, i) => (i === 0 ? 4 : i));
-const VAPID = Buffer.from(VAPID_BYTES).toString('base64url');
-const ENDPOINT = 'https://push.example.test/send/abc123';
-const KEYS = { p256dh: `B${'a'.repeat(86)}`, auth: 'b'.repeat(22) };
-
-type Permission = NotificationPermission;
-
-/** Notification, PushManager and the service worker's registration, scripted. */
-function stubPush({
-  permission = 'default' as Permission,
-  answer = 'granted' as Permission,
-  existing = false,
-  existingKey = null as ArrayBuffer | null,
-} = {}) {
-  const state = { permission };
-  const makeSub = (key: ArrayBuffer | null) => {
-    const sub = {
-      endpoint: ENDPOINT,
-      options: { applicationServerKey: key, userVisibleOnly: true },
-      toJSON: () => ({ endpoint: ENDPOINT, expirationTime: null, keys: { ...KEYS } }),
-      unsubscribe: vi.fn(async () => {
-        if (current === sub) current = null;
-        return true;
-      }),
-    };
-    return sub;
-  };
-  let current: ReturnType<typeof makeSub> | null = existing ? makeSub(existingKey) : null;
-  const first = current;
-  const pushManager = {
-    getSubscription: vi.fn(async () => current),
-    subscribe: vi.fn(async (opts: PushSubscriptionOptionsInit) => {
-      current = makeSub((opts.applicationServerKey as Uint8Array<ArrayBuffer>).buffer);
-      return current;
-    }),
-  };
-  const registration = { pushManager };
-  const requestPermission = vi.fn(async () => {
-    state.permission = answer;
-    return answer;
-  });
-  vi.stubGlobal('Notification', {
-    get permission() {
-      return state.permission;
-    },
-    requestPermission,
-  });
-  vi.stubGlobal('PushManager', function PushManager() {});
-  Object.defineProperty(window, 'isSecureContext', { value: true, configurable: true });
-  Object.defineProperty(navigator, 'serviceWorker', {
-    configurable: true,
-    value: { ready: Promise.resolve(registration), getRegistration: vi.fn(async () => registration) },
-  });
-  return { pushManager, requestPermission, first, current: () => current };
-}
-
-/** The server: the VAPID key, subscriptions and logout. */
-function serve(over: { subscribe?: Response } = {}) {
-  return mockFetch((path, init) => {
-    if (path === '/push/public-key') return json(200, { public_key: VAPID });
-    if (path === '/push/subscriptions' && init.method === 'POST')
-      return over.subscribe ?? json(200, { message: PUSH_MSG.subscribed });
-    if (path === '/push/subscriptions' && init.method === 'DELETE')
-      return json(200, { message: PUSH_MSG.unsubscribed });
-    if (path === '/auth/logout') return json(200, { message: 'ok' });
-    return json(404, { detail: 'Recurso no encontrado' });
-  });
-}
 
 const calls = (fetch: ReturnType<typeof mockFetch>) =>
   fetch.mock.calls.map(

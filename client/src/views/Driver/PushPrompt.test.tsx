@@ -4,61 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { PUSH_MSG, PUSH_UI } from '@shared/labels';
 import { json, mockFetch, sentBody } from '../../test/http';
+import { ENDPOINT, KEYS, servePush, stubPush } from '../../test/push';
 import { PUSH_PREF, PushPrompt } from './PushPrompt';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
-const VAPID = Buffer.from(Uint8Array.from({ length: 65 }, (_, i) => (i === 0 ? 4 : i))).toString('base64url');
-const ENDPOINT = 'https://push.example.test/send/phone-1';
-const KEYS = { p256dh: `B${'c'.repeat(86)}`, auth: 'd'.repeat(22) };
-
-/** Notification, PushManager and the service worker's registration, scripted. */
-function stubPush({
-  permission = 'default' as NotificationPermission,
-  answer = 'granted' as NotificationPermission,
-  existing = false,
-} = {}) {
-  const state = { permission };
-  const sub = {
-    endpoint: ENDPOINT,
-    options: { applicationServerKey: null, userVisibleOnly: true },
-    toJSON: () => ({ endpoint: ENDPOINT, expirationTime: null, keys: { ...KEYS } }),
-    unsubscribe: vi.fn(async () => true),
-  };
-  let current: typeof sub | null = existing ? sub : null;
-  const pushManager = {
-    getSubscription: vi.fn(async () => current),
-    subscribe: vi.fn(async () => (current = sub)),
-  };
-  const requestPermission = vi.fn(async () => {
-    state.permission = answer;
-    return answer;
-  });
-  vi.stubGlobal('Notification', {
-    get permission() {
-      return state.permission;
-    },
-    requestPermission,
-  });
-  vi.stubGlobal('PushManager', function PushManager() {});
-  Object.defineProperty(window, 'isSecureContext', { value: true, configurable: true });
-  Object.defineProperty(navigator, 'serviceWorker', {
-    configurable: true,
-    value: {
-      ready: Promise.resolve({ pushManager }),
-      getRegistration: vi.fn(async () => ({ pushManager })),
-    },
-  });
-  return { pushManager, requestPermission };
-}
-
-function serve(subscribe: Response = json(200, { message: PUSH_MSG.subscribed })) {
-  return mockFetch((path, init) => {
-    if (path === '/push/public-key') return json(200, { public_key: VAPID });
-    if (path === '/push/subscriptions' && init.method === 'POST') return subscribe.clone();
-    return json(404, { detail: 'Recurso no encontrado' });
-  });
-}
+const serve = (subscribe?: Response) => servePush({ subscribe });
 
 const posts = (fetch: ReturnType<typeof mockFetch>) =>
   fetch.mock.calls.filter(([url, init]) => init?.method === 'POST' && String(url).endsWith('/subscriptions'));
