@@ -337,4 +337,18 @@ describe('driver phone', () => {
     const touch = await page.locator('link[rel=apple-touch-icon]').getAttribute('href');
     expect((await fetch(`${inject('baseUrl')}${touch}`)).status).toBe(200);
   });
+
+  it('a new release reaches the phones: sw.js and the manifest are revalidated, hashed files never change', async () => {
+    const base = inject('baseUrl');
+    const sw = await fetch(`${base}/sw.js`);
+    expect(sw.status).toBe(200);
+    expect(sw.headers.get('cache-control')).toBe('no-cache');
+    expect(await sw.text()).toContain('index.html');
+    expect((await fetch(`${base}/manifest.webmanifest`)).headers.get('cache-control')).toBe('no-cache');
+    const html = await (await fetch(`${base}/login`)).text();
+    const entry = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(entry).toBeDefined();
+    const asset = await fetch(`${base}${entry}`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
 });
