@@ -24,6 +24,13 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody awaits on the server turns a refusal into an unhandled rejection instead of its
+    // 4xx, or answers before the change is kept (and the services are becoming async: issue 16).
+    files: ['server/**/*.ts', 'scripts/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error', 'window', 'document', 'process', 'Buffer'],

@@ -47,7 +47,8 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
       isStaff(role) ? ROOMS.staff : ROOMS.drivers,
     ];
     if (role === 'conductor') rooms.push(...taskTypes.map(ROOMS.type));
-    socket.join(rooms);
+    // In-memory adapter: joined at once (a cross-node adapter would return a promise to wait for).
+    void socket.join(rooms);
     presence.socketConnected(userId);
     const expiry = setTimeout(() => expire(socket), Math.max(0, socket.data.exp - nowMs()));
     socket.on('disconnect', () => {
