@@ -231,6 +231,10 @@ export function liveServer() {
     get url() {
       return running().url;
     },
+    /** The Socket.IO server, to look at rooms and sockets from the server's side. */
+    get io() {
+      return running().io;
+    },
     api: () => running().api(),
     async connect(token: string): Promise<TestSocket> {
       const socket = await connectSocket(running().url, token);

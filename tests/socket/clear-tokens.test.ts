@@ -1,26 +1,12 @@
 // clear-all-tokens over the socket (CONTRACT §4, §9): every other session hears session:revoked
 // {reason:'tokens_cleared'} and is dropped at once; the caller's sockets stay.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { REVOKE_MESSAGES } from '@shared/events';
 import { users } from '../../server/db/schema';
-import {
-  collect,
-  connectSocket,
-  db,
-  makeUser,
-  nextEvent,
-  setupServer,
-  type TestSocket,
-} from '../helpers/context';
+import { collect, db, liveServer, makeUser, nextEvent, type TestSocket } from '../helpers/context';
 
-let server: Awaited<ReturnType<typeof setupServer>>;
-beforeAll(async () => {
-  server = await setupServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = liveServer();
 
 const disconnected = (socket: TestSocket) =>
   new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
@@ -32,10 +18,10 @@ describe('clear-all-tokens', () => {
     const caller = makeUser('admin');
     const driver = makeUser('conductor');
     const manager = makeUser('manager');
-    const callerSocket = await connectSocket(server.url, caller.token);
-    const callerWallScreen = await connectSocket(server.url, caller.token);
-    const driverSocket = await connectSocket(server.url, driver.token);
-    const managerSocket = await connectSocket(server.url, manager.token);
+    const callerSocket = await server.connect(caller.token);
+    const callerWallScreen = await server.connect(caller.token);
+    const driverSocket = await server.connect(driver.token);
+    const managerSocket = await server.connect(manager.token);
     const callerRevoked = collect(callerSocket, 'session:revoked');
     const wallScreenRevoked = collect(callerWallScreen, 'session:revoked');
     // A recent request also keeps a user online (the polling fallback, 90 s): revocation must end that too.
@@ -67,9 +53,6 @@ describe('clear-all-tokens', () => {
     expect(isOnline(caller.user.id)).toBe(true);
 
     // The old token cannot open a socket again.
-    await expect(connectSocket(server.url, driver.token)).rejects.toThrow('No autorizado');
-
-    callerSocket.close();
-    callerWallScreen.close();
+    await expect(server.connect(driver.token)).rejects.toThrow('No autorizado');
   });
 });

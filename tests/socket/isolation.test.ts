@@ -2,7 +2,7 @@
 // drivers, drivers without the task's type, other roles, revoked and expired sessions. "Must not" is
 // proven without timers: events on one socket arrive in the order the server sent them, so once a later
 // barrier event arrives on a socket, anything that was going to reach it before has reached it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_TTL_MS } from '@shared/constants';
 import type { VehicleType } from '@shared/enums';
 import type { ServerToClientEvents } from '@shared/events';
@@ -11,27 +11,19 @@ import { flushFigures } from '../../server/realtime/emit';
 import {
   advanceClock,
   collect,
-  connectSocket,
+  liveServer,
   makeUser,
   nextEvent,
-  setupServer,
+  nextMatching,
   type TestSocket,
   type TestUser,
 } from '../helpers/context';
 
-let server: Awaited<ReturnType<typeof setupServer>>;
+const server = liveServer();
 let boss: TestUser; // creates barrier tasks; never connected
-const open: TestSocket[] = [];
 
-beforeAll(async () => {
-  server = await setupServer();
+beforeAll(() => {
   boss = makeUser('admin');
-});
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
-afterAll(async () => {
-  await server.close();
 });
 
 interface Member {
@@ -43,9 +35,7 @@ interface Member {
 type Cast = Record<'admin' | 'admin2' | 'manager' | 'gestor' | 'semi' | 'semi2' | 'swapOnly', Member>;
 
 async function member(user: TestUser, hears: VehicleType[]): Promise<Member> {
-  const socket = await connectSocket(server.url, user.token);
-  open.push(socket);
-  return { user, socket, hears };
+  return { user, socket: await server.connect(user.token), hears };
 }
 
 /** A fresh set of connected users of every kind (fresh users: no room is shared with earlier tests). */
@@ -82,21 +72,12 @@ async function createTask(vehicle_type: VehicleType = 'semiremolque', by: TestUs
 /** Waits until every member has heard a pool task created after this call (see the file comment). */
 async function barrier(members: Member[]): Promise<void> {
   const tag = `BAR-${++seq}`;
-  const waits = members.map(
-    (m) =>
-      new Promise<void>((resolve, reject) => {
-        // The swap barrier is created last, so a socket hearing swap waits for that one.
-        const want: VehicleType = m.hears.includes('swap') ? 'swap' : 'semiremolque';
-        const timer = setTimeout(() => reject(new Error('barrier not heard')), 5000);
-        const onCreated = ({ task }: { task: Task }) => {
-          if (task.trailer_id !== `${tag}-${want}`.toUpperCase()) return;
-          clearTimeout(timer);
-          m.socket.off('task:created', onCreated);
-          resolve();
-        };
-        m.socket.on('task:created', onCreated);
-      }),
-  );
+  const waits = members.map((m) => {
+    // The swap barrier is created last, so a socket hearing swap waits for that one.
+    const want: VehicleType = m.hears.includes('swap') ? 'swap' : 'semiremolque';
+    const trailer = `${tag}-${want}`.toUpperCase();
+    return nextMatching(m.socket, 'task:created', ({ task }) => task.trailer_id === trailer, 5000);
+  });
   for (const vehicle_type of ['semiremolque', 'swap'] as const) {
     const res = await server
       .api()
@@ -296,7 +277,7 @@ describe('ended sessions', () => {
     expect(heard(revoked)).toEqual(['semi2']);
     expect(revoked.semi2[0].reason).toBe('role_changed');
     expect(created.semi2).toEqual([]);
-    await expect(connectSocket(server.url, c.semi2.user.token)).rejects.toThrow('No autorizado');
+    await expect(server.connect(c.semi2.user.token)).rejects.toThrow('No autorizado');
   });
 
   it('a deleted user is told so and dropped; clear-all-tokens drops everyone but the caller', async () => {
@@ -329,6 +310,6 @@ describe('ended sessions', () => {
     await barrier([fresh]);
     expect(oldCreated).toEqual([]);
     expect(fresh.socket.connected).toBe(true);
-    await expect(connectSocket(server.url, old.user.token)).rejects.toThrow();
+    await expect(server.connect(old.user.token)).rejects.toThrow();
   });
 });

@@ -1,40 +1,27 @@
 // Task pushes per room (CONTRACT §9): who hears of each change, and — the leak tests — who never does.
 // "Never" is checked without timers: events on one socket arrive in the order the server sent them, so
 // once a later event (a barrier) arrives, anything that should have come before it has come.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '@shared/schemas';
 import {
   collect,
-  connectSocket,
+  liveServer,
   makePunch,
   makeUser,
   nextEvent,
-  setupServer,
   type TestSocket,
   type TestUser,
 } from '../helpers/context';
 
-let server: Awaited<ReturnType<typeof setupServer>>;
+const server = liveServer();
 let admin: TestUser;
-const open: TestSocket[] = [];
 
-beforeAll(async () => {
-  server = await setupServer();
+beforeAll(() => {
   admin = makeUser('admin');
 });
-afterEach(() => {
-  for (const s of open.splice(0)) s.close();
-});
-afterAll(async () => {
-  await server.close();
-});
 
+const connect = (user: TestUser) => server.connect(user.token);
 let seq = 0;
-async function connect(user: TestUser): Promise<TestSocket> {
-  const socket = await connectSocket(server.url, user.token);
-  open.push(socket);
-  return socket;
-}
 async function createTask(body: Record<string, unknown> = {}): Promise<Task> {
   const res = await server
     .api()
