@@ -7,6 +7,7 @@ import supertest from 'supertest';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import type { Role, VehicleType, Priority, TaskStatus, ClockType } from '@shared/enums';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/events';
+import type { Task } from '@shared/schemas';
 import { configure } from '../../server/config';
 import { openDb, runMigrations, closeDb, db } from '../../server/db';
 import { users, tasks, punches, type UserRow, type TaskRow } from '../../server/db/schema';
@@ -241,5 +242,27 @@ export function liveServer() {
       open.push(socket);
       return socket;
     },
+    /** POST /api/tasks as `by` (a trailer of its own unless the body names one); a 201 or the test fails. */
+    async createTask(by: TestUser, body: Record<string, unknown> = {}): Promise<Task> {
+      const res = await running()
+        .api()
+        .post('/api/tasks')
+        .set(by.auth)
+        .send({
+          title: 'Mover',
+          origin: 'Muelle 1',
+          destination: 'Campa',
+          trailer_id: uniqueTrailer(),
+          ...body,
+        });
+      if (res.status !== 201) throw new Error(`POST /api/tasks: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body as Task;
+    },
+    /** PUT /api/tasks/{id} as `by`. */
+    put: (id: string, body: object, by: TestUser) =>
+      running().api().put(`/api/tasks/${id}`).set(by.auth).send(body),
   };
 }
+
+let trailers = 0;
+const uniqueTrailer = () => `LS-${process.pid}-${++trailers}`;

@@ -33,18 +33,8 @@ afterEach(() => {
 });
 
 const connect = (user: TestUser) => server.connect(user.token);
-let seq = 0;
-async function createTask(body: Record<string, unknown> = {}): Promise<Task> {
-  const res = await server
-    .api()
-    .post('/api/tasks')
-    .set(admin.auth)
-    .send({ title: 'Mover', origin: 'Muelle 1', destination: 'Campa', trailer_id: `CR-${++seq}`, ...body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-const put = (id: string, body: object, who: TestUser = admin) =>
-  server.api().put(`/api/tasks/${id}`).set(who.auth).send(body);
+const createTask = (body: Record<string, unknown> = {}) => server.createTask(admin, body);
+const put = (id: string, body: object, who: TestUser = admin) => server.put(id, body, who);
 
 describe('the workload alert over stats:updated', () => {
   it('keeps `since` across pushes while the status holds; a new status starts a new since', async () => {

@@ -21,18 +21,8 @@ beforeAll(() => {
 });
 
 const connect = (user: TestUser) => server.connect(user.token);
-let seq = 0;
-async function createTask(body: Record<string, unknown> = {}): Promise<Task> {
-  const res = await server
-    .api()
-    .post('/api/tasks')
-    .set(admin.auth)
-    .send({ title: 'Mover', origin: 'Muelle 1', destination: 'Campa', trailer_id: `S-${++seq}`, ...body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-const put = (id: string, body: object, who: TestUser = admin) =>
-  server.api().put(`/api/tasks/${id}`).set(who.auth).send(body);
+const createTask = (body: Record<string, unknown> = {}) => server.createTask(admin, body);
+const put = (id: string, body: object, who: TestUser = admin) => server.put(id, body, who);
 /** Creates a semiremolque pool task and waits until every socket has heard of it. */
 async function barrier(...sockets: TestSocket[]): Promise<void> {
   const heard = sockets.map((s) => nextEvent(s, 'task:created'));
