@@ -19,6 +19,7 @@ import { presence } from './services/presence';
 import { registerPresenceEffects } from './services/presence-effects';
 import { ensureFirstAdmin } from './services/bootstrap';
 import { startBackgroundJobs } from './services/jobs';
+import { setDraining } from './services/health';
 import { backupsDir, newestBackup } from './services/backups';
 import { logger } from './logger';
 
@@ -48,6 +49,7 @@ export async function startServer(
   // Engine.IO takes its requests before this listener).
   const inFlight = new Set<http.ServerResponse>();
   let draining = false;
+  setDraining(false);
   const app = createApp();
   const handle: http.RequestListener = (req, res) => {
     inFlight.add(res);
@@ -74,6 +76,7 @@ export async function startServer(
   async function shutdown(): Promise<void> {
     const deadline = performance.now() + SHUTDOWN_GRACE_MS;
     draining = true;
+    setDraining(true);
     stopJobs();
     // Stop accepting connections; idle keep-alive ones close now, busy ones after their answer.
     const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,5 @@
-// Public server time and, only with TEST_CLOCK=1, the route that moves the server clock.
+// Public server time, the load balancer's two probes and, only with TEST_CLOCK=1, the route that moves
+// the server clock.
 import { Router } from 'express';
 import { z } from 'zod';
 import type { ServerTime } from '@shared/schemas';
@@ -6,6 +7,7 @@ import { madridIso } from '@shared/time';
 import { advanceClock, nowMs } from '../clock';
 import { config } from '../config';
 import { parseBody } from '../http/validate';
+import { isReady } from '../services/health';
 
 export const systemRoutes = Router();
 
@@ -13,6 +15,15 @@ systemRoutes.get('/server-time', (_req, res) => {
   const epoch = nowMs();
   const body: ServerTime = { madrid_time: madridIso(epoch), epoch_ms: epoch };
   res.json(body);
+});
+
+// CONTRACT §18: public and without details (the full health check is the admin's, CONTRACT §10).
+systemRoutes.get('/health/live', (_req, res) => {
+  res.json({ status: 'ok' });
+});
+systemRoutes.get('/health/ready', (_req, res) => {
+  const ready = isReady();
+  res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable' });
 });
 
 const advanceSchema = z.object({

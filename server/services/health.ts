@@ -204,3 +204,26 @@ export function healthCheck(): HealthCheck {
   );
   return { overall_status: overall, checks };
 }
+
+// ---- The load balancer's probes (CONTRACT §18) -----------------------------------------------------
+
+let draining = false;
+
+/** From the start of a shutdown: the balancer stops sending new work here while answers finish. */
+export function setDraining(value: boolean): void {
+  draining = value;
+}
+
+/**
+ * `GET /health/ready`: this node can take work — not shutting down, the database open and answering,
+ * and its storage able to keep a write. Cheap (a probe every few seconds): no write, no integrity check.
+ */
+export function isReady(): boolean {
+  if (draining || !sqlite?.open) return false;
+  try {
+    sqlite.prepare('SELECT 1').pluck().get();
+  } catch {
+    return false;
+  }
+  return storageProblem() === null;
+}

@@ -71,6 +71,8 @@ const ownActive = (me: { id: string; role: Role }) =>
 const MATRIX: [string, Build, ...number[]][] = [
   // endpoint                                        request builder                                                                                                  none forged expired revoked deleted  cond gestor manager admin
   ['GET /server-time',                               () => ({ method: 'get', path: '/api/server-time' }),                                                              200, 200, 200, 200, 200, 200, 200, 200, 200],
+  ['GET /health/live',                               () => ({ method: 'get', path: '/api/health/live' }),                                                              200, 200, 200, 200, 200, 200, 200, 200, 200],
+  ['GET /health/ready',                              () => ({ method: 'get', path: '/api/health/ready' }),                                                             200, 200, 200, 200, 200, 200, 200, 200, 200],
   ['POST /test/clock',                               () => ({ method: 'post', path: '/api/test/clock', body: { advance_ms: 0 } }),                                   200, 200, 200, 200, 200, 200, 200, 200, 200],
   ['POST /auth/register',                            () => ({ method: 'post', path: '/api/auth/register', body: { email: `r-${crypto.randomUUID()}@t.es`, password: 'abcdefgh1', name: 'Nuevo' } }), 201, 201, 201, 201, 201, 201, 201, 201, 201],
   ['POST /auth/login',                               () => ({ method: 'post', path: '/api/auth/login', body: { email: makeUser('gestor').user.email, password: PASSWORD } }), 200, 200, 200, 200, 200, 200, 200, 200, 200],
