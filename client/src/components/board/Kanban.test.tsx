@@ -8,6 +8,7 @@ import type { Role } from '@shared/enums';
 import type { EligibleDriver, Task } from '@shared/schemas';
 import { COLUMN_EMPTY, ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_COMMON, UI_DRIVER } from '@shared/labels';
 import { json, mockFetch, sentBody } from '../../test/http';
+import { makeTask } from '../../test/tasks';
 import { useSession } from '../../stores/session';
 import { useTasks } from '../../stores/tasks';
 import { Kanban } from './Kanban';
@@ -17,39 +18,7 @@ const user = () => userEvent.setup({ delay: null });
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
-let n = 0;
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
-function task(fields: Partial<Task> = {}): Task {
-  const id = `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-  return {
-    id,
-    title: 'Mover',
-    description: 'Con lona azul',
-    origin: 'Muelle 3',
-    destination: 'Campa Norte',
-    trailer_id: `R-${1000 + n}-BCD`,
-    priority: 'high',
-    status: 'bolsa_trabajo',
-    vehicle_type: 'semiremolque',
-    assigned_to: null,
-    assigned_to_name: null,
-    created_by: 'g1',
-    created_by_name: 'Gema Gestora',
-    created_at: minutesAgo(60 - n),
-    updated_at: minutesAgo(1),
-    assigned_at: null,
-    completed_at: null,
-    status_since: minutesAgo(5),
-    return_reason: null,
-    on_hold: false,
-    hold_reason: null,
-    last_return_reason: null,
-    assignee_online: null,
-    assignee_offline_since: null,
-    version: 1,
-    ...fields,
-  };
-}
 
 function signIn(role: Role, id = 'me') {
   useSession.setState({
@@ -128,7 +97,12 @@ afterEach(() => {
 describe('staff board', { timeout: 20_000 }, () => {
   it('shows the three columns with counts and empty texts, and every field of a card', () => {
     signIn('admin');
-    const t = task({ return_reason: 'Remolque dañado' });
+    const t = makeTask({
+      description: 'Con lona azul',
+      priority: 'high',
+      created_by_name: 'Gema Gestora',
+      return_reason: 'Remolque dañado',
+    });
     seed(t);
     render(<Kanban mode="staff" />);
     expect(within(column('bolsa_trabajo')).getByTestId('column-count')).toHaveTextContent('1');
@@ -154,7 +128,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('mounts a long column a page at a time; the count is the whole column', async () => {
     signIn('admin');
-    seed(...Array.from({ length: 35 }, () => task()));
+    seed(...Array.from({ length: 35 }, () => makeTask()));
     const observers: { fire: (hit: boolean) => void }[] = [];
     vi.stubGlobal(
       'IntersectionObserver',
@@ -187,9 +161,9 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('colours the time in state by the SPEC §9 delay thresholds', () => {
     signIn('admin');
-    const fresh = task({ status_since: minutesAgo(5) });
-    const late = task({ status_since: minutesAgo(25) });
-    const stuck = task({
+    const fresh = makeTask({ status_since: minutesAgo(5) });
+    const late = makeTask({ status_since: minutesAgo(25) });
+    const stuck = makeTask({
       status: 'en_proceso',
       assigned_to: 'd1',
       assigned_to_name: 'Lucía',
@@ -208,7 +182,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('a pool card dragged by keyboard to En Proceso asks for the driver; busy ones cannot be chosen', async () => {
     signIn('admin');
-    const t = task();
+    const t = makeTask();
     seed(t);
     const drivers: EligibleDriver[] = [
       {
@@ -259,7 +233,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('a refused drag goes back to its column with the server detail as the toast', async () => {
     signIn('manager');
-    const t = task({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Lucía' });
+    const t = makeTask({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Lucía' });
     seed(t);
     mockFetch(() => json(409, { detail: 'La tarea cambió mientras tanto' }));
     render(<Kanban mode="staff" />);
@@ -276,7 +250,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it("a driver's En Proceso card dropped on Finalizada asks first: Cancelar sends nothing, confirming PUTs", async () => {
     signIn('admin');
-    const t = task({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Jesús Jiménez' });
+    const t = makeTask({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Jesús Jiménez' });
     seed(t);
     const fetch = mockFetch(() =>
       json(200, { ...t, status: 'finalizada', completed_at: new Date().toISOString(), version: 2 }),
@@ -305,7 +279,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('a pool card dropped on Finalizada needs no confirmation', async () => {
     signIn('admin');
-    const t = task();
+    const t = makeTask();
     seed(t);
     const fetch = mockFetch(() => json(200, { ...t, status: 'finalizada', version: 2 }));
     render(<Kanban mode="staff" />);
@@ -317,7 +291,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it("'Retener' asks an optional reason and PUTs the hold; the held card says so and offers 'Liberar'", async () => {
     signIn('manager');
-    const t = task();
+    const t = makeTask();
     seed(t);
     const fetch = mockFetch((_path, init) => {
       const body = JSON.parse(String(init.body)) as { on_hold: boolean; hold_reason?: string | null };
@@ -352,7 +326,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('a refused hold (no longer in the pool) toasts the server detail and leaves the card as it was', async () => {
     signIn('gestor');
-    const t = task();
+    const t = makeTask();
     seed(t);
     mockFetch(() => json(409, { detail: ERR.holdOnlyPool }));
     render(<Kanban mode="staff" />);
@@ -368,14 +342,14 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('an En Proceso card whose driver is offline says since when, in the one duration format', () => {
     signIn('admin');
-    const t = task({
+    const t = makeTask({
       status: 'en_proceso',
       assigned_to: 'd1',
       assigned_to_name: 'Lucía',
       assignee_online: false,
       assignee_offline_since: minutesAgo(108),
     });
-    const online = task({
+    const online = makeTask({
       status: 'en_proceso',
       assigned_to: 'd2',
       assigned_to_name: 'Ana',
@@ -391,7 +365,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('speaks Spanish to screen readers: the drag instructions and what happens during a drag', async () => {
     signIn('admin');
-    const t = task();
+    const t = makeTask();
     seed(t);
     mockFetch(() => json(200, { ...t, status: 'finalizada', version: 2 }));
     render(<Kanban mode="staff" />);
@@ -416,7 +390,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('falls back to the SPEC §8 text when the refusal has no detail', async () => {
     signIn('admin');
-    const t = task({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Lucía' });
+    const t = makeTask({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Lucía' });
     seed(t);
     mockFetch(() => new Response('', { status: 500 }));
     render(<Kanban mode="staff" />);
@@ -427,7 +401,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 
   it('delete asks first; only the confirmation sends it', async () => {
     signIn('gestor');
-    const t = task();
+    const t = makeTask();
     seed(t);
     const fetch = mockFetch(() => json(200, { message: 'Tarea eliminada' }));
     render(<Kanban mode="staff" />);
@@ -444,7 +418,7 @@ describe('staff board', { timeout: 20_000 }, () => {
 describe('driver mode', { timeout: 20_000 }, () => {
   it("a held pool task cannot be claimed: 'Asignarme' is disabled and says why", async () => {
     signIn('conductor');
-    const t = task({ vehicle_type: 'swap', on_hold: true, hold_reason: 'Remolque dañado' });
+    const t = makeTask({ vehicle_type: 'swap', on_hold: true, hold_reason: 'Remolque dañado' });
     seed(t);
     const fetch = mockFetch(() => json(200, { message: 'ok' }));
     render(<Kanban mode="driver" />);
@@ -460,9 +434,9 @@ describe('driver mode', { timeout: 20_000 }, () => {
 
   it("shows 'Asignarme' on a free pool task and 'Devolver' on the driver's own, nothing on others'", () => {
     signIn('conductor');
-    const free = task();
-    const mine = task({ status: 'en_proceso', assigned_to: 'me', assigned_to_name: 'Yo Mismo' });
-    const done = task({
+    const free = makeTask();
+    const mine = makeTask({ status: 'en_proceso', assigned_to: 'me', assigned_to_name: 'Yo Mismo' });
+    const done = makeTask({
       status: 'finalizada',
       assigned_to: 'me',
       assigned_to_name: 'Yo Mismo',
@@ -479,8 +453,8 @@ describe('driver mode', { timeout: 20_000 }, () => {
 
   it("'Asignarme' claims at once (a Swap task after a confirmation) with the server's message", async () => {
     signIn('conductor');
-    const semi = task();
-    const swap = task({ vehicle_type: 'swap' });
+    const semi = makeTask();
+    const swap = makeTask({ vehicle_type: 'swap' });
     seed(semi, swap);
     const fetch = mockFetch(() => json(200, { message: 'Te has asignado esta tarea' }));
     render(<Kanban mode="driver" />);
@@ -499,7 +473,7 @@ describe('driver mode', { timeout: 20_000 }, () => {
   it("refuses on the client a pool task that is already assigned ('Esta tarea ya está asignada')", async () => {
     signIn('conductor');
     // A stale card: still in the pool here, but the store already knows someone holds it.
-    const taken = task({ assigned_to: 'other', assigned_to_name: 'Otro' });
+    const taken = makeTask({ assigned_to: 'other', assigned_to_name: 'Otro' });
     seed(taken);
     const fetch = mockFetch(() => json(200, {}));
     render(<Kanban mode="driver" />);
@@ -510,7 +484,7 @@ describe('driver mode', { timeout: 20_000 }, () => {
 
   it('refuses a drag the SPEC §4 rules do not allow, without calling the server', async () => {
     signIn('conductor');
-    const othersDone = task({ status: 'finalizada', assigned_to: 'me', completed_at: minutesAgo(2) });
+    const othersDone = makeTask({ status: 'finalizada', assigned_to: 'me', completed_at: minutesAgo(2) });
     seed(othersDone);
     const fetch = mockFetch(() => json(200, {}));
     render(<Kanban mode="driver" />);
@@ -521,7 +495,7 @@ describe('driver mode', { timeout: 20_000 }, () => {
 
   it("'Devolver' asks first, with the optional reason, and the card goes back to the pool", async () => {
     signIn('conductor');
-    const mine = task({ status: 'en_proceso', assigned_to: 'me', assigned_to_name: 'Yo Mismo' });
+    const mine = makeTask({ status: 'en_proceso', assigned_to: 'me', assigned_to_name: 'Yo Mismo' });
     seed(mine);
     const fetch = mockFetch(() => json(200, { message: 'Tarea devuelta a bolsa de trabajo' }));
     render(<Kanban mode="driver" />);
@@ -540,7 +514,7 @@ describe('driver mode', { timeout: 20_000 }, () => {
 
   it('on a phone the columns become tabs', async () => {
     signIn('conductor');
-    const free = task();
+    const free = makeTask();
     seed(free);
     vi.stubGlobal('matchMedia', (query: string) => ({
       matches: query.includes('max-width: 767px'),

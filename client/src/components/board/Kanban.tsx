@@ -25,7 +25,6 @@ import { useTasks, type Assignee } from '../../stores/tasks';
 import { toastError } from '../../toast';
 import { cn } from '../cn';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { inputClass } from '../Field';
 import { TEXT_MAX } from '@shared/constants';
 import {
   BoardContext,
@@ -36,6 +35,7 @@ import {
 } from './context';
 import { useMediaQuery } from './hooks';
 import { DriverPicker } from './DriverPicker';
+import { ReasonDialog, type ReasonField } from './ReasonDialog';
 import { COLUMN_LOOK, KanbanColumn } from './KanbanColumn';
 import { TaskFormModal } from './TaskFormModal';
 
@@ -61,6 +61,30 @@ const quiet = (p: Promise<unknown>) => void p.catch(() => undefined);
 const moveTo = (task: Task, to: TaskStatus, driver?: Assignee) =>
   run(
     () => useTasks.getState().move(task.id, to, driver),
+    () => TOAST.taskUpdated,
+    TOAST.updateTaskError,
+  );
+
+/** 'Devolver' asks first, with the optional reason the card will show (CONTRACT §5). */
+const RETURN_REASON: ReasonField<ReturnReason> = {
+  options: RETURN_REASONS,
+  noReason: UI_DRIVER.returnConfirm.noReason,
+};
+const giveBack = (task: Task, reason: ReturnReason | null) =>
+  run(
+    () => useTasks.getState().giveBack(task.id, reason),
+    () => TOAST.returnedToPool,
+    TOAST.returnError,
+  );
+
+/** Staff 'Retener' (CONTRACT §15): an optional reason, shown on every card while it is held. */
+const HOLD_REASON: ReasonField<string> = {
+  placeholder: UI_BOARD.holdConfirm.reasonPlaceholder,
+  maxLength: TEXT_MAX,
+};
+const putOnHold = (task: Task, reason: string | null) =>
+  run(
+    () => useTasks.getState().putOnHold(task.id, reason),
     () => TOAST.taskUpdated,
     TOAST.updateTaskError,
   );
@@ -314,8 +338,24 @@ function BoardDialogs({ dialog, close, me }: DialogsProps) {
           }
         />
       )}
-      {dialog?.kind === 'return' && <ReturnDialog task={dialog.task} onOpenChange={onOpenChange} />}
-      {dialog?.kind === 'hold' && <HoldDialog task={dialog.task} onOpenChange={onOpenChange} />}
+      {dialog?.kind === 'return' && (
+        <ReasonDialog
+          texts={UI_DRIVER.returnConfirm}
+          subject={named(dialog.task)}
+          field={RETURN_REASON}
+          onOpenChange={onOpenChange}
+          onConfirm={(reason) => giveBack(dialog.task, reason)}
+        />
+      )}
+      {dialog?.kind === 'hold' && (
+        <ReasonDialog
+          texts={UI_BOARD.holdConfirm}
+          subject={named(dialog.task)}
+          field={HOLD_REASON}
+          onOpenChange={onOpenChange}
+          onConfirm={(reason) => putOnHold(dialog.task, reason)}
+        />
+      )}
       {dialog?.kind === 'finish' && (
         <ConfirmDialog
           open
@@ -331,78 +371,5 @@ function BoardDialogs({ dialog, close, me }: DialogsProps) {
         />
       )}
     </>
-  );
-}
-
-/** 'Devolver' asks first, with the optional reason the card will show (CONTRACT §5). */
-function ReturnDialog({ task, onOpenChange }: { task: Task; onOpenChange: (open: boolean) => void }) {
-  const [reason, setReason] = useState<ReturnReason | ''>('');
-  const texts = UI_DRIVER.returnConfirm;
-  return (
-    <ConfirmDialog
-      open
-      onOpenChange={onOpenChange}
-      variant="warning"
-      title={texts.title}
-      message={texts.message(named(task))}
-      confirmLabel={texts.confirm}
-      onConfirm={() =>
-        run(
-          () => useTasks.getState().giveBack(task.id, reason || null),
-          () => TOAST.returnedToPool,
-          TOAST.returnError,
-        )
-      }
-    >
-      <label className="block space-y-1.5">
-        <span className="block text-sm font-medium text-slate-700">{texts.reason}</span>
-        <select
-          value={reason}
-          onChange={(e) => setReason(e.target.value as ReturnReason | '')}
-          className={inputClass}
-        >
-          <option value="">{texts.noReason}</option>
-          {RETURN_REASONS.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-      </label>
-    </ConfirmDialog>
-  );
-}
-
-/** Staff 'Retener' (CONTRACT §15): asks an optional reason, shown on every card while it is held. */
-function HoldDialog({ task, onOpenChange }: { task: Task; onOpenChange: (open: boolean) => void }) {
-  const [reason, setReason] = useState('');
-  const texts = UI_BOARD.holdConfirm;
-  return (
-    <ConfirmDialog
-      open
-      onOpenChange={onOpenChange}
-      variant="warning"
-      title={texts.title}
-      message={texts.message(named(task))}
-      confirmLabel={texts.confirm}
-      onConfirm={() =>
-        run(
-          () => useTasks.getState().putOnHold(task.id, reason.trim() || null),
-          () => TOAST.taskUpdated,
-          TOAST.updateTaskError,
-        )
-      }
-    >
-      <label className="block space-y-1.5">
-        <span className="block text-sm font-medium text-slate-700">{texts.reason}</span>
-        <input
-          value={reason}
-          maxLength={TEXT_MAX}
-          onChange={(e) => setReason(e.target.value)}
-          placeholder={texts.reasonPlaceholder}
-          className={inputClass}
-        />
-      </label>
-    </ConfirmDialog>
   );
 }

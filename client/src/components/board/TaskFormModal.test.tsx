@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import type { Task } from '@shared/schemas';
 import { ERR, TOAST, UI_BOARD, UI_COMMON, VEHICLE_TYPE_OPTIONS } from '@shared/labels';
 import { json, mockFetch, sentBody } from '../../test/http';
+import { makeTask } from '../../test/tasks';
 import { useTasks } from '../../stores/tasks';
 import { TaskFormModal } from './TaskFormModal';
 
@@ -15,33 +15,15 @@ const user = () => userEvent.setup({ delay: null });
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
-const created: Task = {
-  id: '00000000-0000-4000-8000-000000000001',
+/** What the form below creates, as the server answers it. */
+const created = makeTask({
   title: 'Recolocar',
-  description: null,
   origin: 'Muelle 7',
   destination: 'Campa Sur',
   trailer_id: 'R-77-XYZ',
   priority: 'high',
-  status: 'bolsa_trabajo',
   vehicle_type: 'swap',
-  assigned_to: null,
-  assigned_to_name: null,
-  created_by: 'a',
-  created_by_name: 'Admin',
-  created_at: '2026-01-01T08:00:00.000Z',
-  updated_at: '2026-01-01T08:00:00.000Z',
-  assigned_at: null,
-  completed_at: null,
-  status_since: '2026-01-01T08:00:00.000Z',
-  return_reason: null,
-  on_hold: false,
-  hold_reason: null,
-  last_return_reason: null,
-  assignee_online: null,
-  assignee_offline_since: null,
-  version: 1,
-};
+});
 
 beforeEach(() => {
   useTasks.getState().reset();

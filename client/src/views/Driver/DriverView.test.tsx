@@ -11,7 +11,8 @@ import { useNotifications } from '../../stores/notifications';
 import { useSession } from '../../stores/session';
 import { useTimeclock } from '../../stores/timeclock';
 import { playAlert, resetAudioForTests, unlockAudioOnFirstGesture, useSound } from '../../sound';
-import { clockStatus, DRIVER, makeActive, makeTask } from './test-fixtures';
+import { makeTask } from '../../test/tasks';
+import { clockStatus, DRIVER, makeActive, swapTask } from './test-fixtures';
 import { DriverView } from './DriverView';
 import { ALERT_MAX_MS, ALERT_REPEAT_MS, useTaskAlert } from './useNewTaskAlert';
 
@@ -103,7 +104,7 @@ afterEach(() => {
 
 describe('driver screen feeds', () => {
   it('loads everything; a 404 active task is no task, silently', async () => {
-    serve({ swap: [makeTask({ trailer_id: 'SW-1' })] });
+    serve({ swap: [swapTask({ trailer_id: 'SW-1' })] });
     render(<DriverView />);
     expect(await screen.findByText(A.noneTitle)).toBeInTheDocument();
     expect(await screen.findByText('SW-1')).toBeInTheDocument();
@@ -156,7 +157,7 @@ describe('driver screen feeds', () => {
     serve();
     render(<DriverView />);
     await screen.findByText(UI_DRIVER.swap.emptyTitle);
-    const task = makeTask({ trailer_id: 'SW-NEW' });
+    const task = swapTask({ trailer_id: 'SW-NEW' });
     push('task:created', { task });
     expect(screen.getByText('SW-NEW')).toBeInTheDocument();
     expect(screen.getByTestId('swap-count')).toHaveTextContent('1 disponibles');
@@ -183,17 +184,17 @@ describe('driver store: task events', () => {
   });
 
   it('keeps the swap list to claimable Swap tasks by urgency: high first, then the oldest', () => {
-    const old = makeTask({ created_at: '2026-11-22T07:00:00.000Z' });
-    const fresh = makeTask({ created_at: '2026-11-22T08:00:00.000Z' });
-    const urgent = makeTask({ created_at: '2026-11-22T09:00:00.000Z', priority: 'high' });
-    const low = makeTask({ created_at: '2026-11-22T06:00:00.000Z', priority: 'low' });
+    const old = swapTask({ created_at: '2026-11-22T07:00:00.000Z' });
+    const fresh = swapTask({ created_at: '2026-11-22T08:00:00.000Z' });
+    const urgent = swapTask({ created_at: '2026-11-22T09:00:00.000Z', priority: 'high' });
+    const low = swapTask({ created_at: '2026-11-22T06:00:00.000Z', priority: 'low' });
     const { applyTask } = useDriver.getState();
     applyTask(fresh);
     applyTask(low);
     applyTask(old);
     applyTask(urgent);
-    applyTask(makeTask({ vehicle_type: 'semiremolque' }));
-    applyTask(makeTask({ on_hold: true, priority: 'high' })); // held: never in the list
+    applyTask(makeTask({ vehicle_type: 'semiremolque' })); // not Swap: never in the list
+    applyTask(swapTask({ on_hold: true, priority: 'high' })); // held: never in the list
     expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, old.id, fresh.id, low.id]);
     applyTask({ ...old, version: 2, status: 'en_proceso', assigned_to: 'd2' });
     expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, fresh.id, low.id]);
@@ -203,10 +204,10 @@ describe('driver store: task events', () => {
   });
 
   it('sorts the loaded list by urgency too, leaving held tasks out', async () => {
-    const old = makeTask({ created_at: '2026-11-22T07:00:00.000Z' });
-    const fresh = makeTask({ created_at: '2026-11-22T08:00:00.000Z' });
-    const urgent = makeTask({ created_at: '2026-11-22T09:00:00.000Z', priority: 'high' });
-    const held = makeTask({ on_hold: true });
+    const old = swapTask({ created_at: '2026-11-22T07:00:00.000Z' });
+    const fresh = swapTask({ created_at: '2026-11-22T08:00:00.000Z' });
+    const urgent = swapTask({ created_at: '2026-11-22T09:00:00.000Z', priority: 'high' });
+    const held = swapTask({ on_hold: true });
     serve({ swap: [urgent, fresh, held, old].reverse() });
     await useDriver.getState().loadSwap();
     expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, old.id, fresh.id]);

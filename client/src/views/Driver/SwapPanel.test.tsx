@@ -8,7 +8,7 @@ import { json, mockFetch } from '../../test/http';
 import { useDriver } from '../../stores/driver';
 import { useSession } from '../../stores/session';
 import { useTimeclock } from '../../stores/timeclock';
-import { clockStatus, DRIVER, makeActive, makeTask } from './test-fixtures';
+import { clockStatus, DRIVER, makeActive, swapTask } from './test-fixtures';
 import { SwapPanel } from './SwapPanel';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
@@ -37,15 +37,20 @@ const confirmClaim = async (item: HTMLElement) => {
 
 describe('Swap tasks panel', () => {
   it('shows the count, every field of each task, relative ages and the note', () => {
-    const recent = makeTask({ created_at: minutesAgo(0), priority: 'high', trailer_id: 'SW-1' });
-    const older = makeTask({
+    const recent = swapTask({
+      created_at: minutesAgo(0),
+      priority: 'high',
+      trailer_id: 'SW-1',
+      description: 'Junto a la báscula',
+    });
+    const older = swapTask({
       created_at: minutesAgo(5),
       description: null,
       trailer_id: 'SW-2',
       created_by_name: 'Pablo',
     });
-    const hours = makeTask({ created_at: minutesAgo(3 * 60 + 1), priority: 'low', trailer_id: 'SW-3' });
-    const days = makeTask({ created_at: minutesAgo(26 * 60), trailer_id: 'SW-4' });
+    const hours = swapTask({ created_at: minutesAgo(3 * 60 + 1), priority: 'low', trailer_id: 'SW-3' });
+    const days = swapTask({ created_at: minutesAgo(26 * 60), trailer_id: 'SW-4' });
     useDriver.setState({ swap: [recent, older, hours, days] });
     render(<SwapPanel />);
 
@@ -78,7 +83,7 @@ describe('Swap tasks panel', () => {
 
   it('ages follow the server clock, not the phone clock', () => {
     useTimeclock.setState({ offsetMs: 2 * 3_600_000 });
-    useDriver.setState({ swap: [makeTask({ created_at: minutesAgo(0) })] });
+    useDriver.setState({ swap: [swapTask({ created_at: minutesAgo(0) })] });
     render(<SwapPanel />);
     expect(screen.getByText('hace 2 h')).toBeInTheDocument();
   });
@@ -91,8 +96,8 @@ describe('Swap tasks panel', () => {
   });
 
   it('self-assigns after the confirmation: server message, the task leaves the list and becomes the active task', async () => {
-    const task = makeTask({ trailer_id: 'SW-9' });
-    const other = makeTask();
+    const task = swapTask({ trailer_id: 'SW-9' });
+    const other = swapTask();
     useDriver.setState({ swap: [task, other] });
     const mine = makeActive({ ...task, status: 'en_proceso', assigned_to: DRIVER.id, version: 2 });
     const fetch = mockFetch((path) =>
@@ -115,7 +120,7 @@ describe('Swap tasks panel', () => {
   });
 
   it('nothing is sent until the driver confirms; Cancelar sends nothing', async () => {
-    useDriver.setState({ swap: [makeTask()] });
+    useDriver.setState({ swap: [swapTask()] });
     const fetch = mockFetch(() => json(200, { message: 'ok' }));
     render(<SwapPanel />);
     await userEvent.click(screen.getByRole('button', { name: S.selfAssign }));
@@ -126,7 +131,7 @@ describe('Swap tasks panel', () => {
   });
 
   it('refuses on the client a task that is already assigned', async () => {
-    useDriver.setState({ swap: [makeTask({ assigned_to: 'd2', assigned_to_name: 'Otro' })] });
+    useDriver.setState({ swap: [swapTask({ assigned_to: 'd2', assigned_to_name: 'Otro' })] });
     const fetch = mockFetch(() => json(200, { message: 'ok' }));
     render(<SwapPanel />);
     await userEvent.click(screen.getByRole('button', { name: S.selfAssign }));
@@ -136,7 +141,7 @@ describe('Swap tasks panel', () => {
   });
 
   it('refuses on the client when another driver claimed it while the dialog was open', async () => {
-    const task = makeTask();
+    const task = swapTask();
     useDriver.setState({ swap: [task] });
     const fetch = mockFetch(() => json(200, { message: 'ok' }));
     render(<SwapPanel />);
@@ -149,7 +154,7 @@ describe('Swap tasks panel', () => {
   });
 
   it('a 409 from the server shows its detail and drops the task', async () => {
-    useDriver.setState({ swap: [makeTask()] });
+    useDriver.setState({ swap: [swapTask()] });
     mockFetch(() => json(409, { detail: ERR.alreadyAssigned }));
     render(<SwapPanel />);
     await confirmClaim(screen.getByTestId('swap-item'));
@@ -159,7 +164,7 @@ describe('Swap tasks panel', () => {
   });
 
   it('keeps the task and shows the fallback when the request fails without a detail', async () => {
-    useDriver.setState({ swap: [makeTask()] });
+    useDriver.setState({ swap: [swapTask()] });
     mockFetch(() => new Response('', { status: 502 }));
     render(<SwapPanel />);
     await confirmClaim(screen.getByTestId('swap-item'));
@@ -172,7 +177,7 @@ describe('Swap tasks panel', () => {
 
     it('not clocked in: the claim is disabled and the panel asks to clock in first', async () => {
       useTimeclock.setState({ status: clockStatus() });
-      useDriver.setState({ swap: [makeTask()] });
+      useDriver.setState({ swap: [swapTask()] });
       render(<SwapPanel />);
       expect(claimButton()).toBeDisabled();
       expect(screen.getByTestId('swap-blocked')).toHaveTextContent(S.clockInFirst);
@@ -183,7 +188,7 @@ describe('Swap tasks panel', () => {
 
     it('holding a task: disabled with the reason; enabled again once the task is done', () => {
       useTimeclock.setState({ status: clockedIn });
-      useDriver.setState({ swap: [makeTask()], active: makeActive() });
+      useDriver.setState({ swap: [swapTask()], active: makeActive() });
       render(<SwapPanel />);
       expect(claimButton()).toBeDisabled();
       expect(screen.getByTestId('swap-blocked')).toHaveTextContent(S.holdingTask);
@@ -195,7 +200,7 @@ describe('Swap tasks panel', () => {
 
     it('clocked in and free: enabled, no reason shown', () => {
       useTimeclock.setState({ status: clockedIn });
-      useDriver.setState({ swap: [makeTask()] });
+      useDriver.setState({ swap: [swapTask()] });
       render(<SwapPanel />);
       expect(claimButton()).toBeEnabled();
       expect(screen.queryByTestId('swap-blocked')).not.toBeInTheDocument();

@@ -5,38 +5,33 @@ import { toast } from 'sonner';
 import { ERR, TOAST, UI_SEARCH, UI_ATTENTION } from '@shared/labels';
 import type { SearchTask } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
+import { makeTask } from '../../test/tasks';
 import { useSearch } from '../../stores/search';
 import { SearcherView } from './SearcherView';
 import { timelineSteps } from './timeline';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
+/** A finished task found by a search, with where its trailer ended and no timeline entries. */
 const task = (over: Partial<SearchTask> = {}): SearchTask => ({
-  id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-  title: 'Mover',
-  description: 'Con lona',
-  origin: 'Muelle 3',
-  destination: 'Campa Camión',
-  trailer_id: 'R-1234',
-  priority: 'high',
-  status: 'finalizada',
-  vehicle_type: 'semiremolque_out_km0',
-  assigned_to: 'd1',
-  assigned_to_name: 'Lucía Conductora',
-  created_by: 'g1',
-  created_by_name: 'Gema Gestora',
-  created_at: '2026-11-20T08:00:00.000Z',
-  updated_at: '2026-11-20T09:00:00.000Z',
-  assigned_at: '2026-11-20T08:05:00.000Z',
-  completed_at: '2026-11-20T08:40:00.000Z',
-  status_since: '2026-11-20T08:40:00.000Z',
-  return_reason: null,
-  on_hold: false,
-  hold_reason: null,
-  last_return_reason: null,
-  assignee_online: null,
-  assignee_offline_since: null,
-  version: 3,
+  ...makeTask({
+    id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+    description: 'Con lona',
+    destination: 'Campa Camión',
+    trailer_id: 'R-1234',
+    priority: 'high',
+    status: 'finalizada',
+    vehicle_type: 'semiremolque_out_km0',
+    assigned_to: 'd1',
+    assigned_to_name: 'Lucía Conductora',
+    created_by_name: 'Gema Gestora',
+    created_at: '2026-11-20T08:00:00.000Z',
+    updated_at: '2026-11-20T09:00:00.000Z',
+    assigned_at: '2026-11-20T08:05:00.000Z',
+    completed_at: '2026-11-20T08:40:00.000Z',
+    status_since: '2026-11-20T08:40:00.000Z',
+    version: 3,
+  }),
   trailer_last_location: 'Campa Camión',
   trailer_last_location_at: '2026-11-20T08:40:00.000Z',
   timeline: [],
