@@ -60,7 +60,9 @@ export const users = pgTable(
     role: text('role').$type<Role>().notNull(),
     isApproved: boolean('is_approved').notNull().default(false),
     isOnline: boolean('is_online').notNull().default(false),
-    taskTypes: jsonText<VehicleType[]>('task_types').notNull().default(sql`'[]'`),
+    taskTypes: jsonText<VehicleType[]>('task_types')
+      .notNull()
+      .default(sql`'[]'`),
     movementsCount: integer('movements_count').notNull().default(0),
     tokenVersion: integer('token_version').notNull().default(0),
     /** Set by an admin's password reset: until changed, the token only allows change-password. */
