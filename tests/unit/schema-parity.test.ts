@@ -223,7 +223,9 @@ describe('the SQLite and PostgreSQL schemas', () => {
     expect(tasksCreatedAt.mapFromDriverValue('1764000000000')).toEqual(new Date(1764000000000));
     expect(tasksCreatedAt.mapToDriverValue(new Date(1764000000000))).toBe(1764000000000);
     expect(pgSchema.users.taskTypes.mapFromDriverValue('["swap"]')).toEqual(['swap']);
-    expect(pgSchema.users.taskTypes.mapToDriverValue(['swap', 'semiremolque'])).toBe('["swap","semiremolque"]');
+    expect(pgSchema.users.taskTypes.mapToDriverValue(['swap', 'semiremolque'])).toBe(
+      '["swap","semiremolque"]',
+    );
   });
 
   it('describe the same tables, columns, keys and indexes', () => {
