@@ -126,6 +126,10 @@ export const COLLECTION_LABELS: Record<string, string> = {
   punches: 'Fichajes',
   presence_intervals: 'Intervalos de conexión',
   activity_log: 'Registro de actividad',
+  sessions: 'Sesiones',
+  punch_corrections: 'Correcciones de fichajes',
+  idempotency_keys: 'Acciones repetibles (Idempotency-Key)',
+  push_subscriptions: 'Suscripciones de avisos',
 };
 
 export const LOG_TYPE_LABELS: Record<LogType, string> = {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { ERR, HEALTH_MSG } from '@shared/labels';
+import { COLLECTION_LABELS, ERR, HEALTH_MSG } from '@shared/labels';
 import { HEALTH_CHECK_NAMES, type DbStatus, type HealthCheck, type LogEntry } from '@shared/schemas';
 import { HEALTH_STATUSES } from '@shared/enums';
 import { configure } from '../../server/config';
@@ -74,6 +74,14 @@ describe('permissions', () => {
 });
 
 describe('GET db-status', () => {
+  it('names every table it counts in Spanish (Sistema shows COLLECTION_LABELS, never a raw table name)', async () => {
+    const res = await server.api().get(`${BASE}/db-status`).set(makeUser('admin').auth);
+    expect(res.status).toBe(200);
+    const names = Object.keys((res.body as DbStatus).collections);
+    expect(names.length).toBeGreaterThanOrEqual(11);
+    expect(names.filter((name) => !(name in COLLECTION_LABELS))).toEqual([]);
+  });
+
   it('counts every table raw, users and tasks without the deleted ones, and the integrity issue', async () => {
     const admin = makeUser('admin');
     const driver = makeUser('conductor');

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { UI_COMMON } from '@shared/labels';
@@ -17,9 +17,40 @@ interface ModalProps {
   dismissible?: boolean;
 }
 
+/**
+ * The control the pointer last pressed, and when. A click does not always focus what it clicks (Safari
+ * never focuses buttons; a board card's buttons sit inside a drag handle that keeps focus where it
+ * was), so the opener of a dialog opened by a click is found here when focus is still on <body>.
+ */
+let pressed: { el: HTMLElement; at: number } | null = null;
+const PRESSED_FRESH_MS = 2000;
+if (typeof document !== 'undefined') {
+  document.addEventListener(
+    'click',
+    (e) => {
+      const el =
+        e.target instanceof Element
+          ? e.target.closest<HTMLElement>('button, a[href], input, select, [role="menuitem"], [tabindex]')
+          : null;
+      pressed = el ? { el, at: Date.now() } : null;
+    },
+    true,
+  );
+}
+
+/** What had focus, or was just clicked, as a dialog opens: where focus goes back when it closes. */
+function currentOpener(): HTMLElement | null {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && active !== document.body) return active;
+  return pressed && Date.now() - pressed.at < PRESSED_FRESH_MS ? pressed.el : null;
+}
+
 const WIDTH = { sm: 'max-w-sm', md: 'max-w-lg', lg: 'max-w-2xl', xl: 'max-w-4xl' };
 
-/** Radix Dialog with the product's look: focus trapped, Escape closes, title and description announced. */
+/**
+ * Radix Dialog with the product's look: focus trapped, Escape closes, title and description announced,
+ * and on close focus goes back to what had it when the dialog opened (the button that opened it).
+ */
 export function Modal({
   open,
   onOpenChange,
@@ -33,11 +64,29 @@ export function Modal({
   const guard = (e: Event) => {
     if (!dismissible) e.preventDefault();
   };
+  // Radix gives focus back only to a Dialog.Trigger, and these dialogs are opened from the app's own
+  // buttons (a row's action, a card's Editar, a menu that first refocuses its trigger): without this,
+  // closing one left focus on <body> and a keyboard user started again from the top of the page.
+  const opener = useRef<HTMLElement | null>(null);
+  const rememberOpener = () => {
+    // Called as the dialog mounts, before it moves focus inside: the focus is still the opener's.
+    opener.current = currentOpener();
+  };
+  const refocusOpener = (e: Event) => {
+    const el = opener.current;
+    opener.current = null;
+    // Gone (a deleted row's button): Radix's own handling, focus on the page.
+    if (!el?.isConnected) return;
+    e.preventDefault();
+    el.focus();
+  };
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-950/60 backdrop-blur-[2px] data-[state=open]:animate-[fade-in_150ms_ease-out]" />
         <Dialog.Content
+          onOpenAutoFocus={rememberOpener}
+          onCloseAutoFocus={refocusOpener}
           onEscapeKeyDown={guard}
           onPointerDownOutside={guard}
           {...(description ? {} : { 'aria-describedby': undefined })}

@@ -60,7 +60,8 @@ export function AdminPanelView() {
       </div>
 
       <HealthPanel health={health} failed={failed.health} />
-      <div className="grid items-start gap-4 xl:grid-cols-3">
+      {/* grid-cols-1 (minmax(0, 1fr)): the log table scrolls inside its card instead of widening a phone. */}
+      <div className="grid grid-cols-1 items-start gap-4 xl:grid-cols-3">
         <div className="space-y-4">
           <MaintenancePanel onAction={setPending} />
           <DbStatusPanel
