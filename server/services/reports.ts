@@ -23,10 +23,17 @@ const AUTO_TYPES = AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ');
 
 // A task on hold is left out while held (CONTRACT §15): staff keep it back on purpose, no driver is
 // missing. The wait ends at the first assignment (the history's first 'assigned'; assigned_at for a row
-// without history), else at completion (a pool task dragged straight to finalizada), else now.
-// INDEXED BY: left alone, SQLite reads task_events_type and walks every assignment in history per task.
+// without history), else at completion (a pool task dragged straight to finalizada), else now; the time
+// the task spent on hold inside that wait is not waiting for a driver and is taken off. Each 'held' row
+// holds the task up to the next 'held', 'released' or 'completed' row (a 'held' while held only changes
+// the reason, so the pieces never overlap), or up to the end of the wait; assigning a held task by hand
+// writes 'released' first. The hold history is read only for tasks whose whole wait is over the
+// threshold, a few rows each by task_events_task.
+// MATERIALIZED: flattened, SQLite would run the first-assignment and hold subqueries once per place
+// their columns are used. INDEXED BY: left alone, SQLite reads task_events_type and walks every
+// assignment in history per task.
 const DEFICIENCIES_SQL = `
-  SELECT * FROM (
+  WITH f AS MATERIALIZED (
     SELECT t.id, t.title, t.priority, t.trailer_id, t.created_at, t.completed_at, t.no_drivers_available,
            COALESCE(
              (SELECT MIN(e.at) FROM task_events e INDEXED BY task_events_task WHERE e.task_id = t.id AND e.type = 'assigned'),
@@ -34,8 +41,21 @@ const DEFICIENCIES_SQL = `
     FROM tasks t
     WHERE t.created_at >= @start AND t.created_at < @end AND t.deleted_at IS NULL
       AND t.vehicle_type IN (${AUTO_TYPES}) AND t.on_hold = 0
+  ),
+  w AS (
+    SELECT f.*, COALESCE(f.first_assigned_at, f.completed_at, @now) AS wait_end FROM f
+  ),
+  held AS MATERIALIZED (
+    SELECT w.*,
+           (SELECT COALESCE(SUM(MAX(0, MIN(COALESCE(
+              (SELECT MIN(n.at) FROM task_events n INDEXED BY task_events_task
+               WHERE n.task_id = h.task_id AND n.at >= h.at AND (n.at > h.at OR n.id > h.id)
+                 AND n.type IN ('held', 'released', 'completed')),
+              w.wait_end), w.wait_end) - MAX(h.at, w.created_at))), 0)
+            FROM task_events h INDEXED BY task_events_task WHERE h.task_id = w.id AND h.type = 'held') AS held_ms
+    FROM w WHERE w.wait_end - w.created_at > @threshold
   )
-  WHERE COALESCE(first_assigned_at, completed_at, @now) - created_at > @threshold`;
+  SELECT * FROM held WHERE wait_end - created_at - held_ms > @threshold`;
 
 // Still en_proceso: the delay runs up to now. INDEXED BY: left alone, SQLite prefers tasks_status and
 // walks the whole finished history.
@@ -56,6 +76,10 @@ interface DeficiencyRow {
   completed_at: number | null;
   no_drivers_available: number | null;
   first_assigned_at: number | null;
+  /** When the wait ended: the first assignment, else the completion, else now. */
+  wait_end: number;
+  /** Time on hold inside the wait. */
+  held_ms: number;
 }
 
 interface DelayedRow {
@@ -113,7 +137,7 @@ export function deficienciesReport(q: ReportQuery): DeficienciesReport {
   const rows = (statements().deficiencies.all(params(period, now)) as DeficiencyRow[])
     .map((r) => ({
       r,
-      delay: (r.first_assigned_at ?? r.completed_at ?? now) - r.created_at,
+      delay: r.wait_end - r.created_at - r.held_ms,
       at: r.created_at,
     }))
     .sort(byDelay);

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
 import { taskEvents, tasks } from '../../server/db/schema';
-import { db, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+import { advanceClock, db, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -226,6 +226,81 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
     expect(await ids(3)).toEqual([threeThirty.id]);
     // 23 hours: both tasks belong to the day.
     expect((await deficiencies({ period: 'day', date: '2026-03-29' })).body.summary.total_incidents).toBe(2);
+  });
+});
+
+describe('deficiencies: time on hold is not a wait for a driver (CONTRACT §15)', () => {
+  const put = (id: string, body: object) => api().put(`/api/tasks/${id}`).set(manager.auth).send(body);
+  /** Staff give the task to a driver by hand (a held task is released by it). */
+  const assign = async (id: string) => {
+    const res = await put(id, { status: 'en_proceso', assigned_to: makeUser('conductor').user.id });
+    expect(res.status).toBe(200);
+    return res.body as { assigned_at: string };
+  };
+  const incidentOf = async (id: string) =>
+    ((await deficiencies()).body.incidents as { task_id: string }[]).find((i) => i.task_id === id);
+
+  it('counts only the unheld part of a wait that was partly on hold', async () => {
+    const task = makeTask({ createdAt: now() });
+    advanceClock(5 * MIN);
+    expect((await put(task.id, { on_hold: true, hold_reason: 'Esperando papeles' })).status).toBe(200);
+    advanceClock(20 * MIN);
+    // A new reason while held is another 'held' row: the hold is still one, counted once.
+    expect((await put(task.id, { hold_reason: 'Esperando al cliente' })).status).toBe(200);
+    advanceClock(20 * MIN);
+    expect((await put(task.id, { on_hold: false })).status).toBe(200);
+    advanceClock(7 * MIN);
+    const assigned = await assign(task.id);
+
+    const incident = await incidentOf(task.id);
+    expect(incident).toMatchObject({ delay_minutes: 12, timestamp: assigned.assigned_at }); // 5 + 7, not 52
+    const res = await deficiencies();
+    expect(res.body.summary).toMatchObject({
+      total_incidents: 1,
+      avg_delay_minutes: 12,
+      max_delay_minutes: 12,
+    });
+  });
+
+  it('a task still waiting after a hold counts up to now without the held time', async () => {
+    const task = makeTask({ createdAt: now() });
+    advanceClock(4 * MIN);
+    await put(task.id, { on_hold: true });
+    advanceClock(60 * MIN);
+    await put(task.id, { on_hold: false });
+    advanceClock(8 * MIN);
+    expect(await incidentOf(task.id)).toMatchObject({ delay_minutes: 12, timestamp: null });
+  });
+
+  it('leaves out a task held for its whole wait, and one held right now', async () => {
+    const wholeWait = makeTask({ createdAt: now() });
+    expect((await put(wholeWait.id, { on_hold: true, hold_reason: 'Remolque dañado' })).status).toBe(200);
+    const stillHeld = makeTask({ createdAt: now() });
+    advanceClock(3 * MIN);
+    await put(stillHeld.id, { on_hold: true });
+    advanceClock(40 * MIN);
+    await assign(wholeWait.id); // assigning by hand releases it: the wait ends as the hold does
+
+    expect(await incidentOf(wholeWait.id)).toBeUndefined();
+    expect(await incidentOf(stillHeld.id)).toBeUndefined();
+    expect((await deficiencies()).body.summary.total_incidents).toBe(0);
+  });
+
+  it('an ordinary task beside held ones keeps its whole wait', async () => {
+    const ordinary = makeTask({ createdAt: now() });
+    const held = makeTask({ createdAt: now() });
+    advanceClock(2 * MIN);
+    await put(held.id, { on_hold: true });
+    advanceClock(30 * MIN);
+    await put(held.id, { on_hold: false });
+    advanceClock(MIN);
+    const assigned = await assign(ordinary.id);
+    await assign(held.id);
+
+    const res = await deficiencies();
+    expect(res.body.incidents).toEqual([
+      expect.objectContaining({ task_id: ordinary.id, delay_minutes: 33, timestamp: assigned.assigned_at }),
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/schema';
 import { advanceClock, db, makePunch, makeTask, makeUser, now, setupApp } from '../helpers/context';
 import { sqlite } from '../../server/db';
+import { ERR } from '@shared/labels';
 
 let api: ReturnType<typeof setupApp>['api'];
 beforeEach(() => {
@@ -308,6 +309,49 @@ describe('PUT /api/tasks/{id} by staff', () => {
       expect.objectContaining({ type: 'task_assigned', title: 'Nueva tarea asignada', playSound: true }),
     ]);
     expect(events(task.id)).toEqual(['assigned']);
+  });
+
+  it("a board drag carries the card's version: a stale one is a 409 and nothing is written", async () => {
+    const gestor = makeUser('gestor');
+    const driver = makeUser('conductor', { name: 'Lola' });
+    const other = makeUser('conductor');
+    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const pool = makeTask();
+    const put = (id: string, body: object) => api().put(`/api/tasks/${id}`).set(gestor.auth).send(body);
+    // Someone else edited both cards after this board showed them (version 1 → 2).
+    expect((await put(task.id, { priority: 'high' })).status).toBe(200);
+    expect((await put(pool.id, { priority: 'high' })).status).toBe(200);
+    const before = {
+      task: row(task.id),
+      pool: row(pool.id),
+      events: events(task.id),
+      poolEvents: events(pool.id),
+    };
+
+    for (const [id, body] of [
+      [task.id, { status: 'finalizada', version: 1 }],
+      [task.id, { status: 'bolsa_trabajo', version: 1 }],
+      [task.id, { status: 'en_proceso', assigned_to: other.user.id, version: 1 }],
+      [pool.id, { status: 'en_proceso', assigned_to: other.user.id, version: 1 }],
+      [pool.id, { status: 'finalizada', version: 1 }],
+    ] as const) {
+      const res = await put(id, body);
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ detail: ERR.versionConflict });
+    }
+    expect(row(task.id)).toEqual(before.task);
+    expect(row(pool.id)).toEqual(before.pool);
+    expect(events(task.id)).toEqual(before.events);
+    expect(events(pool.id)).toEqual(before.poolEvents);
+    expect(movements(driver.user.id)).toBe(0);
+    expect(notesOf(driver.user.id)).toEqual([]);
+    expect(notesOf(other.user.id)).toEqual([]);
+
+    // With the version the board has now, the same drag goes through.
+    const ok = await put(task.id, { status: 'finalizada', version: 2 });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ status: 'finalizada', version: 3 });
+    expect(row(task.id)).toMatchObject({ status: 'finalizada', creditedTo: driver.user.id });
   });
 
   it('reassigns with {assigned_to} alone, keeping status_since', async () => {

@@ -7,6 +7,7 @@ import type { DashboardStats, Task } from '@shared/schemas';
 import { POLL_MS } from '@shared/constants';
 import { ERR } from '@shared/labels';
 import { json, mockFetch, sentBody } from '../test/http';
+import { makeTask as task } from '../test/tasks';
 import { useSession } from './session';
 import type { FakeSocket } from '../test/socket';
 
@@ -22,39 +23,6 @@ const { initRealtime } = await import('../socket');
 const { selectColumn, useTasks, useTasksFeed } = await import('./tasks');
 const { useStats, useStatsFeed } = await import('./stats');
 const { useDrivers, useDriversFeed } = await import('./drivers');
-
-let n = 0;
-function task(fields: Partial<Task> = {}): Task {
-  const id = fields.id ?? `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
-  return {
-    id,
-    title: 'Mover',
-    description: null,
-    origin: 'Muelle 1',
-    destination: 'Campa',
-    trailer_id: `R-${id.slice(-4)}`,
-    priority: 'normal',
-    status: 'bolsa_trabajo',
-    vehicle_type: 'semiremolque',
-    assigned_to: null,
-    assigned_to_name: null,
-    created_by: 'staff',
-    created_by_name: 'Gestora',
-    created_at: new Date(Date.UTC(2026, 0, 1, 8, n)).toISOString(),
-    updated_at: '2026-01-01T08:00:00.000Z',
-    assigned_at: null,
-    completed_at: null,
-    status_since: '2026-01-01T08:00:00.000Z',
-    return_reason: null,
-    on_hold: false,
-    hold_reason: null,
-    last_return_reason: null,
-    assignee_online: null,
-    assignee_offline_since: null,
-    version: 1,
-    ...fields,
-  };
-}
 
 const stats = (pool: number): DashboardStats => ({
   bolsa_trabajo: pool,
@@ -82,6 +50,11 @@ const tasksCalls = () =>
     ([u, init]) => String(u).endsWith('/api/tasks') && !init?.method?.match(/PUT|POST|DELETE/),
   ).length;
 const ids = () => Object.keys(useTasks.getState().byId).sort();
+/** The path and JSON body of the latest PUT sent. */
+const lastPut = () => {
+  const [u, init] = fetchMock.mock.calls.findLast(([, i]) => i?.method === 'PUT')!;
+  return { url: new URL(String(u), 'http://localhost').pathname, body: JSON.parse(String(init?.body)) };
+};
 const flush = () =>
   act(async () => {
     for (let i = 0; i < 5; i++) await Promise.resolve();
@@ -261,7 +234,8 @@ describe('fallback polling (SPEC §9)', () => {
 
 describe('optimistic moves', () => {
   it('shows the move at once and rolls it back when the server refuses', async () => {
-    const t = task();
+    const t = task({ version: 3 });
+    serverTasks = [t];
     useTasks.getState().apply(t);
     let refuse!: (r: Response) => void;
     fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (refuse = r)));
@@ -271,11 +245,67 @@ describe('optimistic moves', () => {
     expect(sentBody(fetchMock, fetchMock.mock.calls.length - 1)).toEqual({
       status: 'en_proceso',
       assigned_to: 'd1',
+      version: 3,
     });
 
     refuse(json(409, { detail: ERR.driverBusy }));
     await expect(move).rejects.toMatchObject({ status: 409, detail: ERR.driverBusy });
+    expect(useTasks.getState().byId[t.id]).toEqual(t);
+  });
+
+  it("a drag sends the card's version with the move (CONTRACT §5)", async () => {
+    const t = task({ version: 7 });
+    useTasks.getState().apply(t);
+    fetchMock.mockImplementationOnce(() =>
+      Promise.resolve(json(200, { ...t, status: 'finalizada', version: 8 })),
+    );
+    await useTasks.getState().move(t.id, 'finalizada');
+    expect(lastPut()).toEqual({ url: `/api/tasks/${t.id}`, body: { status: 'finalizada', version: 7 } });
+
+    // A move confirmed in a dialog names the version of the card the user saw, not a newer one.
+    const seen = task({ version: 2 });
+    useTasks.getState().apply({ ...seen, version: 4 });
+    fetchMock.mockImplementationOnce(() => Promise.resolve(json(409, { detail: ERR.versionConflict })));
+    await expect(
+      useTasks.getState().move(seen.id, 'en_proceso', { id: 'd1', name: 'Lucía' }, seen.version),
+    ).rejects.toMatchObject({ status: 409 });
+    expect(lastPut()).toEqual({
+      url: `/api/tasks/${seen.id}`,
+      body: { status: 'en_proceso', assigned_to: 'd1', version: 2 },
+    });
+  });
+
+  it('a 409 (the card changed meanwhile) puts the card back and reloads the board to show the task as it is', async () => {
+    const t = task({ version: 1, priority: 'normal' });
+    useTasks.getState().apply(t);
+    // Another staff member edited the task; the push has not arrived yet.
+    const current = { ...t, priority: 'high' as const, destination: 'Muelle 9', version: 2 };
+    serverTasks = [current];
+    let refuse!: (r: Response) => void;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (refuse = r)));
+    const before = tasksCalls();
+
+    const move = useTasks.getState().move(t.id, 'finalizada');
+    expect(useTasks.getState().byId[t.id]).toMatchObject({ status: 'finalizada' });
+    refuse(json(409, { detail: ERR.versionConflict }));
+    await expect(move).rejects.toMatchObject({ status: 409, detail: ERR.versionConflict });
+    // Back in its column at once...
+    expect(useTasks.getState().byId[t.id]).toMatchObject({ status: 'bolsa_trabajo', version: 1 });
+    // ...and the board reloads: the task as the server has it now.
+    await vi.waitFor(() => expect(useTasks.getState().byId[t.id]).toEqual(current));
+    expect(tasksCalls()).toBe(before + 1);
+  });
+
+  it('any other refusal only rolls back: no reload', async () => {
+    const t = task();
+    serverTasks = [t];
+    useTasks.getState().apply(t);
+    const before = tasksCalls();
+    fetchMock.mockImplementationOnce(() => Promise.resolve(json(400, { detail: ERR.selectDriver })));
+    await expect(useTasks.getState().move(t.id, 'en_proceso')).rejects.toMatchObject({ status: 400 });
+    await flush();
     expect(useTasks.getState().byId[t.id]).toBe(t);
+    expect(tasksCalls()).toBe(before);
   });
 
   it('keeps the server answer on success (its version)', async () => {
@@ -294,6 +324,7 @@ describe('optimistic moves', () => {
 
   it('a refused move rolls back even when a presence refresh touched the shown card meanwhile', async () => {
     const t = task();
+    serverTasks = [t];
     useTasks.getState().apply(t);
     let refuse!: (r: Response) => void;
     fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (refuse = r)));
@@ -303,7 +334,7 @@ describe('optimistic moves', () => {
     expect(useTasks.getState().byId[t.id]).toMatchObject({ status: 'en_proceso', assignee_online: true });
     refuse(json(409, { detail: ERR.driverBusy }));
     await expect(move).rejects.toMatchObject({ status: 409 });
-    expect(useTasks.getState().byId[t.id]).toBe(t);
+    expect(useTasks.getState().byId[t.id]).toEqual(t);
   });
 
   it('a rollback never undoes a newer push that arrived meanwhile', async () => {
@@ -313,10 +344,11 @@ describe('optimistic moves', () => {
     fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (refuse = r)));
     const move = useTasks.getState().move(t.id, 'finalizada');
     const pushed = { ...t, priority: 'high' as const, version: 2 };
+    serverTasks = [pushed];
     useTasks.getState().apply(pushed);
     refuse(json(409, { detail: 'no' }));
     await expect(move).rejects.toBeTruthy();
-    expect(useTasks.getState().byId[t.id]).toBe(pushed);
+    expect(useTasks.getState().byId[t.id]).toEqual(pushed);
   });
 });
 

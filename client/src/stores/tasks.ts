@@ -6,7 +6,8 @@
 //   card, remembering its version, so a later newer event may bring it back;
 // - the assignee's presence (`assignee_online`, `assignee_offline_since`, CONTRACT §15) follows every
 //   `drivers:updated` without touching `version`;
-// - moves are optimistic and rolled back when the server refuses them.
+// - moves are optimistic and rolled back when the server refuses them; a drag sends the card's version and
+//   a 409 (the task changed meanwhile) also reloads the board.
 import { create } from 'zustand';
 import { toast } from 'sonner';
 import type { TaskStatus, ReturnReason } from '@shared/enums';
@@ -39,8 +40,12 @@ interface TasksState {
   /** Field edits from the edit dialog (not optimistic: the dialog waits for the answer). The patch
    *  carries the `version` the dialog started from: a task changed meanwhile is refused (409). */
   edit: (id: string, patch: UpdateTaskInput) => Promise<Task>;
-  /** A drag: optimistic, rolled back when refused. `to` en_proceso needs the driver. */
-  move: (id: string, to: TaskStatus, driver?: Assignee) => Promise<Task>;
+  /**
+   * A drag: optimistic, rolled back when refused. `to` en_proceso needs the driver. The PUT carries the
+   * card's `version` (`version`, else the one on the board now), so a card changed meanwhile is refused
+   * (409, CONTRACT §5): it goes back and the board reloads to show the task as it is.
+   */
+  move: (id: string, to: TaskStatus, driver?: Assignee, version?: number) => Promise<Task>;
   remove: (id: string) => Promise<void>;
   /** Staff 'Retener' a pool task (CONTRACT §15), with an optional reason. */
   putOnHold: (id: string, reason: string | null) => Promise<Task>;
@@ -196,13 +201,26 @@ export const useTasks = create<TasksState>((set, get) => {
       return task;
     },
 
-    async move(id, to, driver) {
-      const body = to === 'en_proceso' ? { status: to, assigned_to: driver?.id } : { status: to };
-      const task = await optimistic(
-        id,
-        (t) => moved(t, to, driver ?? null),
-        () => api.put<Task>(`/tasks/${id}`, body),
-      );
+    async move(id, to, driver, version) {
+      const body: UpdateTaskInput = {
+        status: to,
+        ...(to === 'en_proceso' ? { assigned_to: driver?.id } : {}),
+        version: version ?? get().byId[id]?.version,
+      };
+      let task: Task;
+      try {
+        task = await optimistic(
+          id,
+          (t) => moved(t, to, driver ?? null),
+          () => api.put<Task>(`/tasks/${id}`, body),
+        );
+      } catch (err) {
+        // The task is not what the card showed (changed meanwhile, taken, finished): the card is back
+        // where it was; the reload shows it as it is now, whatever a push may have missed.
+        if (err instanceof ApiError && err.status === 409)
+          void get().load().then(reportLoadOk, reportLoadError);
+        throw err;
+      }
       get().apply(task);
       return task;
     },

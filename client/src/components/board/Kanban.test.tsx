@@ -227,7 +227,8 @@ describe('staff board', { timeout: 20_000 }, () => {
 
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.taskUpdated));
     const put = fetch.mock.calls.findIndex(([, init]) => init?.method === 'PUT');
-    expect(sentBody(fetch, put)).toEqual({ status: 'en_proceso', assigned_to: 'd1' });
+    // The card's version rides along (CONTRACT §14): a card changed meanwhile is refused, not overwritten.
+    expect(sentBody(fetch, put)).toEqual({ status: 'en_proceso', assigned_to: 'd1', version: 1 });
     expect(within(column('en_proceso')).getByText('Lucía Romero')).toBeInTheDocument();
   });
 
@@ -273,7 +274,7 @@ describe('staff board', { timeout: 20_000 }, () => {
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.taskUpdated));
     expect(fetch).toHaveBeenCalledTimes(1);
     expect(fetch.mock.calls[0][1]?.method).toBe('PUT');
-    expect(sentBody(fetch)).toEqual({ status: 'finalizada' });
+    expect(sentBody(fetch)).toEqual({ status: 'finalizada', version: 1 });
     expect(within(column('finalizada')).getByRole('article')).toBe(cardOf(t));
   });
 
@@ -286,7 +287,7 @@ describe('staff board', { timeout: 20_000 }, () => {
     keyboardDrag(t, ['ArrowRight', 'ArrowRight']);
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(sentBody(fetch)).toEqual({ status: 'finalizada' });
+    expect(sentBody(fetch)).toEqual({ status: 'finalizada', version: 1 });
   });
 
   it("'Retener' asks an optional reason and PUTs the hold; the held card says so and offers 'Liberar'", async () => {

@@ -60,7 +60,8 @@ const quiet = (p: Promise<unknown>) => void p.catch(() => undefined);
 
 const moveTo = (task: Task, to: TaskStatus, driver?: Assignee) =>
   run(
-    () => useTasks.getState().move(task.id, to, driver),
+    // The version the user decided on (the card as dragged, or as the confirming dialog showed it).
+    () => useTasks.getState().move(task.id, to, driver, task.version),
     () => TOAST.taskUpdated,
     TOAST.updateTaskError,
   );
