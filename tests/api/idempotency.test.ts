@@ -157,6 +157,33 @@ describe('the same key twice at once', () => {
     expect(answer(b)).toEqual(answer(a));
     expect(punchesOf(driver.user.id)).toHaveLength(1);
   });
+
+  it('return: both get the same answer, one return event, the task in the pool', async () => {
+    const driver = makeUser('conductor');
+    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const key = newKey();
+    const [a, b] = await Promise.all([
+      post(`/api/tasks/${task.id}/return`, driver.auth, key, { reason: 'Otro' }),
+      post(`/api/tasks/${task.id}/return`, driver.auth, key, { reason: 'Otro' }),
+    ]);
+    expect(a.status).toBe(200);
+    expect(answer(b)).toEqual(answer(a));
+    expect(eventsOf(task.id, 'returned')).toHaveLength(1);
+    expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()!.status).toBe('bolsa_trabajo');
+  });
+
+  it('self-assign: both get the same answer, one assignment event', async () => {
+    const driver = makeUser('conductor', { taskTypes: ['swap'] });
+    const task = makeTask({ vehicleType: 'swap' });
+    const key = newKey();
+    const [a, b] = await Promise.all([
+      post(`/api/tasks/${task.id}/self-assign`, driver.auth, key),
+      post(`/api/tasks/${task.id}/self-assign`, driver.auth, key),
+    ]);
+    expect(a.status).toBe(200);
+    expect(answer(b)).toEqual(answer(a));
+    expect(eventsOf(task.id, 'assigned')).toHaveLength(1);
+  });
 });
 
 describe('scope: user, method and path', () => {
