@@ -63,6 +63,25 @@ async function fakePushManager(page: Page, sub: ReturnType<typeof fakeSubscripti
   }, sub);
 }
 
+/**
+ * The browser's notification permission as a phone starts it: 'default' until the driver answers the
+ * browser's question with `answer` (kept across reloads, as the browser keeps it). Chromium builds differ
+ * here — the headless shell denies notifications outright — and the screen's logic is what is tested.
+ */
+async function notificationPermission(page: Page, answer: NotificationPermission): Promise<void> {
+  await page.addInitScript((a) => {
+    const KEY = 'test.notification-permission';
+    Object.defineProperty(Notification, 'permission', {
+      configurable: true,
+      get: () => localStorage.getItem(KEY) ?? 'default',
+    });
+    Notification.requestPermission = () => {
+      localStorage.setItem(KEY, a);
+      return Promise.resolve(a);
+    };
+  }, answer);
+}
+
 const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true });
 
 /** The card fits the phone: inside the viewport, no sideways scroll, every button a ≥ 44 px target. */
@@ -96,6 +115,7 @@ describe('driver push subscription at 390×844', () => {
     const sub = fakeSubscription();
     const page = await scene.page();
     await fakePushManager(page, sub);
+    await notificationPermission(page, 'granted');
     await openDriverScreen(page, driver);
 
     const card = page.getByTestId('push-prompt');
@@ -104,8 +124,7 @@ describe('driver push subscription at 390×844', () => {
     await expectFits(page, card);
     await screenshot(page, 'push-prompt');
 
-    // The driver's answer to the browser's question: allow (headless Chromium shows no prompt).
-    await page.context().grantPermissions(['notifications']);
+    // The driver allows notifications when the browser asks (notificationPermission above).
     const posted = page.waitForRequest((r) => isSubscriptionPost(r.url(), r.method()));
     await button(card, PUSH_UI.enable).click();
     expect((await posted).postDataJSON()).toEqual({
@@ -143,9 +162,7 @@ describe('driver push subscription at 390×844', () => {
   it('denied: the card explains how to allow notifications in the browser settings', async () => {
     const driver = await scene.driver([AUTO]);
     const page = await scene.page();
-    await page.addInitScript(() => {
-      Notification.requestPermission = () => Promise.resolve('denied');
-    });
+    await notificationPermission(page, 'denied');
     await openDriverScreen(page, driver);
 
     const posted: string[] = [];
@@ -173,6 +190,23 @@ describe('driver push subscription at 390×844', () => {
     await page.goto('/login');
     const origin = new URL(page.url()).origin;
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    // What the service worker asks the system to show, recorded inside it (whether this Chromium build
+    // can display notifications or not: the headless shell cannot).
+    const worker =
+      page
+        .context()
+        .serviceWorkers()
+        .find((w) => w.url() === `${origin}/sw.js`) ?? (await page.context().waitForEvent('serviceworker'));
+    await worker.evaluate(() => {
+      type Shown = { title: string; options: NotificationOptions & { vibrate?: number[] } };
+      const scope = self as unknown as { registration: ServiceWorkerRegistration; __shown: Shown[] };
+      const show = scope.registration.showNotification.bind(scope.registration);
+      scope.__shown = [];
+      scope.registration.showNotification = (title: string, options: NotificationOptions = {}) => {
+        scope.__shown.push({ title, options });
+        return show(title, options).catch(() => undefined);
+      };
+    });
 
     const cdp = await page.context().newCDPSession(page);
     const registrationId = new Promise<string>((resolve) => {
@@ -195,21 +229,22 @@ describe('driver push subscription at 390×844', () => {
       data: JSON.stringify(payload),
     });
 
-    await page.waitForFunction(async () => {
-      const reg = await navigator.serviceWorker.ready;
-      return (await reg.getNotifications()).length > 0;
-    });
-    const shown = await page.evaluate(async () => {
-      const reg = await navigator.serviceWorker.ready;
-      return (await reg.getNotifications()).map((n) => ({
-        title: n.title,
-        body: n.body,
-        tag: n.tag,
-        vibrate: [...((n as unknown as { vibrate?: number[] }).vibrate ?? [])],
-        requireInteraction: n.requireInteraction,
-      }));
-    });
-    expect(shown).toEqual([
+    const shown = () =>
+      worker.evaluate(() =>
+        (
+          self as unknown as {
+            __shown: { title: string; options: NotificationOptions & { vibrate?: number[] } }[];
+          }
+        ).__shown.map(({ title, options }) => ({
+          title,
+          body: options.body,
+          tag: options.tag,
+          vibrate: options.vibrate,
+          requireInteraction: options.requireInteraction,
+        })),
+      );
+    await expect.poll(shown).toHaveLength(1);
+    expect(await shown()).toEqual([
       {
         title: payload.title,
         body: payload.body,
