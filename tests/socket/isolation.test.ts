@@ -53,21 +53,8 @@ async function cast(): Promise<Cast> {
 }
 
 let seq = 0;
-async function createTask(vehicle_type: VehicleType = 'semiremolque', by: TestUser = boss): Promise<Task> {
-  const res = await server
-    .api()
-    .post('/api/tasks')
-    .set(by.auth)
-    .send({
-      title: 'Mover',
-      origin: 'Muelle 1',
-      destination: 'Campa',
-      trailer_id: `ISO-${++seq}`,
-      vehicle_type,
-    });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const createTask = (vehicle_type: VehicleType = 'semiremolque', by: TestUser = boss): Promise<Task> =>
+  server.createTask(by, { vehicle_type });
 
 /** Waits until every member has heard a pool task created after this call (see the file comment). */
 async function barrier(members: Member[]): Promise<void> {

@@ -3,34 +3,24 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { ERR, TOAST, UI_USERS } from '@shared/labels';
-import type { AdminUser } from '@shared/schemas';
 import { json, mockFetch, sentBody } from '../../test/http';
 import { useSession } from '../../stores/session';
 import { useUsers } from '../../stores/users';
 import { EditAccountDialog } from './EditAccountDialog';
+import { adminUser } from '../../test/users';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
 const T = UI_USERS.editDialog;
 
-const luis: AdminUser = {
-  id: 'bbbbbbbb-0000-4000-8000-000000000002',
-  name: 'Luis Gómez',
-  email: 'luis@patio.es',
-  role: 'conductor',
-  is_approved: true,
-  is_online: false,
-  movements_count: 7,
-  task_types: ['semiremolque'],
-  created_at: '2026-11-20T08:00:00.000Z',
-};
-const admin: AdminUser = {
-  ...luis,
+const luis = adminUser({ is_online: false });
+const admin = adminUser({
   id: 'aaaaaaaa-0000-4000-8000-00000000ad01',
   name: 'Admin Patio',
   email: 'admin@patio.es',
   role: 'admin',
-};
+  is_online: false,
+});
 
 const nameField = () => screen.getByLabelText(T.name);
 const emailField = () => screen.getByLabelText(T.email);

@@ -3,9 +3,9 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { ERR, TOAST, UI_COMMON, UI_USERS } from '@shared/labels';
-import type { AdminUser } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
+import { LUIS } from '../../test/users';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
@@ -13,17 +13,7 @@ const R = UI_USERS.resetDialog;
 const T = UI_USERS.temporaryPassword;
 const TEMP = 'Kx7-pQ2m-Vt9z';
 
-const luis: AdminUser = {
-  id: 'bbbbbbbb-0000-4000-8000-000000000002',
-  name: 'Luis Gómez',
-  email: 'luis@patio.es',
-  role: 'conductor',
-  is_approved: true,
-  is_online: true,
-  movements_count: 7,
-  task_types: ['semiremolque'],
-  created_at: '2026-11-20T08:00:00.000Z',
-};
+const luis = LUIS;
 
 const setSecure = (secure: boolean) =>
   Object.defineProperty(window, 'isSecureContext', { value: secure, configurable: true });

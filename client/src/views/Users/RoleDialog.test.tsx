@@ -3,23 +3,21 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { TOAST, UI_USERS } from '@shared/labels';
-import type { AdminUser } from '@shared/schemas';
 import { json, mockFetch, sentBody } from '../../test/http';
 import { RoleDialog } from './RoleDialog';
+import { adminUser } from '../../test/users';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
-const gestor: AdminUser = {
+const gestor = adminUser({
   id: '0f6a7c1d-2b3e-4f50-8a9b-0c1d2e3f4a5b',
   name: 'Marta Ruiz',
   email: 'marta@patio.es',
   role: 'gestor',
-  is_approved: true,
   is_online: false,
   movements_count: 0,
   task_types: [],
-  created_at: '2026-11-20T08:00:00.000Z',
-};
+});
 
 const confirmButton = () => screen.getByRole('button', { name: UI_USERS.roleDialog.confirm });
 const radio = (name: RegExp) => screen.getByRole('radio', { name });

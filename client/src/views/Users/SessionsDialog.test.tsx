@@ -3,25 +3,16 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { ERR, UI_COMMON, UI_USERS } from '@shared/labels';
-import type { AdminUser, SessionInfo } from '@shared/schemas';
+import type { SessionInfo } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
 import { SessionsDialog } from './SessionsDialog';
+import { LUIS } from '../../test/users';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
 const T = UI_USERS.sessionsDialog;
 
-const luis: AdminUser = {
-  id: 'bbbbbbbb-0000-4000-8000-000000000002',
-  name: 'Luis Gómez',
-  email: 'luis@patio.es',
-  role: 'conductor',
-  is_approved: true,
-  is_online: true,
-  movements_count: 7,
-  task_types: ['semiremolque'],
-  created_at: '2026-11-20T08:00:00.000Z',
-};
+const luis = LUIS;
 
 const phone: SessionInfo = {
   id: '11111111-0000-4000-8000-0000000000a1',
