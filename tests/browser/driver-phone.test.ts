@@ -133,11 +133,13 @@ describe.each([
     const toastBox = (await shownToasts(page).first().boundingBox())!;
     expect(toastBox.y).toBeLessThan(viewport.height / 4);
     expect(overlaps(toastBox, (await complete.boundingBox())!)).toBe(false);
+    // Nor the alert's own `Entendido`, right under the header.
+    const acknowledge = button(page.getByTestId('new-task-alert'), UI_DRIVER.alert.acknowledge);
+    expect(overlaps(toastBox, (await acknowledge.boundingBox())!)).toBe(false);
     expect(await overflowing(page)).toEqual([]);
     await shoot(page, 'new-task-alert');
-    // Scoped: the push card's own dismiss button may read the same (its refusal explanation, depending on
-    // the browser's notification permission).
-    await button(page.getByTestId('new-task-alert'), UI_DRIVER.alert.acknowledge).click();
+    // Scoped to the alert: the push card's own dismiss button may read the same.
+    await acknowledge.click();
     await page.getByTestId('new-task-alert').waitFor({ state: 'detached' });
 
     // Holding a task: the Swap claim is disabled and says why.

@@ -8,25 +8,20 @@ import { useMediaQuery } from './board/hooks';
 
 export const PHONE_QUERY = '(max-width: 639px)';
 
-/** Below the phone's sticky header (64 px) with a small gap: the header's sound and logout stay usable. */
-const PHONE_TOP_OFFSET = { top: 72 } as const;
-
 /** Where the toasts go and how many show at once, by screen size. */
 export const toasterLayout = (phone: boolean) =>
   phone
-    ? ({ position: 'top-center', visibleToasts: 1, offset: PHONE_TOP_OFFSET } as const)
-    : ({ position: 'bottom-right', visibleToasts: TOAST_VISIBLE, offset: undefined } as const);
+    ? ({ position: 'top-center', visibleToasts: 1 } as const)
+    : ({ position: 'bottom-right', visibleToasts: TOAST_VISIBLE } as const);
 
 export function AppToaster() {
   const phone = useMediaQuery(PHONE_QUERY);
-  const { position, visibleToasts, offset } = toasterLayout(phone);
+  const { position, visibleToasts } = toasterLayout(phone);
   return (
     <Toaster
       position={position}
       duration={TOAST_DURATION_MS}
       visibleToasts={visibleToasts}
-      offset={offset}
-      mobileOffset={offset}
       richColors
       closeButton
       customAriaLabel={UI_TOASTER.region}
