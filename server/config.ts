@@ -22,6 +22,8 @@ export interface Config {
   port: number;
   host: string;
   dbPath: string;
+  /** DATABASE_URL (CONTRACT §18): PostgreSQL instead of the SQLite file at dbPath. */
+  databaseUrl: string | undefined;
   dataDir: string;
   jwtSecret: string;
   adminEmail: string | undefined;
@@ -51,6 +53,7 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '0.0.0.0',
     dbPath,
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
     dataDir: dbPath === ':memory:' ? path.resolve('./data') : path.dirname(path.resolve(dbPath)),
     jwtSecret: env.JWT_SECRET,
     adminEmail: env.ADMIN_EMAIL,

@@ -32,9 +32,10 @@ const scheme = config.tlsCert ? 'https' : 'http';
 logger.info(`Torre de Control escuchando en ${scheme}://${config.host}:${server.port}`);
 console.log(`Torre de Control lista en ${scheme}://localhost:${server.port}`);
 
-// A write the disk refuses from a timer (say, the assignment engine's delayed round) is logged, not
-// fatal: the server keeps serving reads and answering writes 503 (CONTRACT §14). Anything else still
-// ends the process, as Node's default would.
+// A write the disk refuses from a timer or from work nobody awaits (say, the assignment engine's delayed
+// round; a rejection nobody handles arrives here as Node raises it) is logged, not fatal: the server
+// keeps serving reads and answering writes 503 (CONTRACT §14). Anything else still ends the process, as
+// Node's default would.
 process.on('uncaughtException', (err) => {
   if (isStorageFailure(err)) return void logger.error({ err }, 'el almacenamiento rechazó una escritura');
   logger.fatal({ err }, 'excepción no capturada');

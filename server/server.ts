@@ -7,10 +7,10 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { STARTUP_ERR } from '@shared/labels';
 import { StartupError, checkConfig, config } from './config';
-import { openDb, runMigrations, closeDb, sqlite, StorageUnavailableError } from './db';
+import { openDb, runMigrations, closeDb, withWriteConnection, StorageUnavailableError } from './db';
 import { startCheckpointer } from './db/checkpointer';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/io';
@@ -19,6 +19,8 @@ import { presence } from './services/presence';
 import { registerPresenceEffects } from './services/presence-effects';
 import { ensureFirstAdmin } from './services/bootstrap';
 import { startBackgroundJobs } from './services/jobs';
+import { creationsWritten } from './services/tasks';
+import { assignmentsSettled } from './services/assignment';
 import { setDraining } from './services/health';
 import { backupsDir, newestBackup } from './services/backups';
 import { logger } from './logger';
@@ -95,16 +97,23 @@ export async function startServer(
     await Promise.race([httpClosed, sleep(Math.max(100, deadline - performance.now()))]);
     // Creations batched for the next turn of the event loop (services/tasks.ts) are written before the
     // database closes.
-    await nextTurn();
+    await creationsWritten();
     stopPresenceEffects();
+    // …and so are the engine rounds the last commits started, and the presence of the sockets closed.
+    await assignmentsSettled();
+    await presence.settled();
     await stopCheckpointer?.();
-    try {
-      // The WAL copied back into the database file: the file alone is the whole database.
-      sqlite.pragma('wal_checkpoint(TRUNCATE)');
-    } catch (err) {
-      logger.warn({ err }, 'cierre: el checkpoint final del WAL falló; se aplicará al arrancar');
-    }
-    closeDb();
+    // The writer's turn comes once the transactions still in flight (a presence change, say) have
+    // finished; the database closes within it, so none starts after the final checkpoint.
+    await withWriteConnection((conn) => {
+      try {
+        // The WAL copied back into the database file: the file alone is the whole database.
+        conn.pragma('wal_checkpoint(TRUNCATE)');
+      } catch (err) {
+        logger.warn({ err }, 'cierre: el checkpoint final del WAL falló; se aplicará al arrancar');
+      }
+      closeDb();
+    });
   }
 
   let closing: Promise<void> | undefined;
@@ -183,7 +192,7 @@ async function openDatabase(dbPath: string, prepare: () => Promise<void>): Promi
   try {
     openDb(dbPath);
     runMigrations();
-    presence.reset();
+    await presence.reset();
     await prepare();
   } catch (err) {
     closeDb();

@@ -10,7 +10,7 @@ import bcrypt from 'bcrypt';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { Role, VehicleType } from '@shared/enums';
-import { users } from '../../server/db/schema';
+import { users } from '../../server/db/tables';
 import { inBatches } from './stats';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,7 +44,9 @@ export function startServer(dbPath: string, env: NodeJS.ProcessEnv = {}): Promis
     ...env,
   };
   delete fullEnv.TEST_CLOCK;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  // BENCH_PROF=<folder>: the server writes a V8 CPU profile there (where a section's time goes).
+  const profile = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], {
     cwd: ROOT,
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,7 +2,7 @@
 // the accounts to print and to simulate, read back from it.
 import fs from 'node:fs';
 import { ROLES, type Role, type VehicleType } from '@shared/enums';
-import { closeDb, openDb, runMigrations, sqlite } from '../../server/db';
+import { closeDb, openDb, query, runMigrations } from '../../server/db';
 import { DEFAULT_PASSWORDS, generateYard } from '../generator';
 import { DEMO_TEXT } from './texts';
 
@@ -29,12 +29,10 @@ export async function prepareDemoYard(
   try {
     runMigrations();
     if (generated) await generateYard({ seed: opts.seed });
-    const rows = sqlite
-      .prepare(
-        `SELECT role, name, email, task_types FROM users
-          WHERE is_approved = 1 AND deleted_at IS NULL ORDER BY email`,
-      )
-      .all() as { role: Role; name: string; email: string; task_types: string }[];
+    const rows = await query<{ role: Role; name: string; email: string; task_types: string }>(
+      `SELECT role, name, email, task_types FROM users
+        WHERE is_approved = 1 AND deleted_at IS NULL ORDER BY email`,
+    );
     const accounts = rows
       .filter((r) => (ROLES as readonly string[]).includes(r.role))
       .map((r) => ({

@@ -1,11 +1,20 @@
 // The demo yard generator: a realistic Spanish line-haul yard written straight into the open
 // database (server/db), deterministic from a seed and the `now` it is generated for. The demo, the
 // benchmarks and the tests that need volume all build on generateYard().
-import { sql } from 'drizzle-orm';
+import { and, count as countOf, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { ROLES, TASK_STATUSES, type Role, type TaskStatus } from '@shared/enums';
 import { ACCOUNT_LOG, PENDING_NOTIFICATION } from '@shared/labels';
 import { db, tx } from '../../server/db';
-import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/schema';
+import {
+  activityLog,
+  notifications,
+  presenceIntervals,
+  punches,
+  taskEvents,
+  tasks,
+  users,
+} from '../../server/db/tables';
 import { now as clockNow } from '../../server/clock';
 import { hashPassword } from '../../server/services/passwords';
 import { makePeople, type Person } from './people';
@@ -143,14 +152,6 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
   const passwords = { ...DEFAULT_PASSWORDS, ...options.passwords };
   const emailDomain = options.emailDomain ?? DEFAULTS.emailDomain;
 
-  if (
-    (db
-      .select({ n: sql<number>`count(*)` })
-      .from(users)
-      .get()?.n ?? 0) > 0
-  )
-    throw new Error('generateYard: la base de datos ya tiene usuarios; genera el patio en una base vacía');
-
   // bcrypt is slow on purpose: one hash per distinct password, shared by every account that uses it.
   const hashes = Object.fromEntries(
     await Promise.all(ROLES.map(async (role) => [role, await hashPassword(passwords[role])] as const)),
@@ -167,8 +168,12 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
   ];
 
   let trailers = 0;
-  tx(() => {
-    const rebuildIndexes = dropIndexes(BULK_TABLES);
+  await tx(async () => {
+    // Read in the transaction that writes: nothing else can add a user between the check and the yard.
+    const [existing] = await db.select({ n: countOf() }).from(users);
+    if (existing.n > 0)
+      throw new Error('generateYard: la base de datos ya tiene usuarios; genera el patio en una base vacía');
+    const rebuildIndexes = await dropIndexes(BULK_TABLES);
     const w = openWriter(root.fork('ids'));
     const everyone = [
       ...people.admins,
@@ -225,7 +230,7 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
 
     const shiftRng = root.fork('shifts');
     const yardDrivers = planShifts(shiftRng, people.drivers, { nowMs, historyStart, clockedIn });
-    writeShifts(shiftRng, w, yardDrivers, nowMs);
+    await writeShifts(shiftRng, w, yardDrivers, nowMs);
 
     const sim = new TaskSimulation(root.fork('tasks'), root.fork('task-ids'), w, yardDrivers, staff, {
       nowMs,
@@ -234,11 +239,11 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
       // A fleet large enough that a trailer waits a while between two moves.
       fleet: Math.max(150, Math.ceil(historicalTasks / 40)),
     });
-    sim.history(historicalTasks);
+    await sim.history(historicalTasks);
     sim.current(o.openTasks, inProgress);
     trailers = sim.trailerCount;
-    w.flush();
-    rebuildIndexes();
+    await w.flush();
+    await rebuildIndexes();
 
     const staffRng = root.fork('activity');
     for (const d of yardDrivers)
@@ -255,6 +260,7 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
         idleSince: null,
         lastActivityAt: nowMs - staffRng.between(0.2, 30) * HOUR,
       });
+    await w.flush();
   });
 
   const logins = [...people.admins, ...people.gestores, ...people.managers, ...people.drivers].map((p) => ({
@@ -264,33 +270,38 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
     email: p.email,
     password: passwords[p.role],
   }));
-  return { logins, counts: { ...countRows(), trailers, clockedInDrivers: clockedIn } };
+  return { logins, counts: { ...(await countRows()), trailers, clockedInDrivers: clockedIn } };
 }
 
 /** What the database holds after generation (the summary the CLI prints). */
-function countRows(): Omit<YardCounts, 'trailers' | 'clockedInDrivers'> {
-  const n = (query: string) => (db.$client.prepare(query).get() as { n: number }).n;
+async function countRows(): Promise<Omit<YardCounts, 'trailers' | 'clockedInDrivers'>> {
+  const rows = async (table: PgTable, where?: SQL) =>
+    (await db.select({ n: countOf() }).from(table).where(where))[0].n;
   const byRole = Object.fromEntries(
-    ROLES.map((role) => [
-      role,
-      n(`SELECT count(*) AS n FROM users WHERE role = '${role}' AND is_approved = 1`),
-    ]),
+    await Promise.all(
+      ROLES.map(async (role) => [
+        role,
+        await rows(users, and(eq(users.role, role), eq(users.isApproved, true))),
+      ]),
+    ),
   ) as Record<Role, number>;
   const byStatus = Object.fromEntries(
-    TASK_STATUSES.map((s) => [
-      s,
-      n(`SELECT count(*) AS n FROM tasks WHERE status = '${s}' AND deleted_at IS NULL`),
-    ]),
+    await Promise.all(
+      TASK_STATUSES.map(async (s) => [
+        s,
+        await rows(tasks, and(eq(tasks.status, s), isNull(tasks.deletedAt))),
+      ]),
+    ),
   ) as Record<TaskStatus, number>;
   return {
     users: byRole,
-    pendingUsers: n('SELECT count(*) AS n FROM users WHERE is_approved = 0'),
+    pendingUsers: await rows(users, eq(users.isApproved, false)),
     tasks: byStatus,
-    deletedTasks: n('SELECT count(*) AS n FROM tasks WHERE deleted_at IS NOT NULL'),
-    taskEvents: n('SELECT count(*) AS n FROM task_events'),
-    punches: n('SELECT count(*) AS n FROM punches'),
-    presenceIntervals: n('SELECT count(*) AS n FROM presence_intervals'),
-    notifications: n('SELECT count(*) AS n FROM notifications'),
-    activityLog: n('SELECT count(*) AS n FROM activity_log'),
+    deletedTasks: await rows(tasks, isNotNull(tasks.deletedAt)),
+    taskEvents: await rows(taskEvents),
+    punches: await rows(punches),
+    presenceIntervals: await rows(presenceIntervals),
+    notifications: await rows(notifications),
+    activityLog: await rows(activityLog),
   };
 }

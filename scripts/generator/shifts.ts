@@ -117,8 +117,11 @@ export function planShifts(
   });
 }
 
-/** Punches, presence (online from a little before entrada to a little after salida) and the log. */
-export function writeShifts(rng: Rng, w: Writer, drivers: Driver[], nowMs: number): void {
+/**
+ * Punches, presence (online from a little before entrada to a little after salida) and the log, written
+ * driver by driver.
+ */
+export async function writeShifts(rng: Rng, w: Writer, drivers: Driver[], nowMs: number): Promise<void> {
   for (const driver of drivers) {
     const who = driver.person;
     for (const shift of driver.shifts) {
@@ -147,5 +150,6 @@ export function writeShifts(rng: Rng, w: Writer, drivers: Driver[], nowMs: numbe
       }
     }
     if (driver.current) driver.idleSince = driver.current.start;
+    await w.drain();
   }
 }

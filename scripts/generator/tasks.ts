@@ -129,8 +129,8 @@ export class TaskSimulation {
 
   // ---- history ----------------------------------------------------------------------------------
 
-  /** `count` finished tasks created over the history window, oldest first. */
-  history(count: number): void {
+  /** `count` finished tasks created over the history window, oldest first, written as they go. */
+  async history(count: number): Promise<void> {
     const end = this.opts.nowMs - HISTORY_END_MS;
     const most = Math.max(1, ...this.staffing) + UNSTAFFED_WEIGHT;
     const times: number[] = [];
@@ -139,7 +139,10 @@ export class TaskSimulation {
       if (this.rng.next() * most < this.creationWeight(t)) times.push(t);
     }
     times.sort((a, b) => a - b);
-    for (const createdAt of times) this.finishedTask(createdAt);
+    for (const createdAt of times) {
+      this.finishedTask(createdAt);
+      await this.w.drain();
+    }
   }
 
   private finishedTask(createdAt: number): void {

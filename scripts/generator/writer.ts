@@ -1,14 +1,14 @@
-// Writing the generated yard. Volume needs prepared multi-row inserts built from the drizzle schema
-// (column names and value mapping come from the table definitions), run inside the caller's
-// transaction: drizzle's own prepared inserts cannot take a null timestamp placeholder, and its
-// multi-row inserts spend their time building SQL (100 000 tasks: 11 s that way, under 2 s this way).
-import { getTableColumns, getTableName, type InferInsertModel } from 'drizzle-orm';
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Statement } from 'better-sqlite3';
+// Writing the generated yard. Volume needs multi-row inserts built from the drizzle schema (column
+// names and value mapping come from the table definitions of the engine this process runs on), run
+// through execute() inside the caller's transaction: drizzle's multi-row inserts spend their time
+// building SQL (100 000 tasks: 11 s that way, under 2 s this way). The simulation writes synchronously
+// into buffers; full batches wait in a queue, in the order they must run (a row's parents first), until
+// the caller awaits drain() — the generator's loops drain as they go, so the queue stays short.
+import { getTableColumns, getTableName, type Column, type InferInsertModel, type Table } from 'drizzle-orm';
 import type { ClockType, LogType, NotificationType, TaskEventType, TaskStatus } from '@shared/enums';
 import { ACCOUNT_LOG, SYSTEM_ACTOR } from '@shared/labels';
 import { formatTime } from '@shared/time';
-import { sqlite } from '../../server/db';
+import { execute, isPostgres, query } from '../../server/db';
 import {
   activityLog,
   notifications,
@@ -17,26 +17,40 @@ import {
   taskEvents,
   tasks,
   users,
-} from '../../server/db/schema';
+} from '../../server/db/tables';
 import type { Rng } from './random';
 
-type Row<T extends SQLiteTable> = InferInsertModel<T>;
+type Row<T extends Table> = InferInsertModel<T>;
 
-/** Rows per INSERT: one statement per hundred rows costs half the CPU of one per row. */
-const BATCH_ROWS = 100;
+/**
+ * Rows per INSERT: a few hundred rows per statement cost a fraction of the CPU of one per row on
+ * SQLite, and one round trip instead of hundreds on PostgreSQL.
+ */
+const BATCH_ROWS = 256;
+/** Bound parameters per statement: SQLite's limit (PostgreSQL's is 65 535). */
+const MAX_PARAMS = 32_766;
+
+/** A statement waiting in the writer's queue. */
+interface Queued {
+  text: string;
+  params: unknown[];
+}
 
 /** Buffered inserts of the named columns (an absent value is stored as NULL). */
-class Batch<T extends SQLiteTable> {
+class Batch<T extends Table> {
   private readonly columns: [string, ReturnType<typeof getTableColumns<T>>[string]][];
   private readonly head: string;
   private readonly tuple: string;
-  private readonly full: Statement;
-  private readonly statements = new Map<number, Statement>();
+  /** Rows of a full batch: one INSERT. */
+  private readonly size: number;
+  /** INSERT texts by row count: a full batch and the powers of two a partial one is split into. */
+  private readonly texts = new Map<number, string>();
   private values: unknown[] = [];
   private rows = 0;
 
   /** `parents` are flushed first: the rows they hold are referenced by this table's rows. */
   constructor(
+    private readonly queue: Queued[],
     table: T,
     keys: Extract<keyof T['$inferSelect'], string>[],
     private readonly parents: { flush(): void }[] = [],
@@ -45,7 +59,7 @@ class Batch<T extends SQLiteTable> {
     this.columns = keys.map((key) => [key, columns[key]]);
     this.head = `INSERT INTO "${getTableName(table)}" (${this.columns.map(([, c]) => `"${c.name}"`).join(', ')}) VALUES `;
     this.tuple = `(${keys.map(() => '?').join(', ')})`;
-    this.full = this.statement(BATCH_ROWS);
+    this.size = Math.min(BATCH_ROWS, Math.floor(MAX_PARAMS / keys.length));
   }
 
   add(row: Row<T>): void {
@@ -54,22 +68,37 @@ class Batch<T extends SQLiteTable> {
       const value = record[key];
       this.values.push(value === null || value === undefined ? null : column.mapToDriverValue(value));
     }
-    if (++this.rows === BATCH_ROWS) this.flush();
+    if (++this.rows === this.size) this.flush();
   }
 
+  /**
+   * Queues the buffered rows, after the parents' own: a full batch as one INSERT, a partial one as a
+   * few INSERTs of power-of-two sizes (so each engine prepares and caches a handful of texts per table,
+   * not one per row count).
+   */
   flush(): void {
     for (const parent of this.parents) parent.flush();
     if (!this.rows) return;
-    (this.rows === BATCH_ROWS ? this.full : this.statement(this.rows)).run(this.values);
+    if (this.rows === this.size) this.queue.push({ text: this.text(this.size), params: this.values });
+    else {
+      const width = this.columns.length;
+      let offset = 0;
+      for (let left = this.rows; left > 0;) {
+        const rows = 2 ** Math.floor(Math.log2(left));
+        const end = offset + rows * width;
+        this.queue.push({ text: this.text(rows), params: this.values.slice(offset, end) });
+        offset = end;
+        left -= rows;
+      }
+    }
     this.values = [];
     this.rows = 0;
   }
 
-  private statement(rows: number): Statement {
-    let stmt = this.statements.get(rows);
-    if (!stmt)
-      this.statements.set(rows, (stmt = sqlite.prepare(this.head + Array(rows).fill(this.tuple).join(', '))));
-    return stmt;
+  private text(rows: number): string {
+    let text = this.texts.get(rows);
+    if (!text) this.texts.set(rows, (text = this.head + Array(rows).fill(this.tuple).join(', ')));
+    return text;
   }
 }
 
@@ -82,19 +111,24 @@ export interface Named {
  * Drops the tables' indexes and returns the function that builds them again from their own stored
  * SQL, so the schema ends exactly as it was. Building an index over rows already there costs a
  * fraction of keeping it up to date row by row; the unique ones check every row when rebuilt.
- * Call both inside one transaction.
+ * Call both inside one transaction. On PostgreSQL the indexes behind a constraint (primary keys) stay.
  */
-export function dropIndexes(tables: SQLiteTable[]): () => void {
+export async function dropIndexes(tables: Table[]): Promise<() => Promise<void>> {
   const names = tables.map((t) => getTableName(t));
-  const indexes = sqlite
-    .prepare(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-        AND tbl_name IN (${names.map(() => '?').join(', ')})`,
-    )
-    .all(...names) as { name: string; sql: string }[];
-  for (const index of indexes) sqlite.exec(`DROP INDEX "${index.name}"`);
-  return () => {
-    for (const index of indexes) sqlite.exec(index.sql);
+  const list = names.map(() => '?').join(', ');
+  const indexes = await query<{ name: string; sql: string }>(
+    isPostgres
+      ? `SELECT i.indexname AS name, i.indexdef AS sql FROM pg_indexes i
+          WHERE i.schemaname = current_schema() AND i.tablename IN (${list})
+            AND NOT EXISTS (SELECT 1 FROM pg_constraint c
+                             WHERE c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`
+      : `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+          AND tbl_name IN (${list})`,
+    names,
+  );
+  for (const index of indexes) await execute(`DROP INDEX "${index.name}"`);
+  return async () => {
+    for (const index of indexes) await execute(index.sql);
   };
 }
 
@@ -102,37 +136,49 @@ type Millis<R, K extends keyof R> = Omit<R, K> & { [P in K]-?: null extends R[P]
 type TaskTimes =
   'createdAt' | 'updatedAt' | 'statusSince' | 'assignedAt' | 'completedAt' | 'returnedAt' | 'deletedAt';
 
-/** Every write of the generator, with times as epoch milliseconds. Call flush() before reading back. */
+/**
+ * Every write of the generator, with times as epoch milliseconds. The writes are queued: await drain()
+ * to run what is queued so far, flush() to run everything (before reading back).
+ */
 export function openWriter(ids: Rng) {
-  const user = new Batch(users, [
+  const queue: Queued[] = [];
+  const user = new Batch(queue, users, [
     'id', 'email', 'name', 'passwordHash', 'role', 'isApproved', 'isOnline', 'taskTypes',
     'movementsCount', 'tokenVersion', 'createdAt', 'approvedAt',
   ]); // prettier-ignore
-  const task = new Batch(tasks, [
+  const task = new Batch(queue, tasks, [
     'id', 'title', 'description', 'origin', 'destination', 'trailerId', 'priority', 'status',
     'vehicleType', 'assignedTo', 'createdBy', 'creditedTo', 'createdAt', 'updatedAt', 'assignedAt',
     'completedAt', 'statusSince', 'returnReason', 'returnedBy', 'returnedAt', 'noDriversAvailable',
     'version', 'deletedAt',
   ], [user]); // prettier-ignore
   const event = new Batch(
+    queue,
     taskEvents,
     ['taskId', 'type', 'actorId', 'driverId', 'fromStatus', 'toStatus', 'reason', 'at'],
     [task],
   );
-  const notification = new Batch(notifications, [
+  const notification = new Batch(queue, notifications, [
     'id', 'userId', 'type', 'title', 'message', 'taskId', 'isRead', 'playSound', 'createdAt',
   ], [user]); // prettier-ignore
-  const punch = new Batch(punches, ['id', 'userId', 'clockType', 'timestamp'], [user]);
-  const presence = new Batch(presenceIntervals, ['userId', 'startedAt', 'endedAt'], [user]);
-  const activity = new Batch(activityLog, ['type', 'userId', 'userName', 'action', 'details', 'timestamp']);
+  const punch = new Batch(queue, punches, ['id', 'userId', 'clockType', 'timestamp'], [user]);
+  const presence = new Batch(queue, presenceIntervals, ['userId', 'startedAt', 'endedAt'], [user]);
+  const activity = new Batch(queue, activityLog, [
+    'type', 'userId', 'userName', 'action', 'details', 'timestamp',
+  ]); // prettier-ignore
   const all = [user, task, event, notification, punch, presence, activity];
-  const afterwards = sqlite.prepare(
-    `UPDATE users SET movements_count = ?, is_online = ?, idle_since = ?, last_activity_at = ? WHERE id = ?`,
-  );
+  const afterwards = `UPDATE users SET movements_count = ?, is_online = ?, idle_since = ?, last_activity_at = ?
+    WHERE id = ?`;
   /** A task's history waits for the task row it references. */
   const pendingEvents: Row<typeof taskEvents>[] = [];
-  const ms = (t: number | null) => (t === null ? null : Math.round(t));
   const date = (t: number | null) => (t === null ? null : new Date(Math.round(t)));
+
+  /** Runs the queued statements, in order, in the caller's transaction. */
+  const drain = async () => {
+    for (const statement of queue.splice(0)) await execute(statement.text, statement.params);
+  };
+  /** A value as the engine stores it in that column (a time: epoch milliseconds on SQLite). */
+  const stored = (column: Column, value: unknown) => (value === null ? null : column.mapToDriverValue(value));
 
   const log = (type: LogType, actor: Named | null, action: string, details: string, time: number) =>
     activity.add({
@@ -223,10 +269,21 @@ export function openWriter(ids: Rng) {
       f: { movements: number; online: boolean; idleSince: number | null; lastActivityAt: number | null },
     ) {
       user.flush();
-      afterwards.run(f.movements, f.online ? 1 : 0, ms(f.idleSince), ms(f.lastActivityAt), id);
+      queue.push({
+        text: afterwards,
+        params: [
+          f.movements,
+          stored(users.isOnline, f.online),
+          stored(users.idleSince, date(f.idleSince)),
+          stored(users.lastActivityAt, date(f.lastActivityAt)),
+          id,
+        ],
+      });
     },
-    flush() {
+    drain,
+    async flush() {
       for (const batch of all) batch.flush();
+      await drain();
     },
   };
 }

@@ -296,3 +296,19 @@ export const pushSubscriptions = pgTable(
   },
   (t) => [uniqueIndex('push_endpoint').on(t.endpoint), index('push_user').on(t.userId)],
 );
+
+/**
+ * Secrets and keys the server generates once and every node must share (CONTRACT §18): on PostgreSQL the
+ * JWT secret and the VAPID key pair when the environment gives none. SQLite keeps them as files in the
+ * data folder, next to the database.
+ */
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
+export type TaskRow = typeof tasks.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;
+export type PunchRow = typeof punches.$inferSelect;

@@ -19,9 +19,10 @@ const durationMinutes = (t: Task) => {
   return ms === null ? null : roundMinutes(ms);
 };
 
-export function analyticsWorkbook(from: string, to: string): ExcelJS.Workbook {
+export async function analyticsWorkbook(from: string, to: string): Promise<ExcelJS.Workbook> {
   const range = { start: madridDayRange(from).start, end: madridDayRange(to).end };
-  const finished = tasksFinishedIn(range);
+  const finished = await tasksFinishedIn(range);
+  const performance = await driverPerformance(range, finished);
   const h = driverSheet.headers;
   const t = taskSheet.headers;
 
@@ -38,7 +39,7 @@ export function analyticsWorkbook(from: string, to: string): ExcelJS.Workbook {
       { header: h.hoursWorked, kind: 'decimal', value: (r) => r.hoursWorked },
       { header: h.efficiency, kind: 'decimal', value: (r) => r.efficiency },
     ],
-    driverPerformance(range, finished),
+    performance,
   );
   addTableSheet<Task>(
     wb,

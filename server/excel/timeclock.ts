@@ -42,14 +42,14 @@ const correctionList = (list: PunchCorrection[]): string | null =>
     .map((c) => UI_TIME_CONTROL.correctionDetail(c.action, c.actor_name, formatDateTime(c.at), c.reason))
     .join(' · ') || null;
 
-export function timeclockWorkbook(from: string, to: string): ExcelJS.Workbook {
+export async function timeclockWorkbook(from: string, to: string): Promise<ExcelJS.Workbook> {
   const days = daysBetween(from, to);
   const range = { start: madridDayRange(from).start, end: madridDayRange(to).end };
-  const drivers = driversOf(range);
+  const drivers = await driversOf(range);
 
   const dayRows: DayRow[] = [];
   for (const day of days)
-    for (const { driver, shift } of summarizeWindow(madridDayRange(day), drivers))
+    for (const { driver, shift } of await summarizeWindow(madridDayRange(day), drivers))
       if (shift.status !== 'not_started' || shift.corrections.length) dayRows.push({ day, driver, shift });
 
   const wb = newWorkbook();
@@ -92,7 +92,7 @@ export function timeclockWorkbook(from: string, to: string): ExcelJS.Workbook {
     perDriver,
   );
 
-  const punched = punchesByUser(range.start, range.end);
+  const punched = await punchesByUser(range.start, range.end);
   const punchRows = drivers.flatMap((driver) => (punched.get(driver.id) ?? []).map((p) => ({ driver, p })));
   addTableSheet(
     wb,
@@ -110,7 +110,7 @@ export function timeclockWorkbook(from: string, to: string): ExcelJS.Workbook {
     punchRows,
   );
 
-  const corrected = correctionsByUser(range.start, range.end);
+  const corrected = await correctionsByUser(range.start, range.end);
   const correctionRows = drivers.flatMap((driver) =>
     (corrected.get(driver.id) ?? []).map((c) => ({ driver, c })),
   );

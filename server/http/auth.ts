@@ -2,7 +2,7 @@
 // a role change, a revocation or a deletion takes effect at once (CONTRACT §3).
 import type { Request, RequestHandler } from 'express';
 import { ERR } from '@shared/labels';
-import type { UserRow } from '../db/schema';
+import type { UserRow } from '../db/tables';
 import { can, type Action } from '../policies';
 import { findUserById } from '../services/users';
 import { verifyToken, type TokenClaims } from '../services/tokens';
@@ -22,13 +22,13 @@ declare module 'express-serve-static-core' {
  * The user of a token, if the token is valid, unrevoked, its session open (CONTRACT §14) and the
  * account approved and alive.
  */
-export function authenticateToken(token: string): { user: UserRow; claims: TokenClaims } {
+export async function authenticateToken(token: string): Promise<{ user: UserRow; claims: TokenClaims }> {
   const claims = verifyToken(token);
-  const user = findUserById(claims.sub);
+  const user = await findUserById(claims.sub);
   if (!user || user.deletedAt) throw unauthorized(ERR.sessionRevoked);
   if (user.tokenVersion !== claims.tv) throw unauthorized(ERR.sessionRevoked);
   if (!user.isApproved) throw unauthorized(ERR.sessionRevoked);
-  if (!isSessionOpen(claims.sid, user.id)) throw unauthorized(ERR.sessionRevoked);
+  if (!(await isSessionOpen(claims.sid, user.id))) throw unauthorized(ERR.sessionRevoked);
   return { user, claims };
 }
 
@@ -45,14 +45,14 @@ const bearer = (req: Request): string => {
  */
 export const requireAuth =
   (action: Action): RequestHandler =>
-  (req, _res, next) => {
+  async (req, _res, next) => {
     const token = bearer(req);
-    const { user, claims } = authenticateToken(token);
+    const { user, claims } = await authenticateToken(token);
     if (user.mustChangePassword && action !== 'password:change') throw forbidden(ERR.mustChangePassword);
     req.user = user;
     req.token = token;
     req.sessionId = claims.sid;
-    presence.touch(user.id);
+    await presence.touch(user.id);
     if (!can(user.role, action)) throw forbidden();
     next();
   };

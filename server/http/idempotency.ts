@@ -10,7 +10,7 @@
 import type { RequestHandler, Response } from 'express';
 import { ERR } from '@shared/labels';
 import { idempotencyKeySchema } from '@shared/schemas';
-import type { UserRow } from '../db/schema';
+import type { UserRow } from '../db/tables';
 import { logger } from '../logger';
 import { presence } from '../services/presence';
 import {
@@ -30,11 +30,11 @@ const inFlight = new Map<string, Promise<void>>();
 const scopeId = (s: IdempotencyScope) => JSON.stringify([s.userId, s.method, s.path, s.key]);
 
 /** The user of the request's bearer token, or undefined (requireAuth then answers the refusal). */
-function tokenUser(authorization: string | undefined): UserRow | undefined {
+async function tokenUser(authorization: string | undefined): Promise<UserRow | undefined> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   if (!match) return undefined;
   try {
-    return authenticateToken(match[1]).user;
+    return (await authenticateToken(match[1])).user;
   } catch {
     return undefined;
   }
@@ -51,9 +51,9 @@ function replay(res: Response, answer: StoredAnswer): void {
   else res.end();
 }
 
-function store(scope: IdempotencyScope, answer: StoredAnswer): void {
+async function store(scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
   try {
-    saveAnswer(scope, answer);
+    await saveAnswer(scope, answer);
   } catch (err) {
     // The effect (if any) committed with its placeholder: a repeat is told it was applied.
     logger.error({ err, path: scope.path }, 'no se pudo guardar la respuesta de la Idempotency-Key');
@@ -63,7 +63,7 @@ function store(scope: IdempotencyScope, answer: StoredAnswer): void {
 export const idempotency: RequestHandler = async (req, res, next) => {
   const header = req.get('Idempotency-Key');
   if (req.method !== 'POST' || header === undefined) return next();
-  const user = tokenUser(req.headers.authorization);
+  const user = await tokenUser(req.headers.authorization);
   if (!user) return next();
   const userId = user.id;
   const parsed = idempotencyKeySchema.safeParse(header.trim());
@@ -76,29 +76,54 @@ export const idempotency: RequestHandler = async (req, res, next) => {
   };
   const id = scopeId(scope);
   for (let running = inFlight.get(id); running; running = inFlight.get(id)) await running;
-  const stored = findKey(scope);
-  if (stored) return replay(res, stored);
-
+  // Claimed before the lookup awaits: a duplicate arriving meanwhile waits for this one.
   let settle!: () => void;
   inFlight.set(id, new Promise<void>((resolve) => (settle = resolve)));
-  const ctx: IdempotencyContext = { scope, closed: false };
-  const close = (answer?: StoredAnswer) => {
-    if (ctx.closed) return;
-    ctx.closed = true;
-    if (answer) store(scope, answer);
+  const release = () => {
     inFlight.delete(id);
     settle();
   };
-  const json = res.json.bind(res);
-  res.json = (body?: unknown) => {
-    close({ status: res.statusCode, body: JSON.stringify(body) ?? '' });
-    return json(body);
+  let stored: StoredAnswer | undefined;
+  try {
+    stored = await findKey(scope);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  if (stored) {
+    release();
+    return replay(res, stored);
+  }
+
+  const ctx: IdempotencyContext = { scope, closed: false };
+  // A duplicate waiting for this request goes on once the answer is stored (or given up).
+  const close = (answer?: StoredAnswer): Promise<void> => {
+    if (ctx.closed) return Promise.resolve();
+    ctx.closed = true;
+    if (!answer) {
+      release();
+      return Promise.resolve();
+    }
+    return store(scope, answer).finally(release);
   };
-  res.on('finish', () => close({ status: res.statusCode, body: '' }));
-  res.on('close', () => close());
+  const json = res.json.bind(res);
+  // The answer is stored before it leaves: a client that heard it and repeats gets it back.
+  res.json = (body?: unknown) => {
+    if (ctx.closed) return json(body);
+    void close({ status: res.statusCode, body: JSON.stringify(body) ?? '' }).then(() => {
+      try {
+        json(body);
+      } catch (err) {
+        logger.error({ err, path: scope.path }, 'no se pudo enviar la respuesta de la Idempotency-Key');
+      }
+    });
+    return res;
+  };
+  res.on('finish', () => void close({ status: res.statusCode, body: '' }));
+  res.on('close', () => void close());
   // Presence first, outside the key: a driver coming online writes in a transaction of its own that is
   // not this request's effect (requireAuth's own touch then changes nothing). Like requireAuth, an
   // account that must change its password first is not marked online here.
-  if (!user.mustChangePassword) presence.touch(userId);
+  if (!user.mustChangePassword) await presence.touch(userId);
   runWithKey(ctx, next);
 };

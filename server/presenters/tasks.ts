@@ -1,8 +1,8 @@
 // Task rows → the API's Task shape (SPEC §3 + CONTRACT §5), with the assignee's and creator's names.
-import { aliasedTable, eq, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Task } from '@shared/schemas';
 import { db } from '../db';
-import { tasks, users, type TaskRow } from '../db/schema';
+import { tasks, users, type TaskRow } from '../db/tables';
 
 const assignee = aliasedTable(users, 'assignee');
 const creator = aliasedTable(users, 'creator');
@@ -82,21 +82,26 @@ export const presentJoined = (r: Joined): Task =>
   });
 
 /** One task (deleted ones included, so callers can tell 'gone' from 'never existed'). */
-export function loadTask(where: SQL): Task | undefined {
-  const row = selectTasks().where(where).get();
+export async function loadTask(where: SQL): Promise<Task | undefined> {
+  const [row] = await selectTasks().where(where).limit(1);
   return row ? presentJoined(row) : undefined;
 }
 
-const prepareById = () =>
-  selectTasks()
-    .where(eq(tasks.id, sql.placeholder('id')))
-    .prepare();
-let byId: { db: typeof db; stmt: ReturnType<typeof prepareById> } | undefined;
+/** One task by id (deleted ones included). */
+export function loadTaskById(id: string): Promise<Task | undefined> {
+  return loadTask(eq(tasks.id, id));
+}
 
-/** One task by id (deleted ones included): the hot path of every push, so a prepared statement
- *  (re-prepared if the database is reopened, as tests do). */
-export function loadTaskById(id: string): Task | undefined {
-  if (byId?.db !== db) byId = { db, stmt: prepareById() };
-  const row = byId.stmt.get({ id });
-  return row ? presentJoined(row) : undefined;
+/**
+ * Tasks by id (deleted ones included), in one query: the pushes of a transaction (services/task-writes.ts)
+ * read every task it changed at once. Ids not found are missing from the map.
+ */
+export async function loadTasksByIds(ids: readonly string[]): Promise<Map<string, Task>> {
+  const found = new Map<string, Task>();
+  if (!ids.length) return found;
+  const rows = await selectTasks().where(
+    ids.length === 1 ? eq(tasks.id, ids[0]) : inArray(tasks.id, [...ids]),
+  );
+  for (const row of rows) found.set(row.task.id, presentJoined(row));
+  return found;
 }

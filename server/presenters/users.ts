@@ -1,7 +1,7 @@
 // User rows → the API's user shapes (SPEC §3, CONTRACT §4). No shape here carries the password hash.
 import type { AdminUser, PendingUser, SessionUser } from '@shared/schemas';
 import { requestText } from '@shared/labels';
-import type { UserRow } from '../db/schema';
+import type { UserRow } from '../db/tables';
 
 export const presentSessionUser = (u: UserRow): SessionUser => ({
   id: u.id,

@@ -1,5 +1,6 @@
 // The only place that emits socket events (CONTRACT §9). Services call these after their transaction
-// commits; with no Socket.IO attached (API tests) every call is a no-op.
+// commits (synchronously, from afterCommit: nothing here reads the database but the coalesced figures,
+// computed on their own timer); with no Socket.IO attached (API tests) every call is a no-op.
 import type { Server } from 'socket.io';
 import {
   EV,
@@ -19,6 +20,7 @@ import type {
   TimeclockStatus,
 } from '@shared/schemas';
 import { STATS_COALESCE_MS } from '@shared/constants';
+import { logger } from '../logger';
 
 export interface SocketData {
   userId: string;
@@ -26,6 +28,8 @@ export interface SocketData {
   sid: string;
   exp: number;
   taskTypes: string[];
+  /** revocationCount() when the handshake began (realtime/io.ts). */
+  revocations: number;
 }
 
 export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -76,13 +80,14 @@ export function taskDeleted(task: Pick<Task, 'id' | 'status' | 'vehicle_type' | 
 
 // ---- figures --------------------------------------------------------------------------------
 
-type StatsFor = (role: 'admin' | 'other') => DashboardStats;
+type StatsFor = (role: 'admin' | 'other') => Promise<DashboardStats>;
+type DriversFor = () => Promise<{ online_drivers: OnlineDriver[]; rankings: RankingEntry[] }>;
 let statsTimer: NodeJS.Timeout | undefined;
 let statsSource: StatsFor | undefined;
-let driversSource: (() => { online_drivers: OnlineDriver[]; rankings: RankingEntry[] }) | undefined;
+let driversSource: DriversFor | undefined;
 
 /** Registered once by the dashboard service (avoids an import cycle). */
-export function setFigureSources(stats: StatsFor, drivers: typeof driversSource): void {
+export function setFigureSources(stats: StatsFor, drivers: DriversFor | undefined): void {
   statsSource = stats;
   driversSource = drivers;
 }
@@ -90,22 +95,34 @@ export function setFigureSources(stats: StatsFor, drivers: typeof driversSource)
 /** Stats and driver lists changed: pushed to staff at most every 250 ms, coalesced. */
 export function figuresChanged(): void {
   if (!io || statsTimer) return;
-  statsTimer = setTimeout(flushFigures, STATS_COALESCE_MS);
+  statsTimer = setTimeout(() => {
+    flushFigures().catch((err: unknown) => {
+      // A server closing meanwhile (its database with it) has nobody left to tell.
+      if (io) logger.error({ err }, 'no se pudieron enviar las cifras del panel');
+    });
+  }, STATS_COALESCE_MS);
   statsTimer.unref();
 }
 
-export function flushFigures(): void {
+/**
+ * Computes the figures (reads outside any transaction: committed data only) and pushes them. A change
+ * that commits while they are read schedules the next push.
+ */
+export async function flushFigures(): Promise<void> {
   clearTimeout(statsTimer);
   statsTimer = undefined;
   if (!io || !statsSource) return;
   // The stats are computed even with nobody on a board (one memoized query): the workload alert's
   // `since` must see every status change as it happens (CONTRACT §15).
-  const others = statsSource('other');
+  const others = await statsSource('other');
   // Nobody on a board: nothing more to compute (the driver lists read every driver of the yard).
-  if (!io.sockets.adapter.rooms.get(ROOMS.staff)?.size) return;
-  io.to(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: statsSource('admin') });
+  if (!io?.sockets.adapter.rooms.get(ROOMS.staff)?.size) return;
+  const admin = await statsSource('admin');
+  const drivers = await driversSource?.();
+  if (!io) return;
+  io.to(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: admin });
   io.to(ROOMS.staff).except(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: others });
-  if (driversSource) io.to(ROOMS.staff).emit(EV.driversUpdated, driversSource());
+  if (drivers) io.to(ROOMS.staff).emit(EV.driversUpdated, drivers);
 }
 
 // ---- people ---------------------------------------------------------------------------------
@@ -152,8 +169,17 @@ export async function syncTypeRooms(userId: string, types: readonly string[]): P
   }
 }
 
+let revocations = 0;
+
+/**
+ * How many revocations have been pushed: a socket whose handshake awaited across one was not yet in the
+ * rooms that heard it, and is looked at again (realtime/io.ts).
+ */
+export const revocationCount = (): number => revocations;
+
 /** Tells the user's sockets why their session ended, then drops them. */
 export function revokeUser(userId: string, reason: RevokeReason): void {
+  revocations++;
   if (!io) return;
   io.to(ROOMS.user(userId)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
   io.in(ROOMS.user(userId)).disconnectSockets(true);
@@ -161,6 +187,7 @@ export function revokeUser(userId: string, reason: RevokeReason): void {
 
 /** One session ended (logout, an admin, CONTRACT §14): only its sockets hear why and drop. */
 export function revokeSession(sid: string, reason: RevokeReason): void {
+  revocations++;
   if (!io) return;
   io.to(ROOMS.session(sid)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
   io.in(ROOMS.session(sid)).disconnectSockets(true);
@@ -168,6 +195,7 @@ export function revokeSession(sid: string, reason: RevokeReason): void {
 
 /** clear-all-tokens: every session but the caller's. */
 export function revokeAllExcept(userId: string, reason: RevokeReason): void {
+  revocations++;
   if (!io) return;
   io.except(ROOMS.user(userId)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
   io.except(ROOMS.user(userId)).disconnectSockets(true);

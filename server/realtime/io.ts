@@ -8,7 +8,7 @@ import { config } from '../config';
 import { nowMs, onClockAdvance } from '../clock';
 import { authenticateToken } from '../http/auth';
 import { presence } from '../services/presence';
-import { setIo, type IoServer } from './emit';
+import { revocationCount, setIo, type IoServer } from './emit';
 
 const isStaff = (role: string) => (STAFF_ROLES as readonly string[]).includes(role);
 
@@ -20,22 +20,10 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
   });
 
   io.use((socket, next) => {
-    try {
-      const token = String(socket.handshake.auth?.token ?? '');
-      const { user, claims } = authenticateToken(token);
-      // A password_change_required token opens no socket (CONTRACT §14).
-      if (user.mustChangePassword) throw new Error(ERR.mustChangePassword);
-      socket.data = {
-        userId: user.id,
-        role: user.role,
-        sid: claims.sid,
-        exp: claims.exp * 1000,
-        taskTypes: user.taskTypes,
-      };
-      next();
-    } catch {
-      next(new Error(ERR.unauthorized));
-    }
+    void handshake(socket).then(
+      () => next(),
+      () => next(new Error(ERR.unauthorized)),
+    );
   });
 
   io.on('connection', (socket) => {
@@ -49,20 +37,23 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
     if (role === 'conductor') rooms.push(...taskTypes.map(ROOMS.type));
     // In-memory adapter: joined at once (a cross-node adapter would return a promise to wait for).
     void socket.join(rooms);
-    presence.socketConnected(userId);
+    // A revocation pushed while the handshake awaited its reads found no socket of it in the rooms.
+    if (revocationCount() !== socket.data.revocations) void recheck(socket);
+    // Presence is counted at once; its database mirror and announcement follow on their own.
+    void presence.socketConnected(userId);
     const expiry = setTimeout(() => expire(socket), Math.max(0, socket.data.exp - nowMs()));
     socket.on('disconnect', () => {
       clearTimeout(expiry);
-      presence.socketDisconnected(userId);
+      void presence.socketDisconnected(userId);
     });
   });
 
   // A moved test clock may have expired tokens: drop those sockets before the answer.
   const offClock = onClockAdvance(() => {
     for (const socket of io.sockets.sockets.values()) if (socket.data.exp <= nowMs()) expire(socket);
-    presence.sweep();
+    return presence.sweep();
   });
-  const sweeper = setInterval(() => presence.sweep(), 5_000);
+  const sweeper = setInterval(() => void presence.sweep(), 5_000);
   sweeper.unref();
   httpServer.on('close', () => {
     offClock();
@@ -74,7 +65,36 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
   return io;
 }
 
-function expire(socket: Parameters<Parameters<IoServer['on']>[1]>[0]): void {
+type IoSocket = Parameters<Parameters<IoServer['on']>[1]>[0];
+
+/** The handshake's checks: a valid token of a session still open, of a user who may open a socket. */
+async function handshake(socket: IoSocket): Promise<void> {
+  const token = String(socket.handshake.auth?.token ?? '');
+  const revocations = revocationCount();
+  const { user, claims } = await authenticateToken(token);
+  // A password_change_required token opens no socket (CONTRACT §14).
+  if (user.mustChangePassword) throw new Error(ERR.mustChangePassword);
+  socket.data = {
+    userId: user.id,
+    role: user.role,
+    sid: claims.sid,
+    exp: claims.exp * 1000,
+    taskTypes: user.taskTypes,
+    revocations,
+  };
+}
+
+/** Looks at the socket's session again, now that it is in its rooms; a revoked one is dropped. */
+async function recheck(socket: IoSocket): Promise<void> {
+  try {
+    await authenticateToken(String(socket.handshake.auth?.token ?? ''));
+  } catch {
+    // As for an expired token: the client reconnects, and the handshake refuses it with No autorizado.
+    expire(socket);
+  }
+}
+
+function expire(socket: IoSocket): void {
   socket.emit(EV.sessionRevoked, { reason: 'expired', detail: REVOKE_MESSAGES.expired });
   socket.disconnect(true);
 }

@@ -16,24 +16,24 @@ const actorOf = (req: Parameters<typeof currentUser>[0]) => {
   return { id, name };
 };
 
-adminSystemRoutes.get('/admin/system/db-status', admin, (_req, res) => {
-  res.json(dbStatus());
+adminSystemRoutes.get('/admin/system/db-status', admin, async (_req, res) => {
+  res.json(await dbStatus());
 });
 
-adminSystemRoutes.get('/admin/system/health-check', admin, (_req, res) => {
-  res.json(healthCheck());
+adminSystemRoutes.get('/admin/system/health-check', admin, async (_req, res) => {
+  res.json(await healthCheck());
 });
 
-adminSystemRoutes.get('/admin/system/logs', admin, (req, res) => {
-  res.json(recentActivity(parseQuery(logsQuerySchema, req)));
+adminSystemRoutes.get('/admin/system/logs', admin, async (req, res) => {
+  res.json(await recentActivity(parseQuery(logsQuerySchema, req)));
 });
 
-adminSystemRoutes.post('/admin/system/run-migrations', admin, (req, res) => {
-  res.json(runMigrationsAndRepair(actorOf(req)));
+adminSystemRoutes.post('/admin/system/run-migrations', admin, async (req, res) => {
+  res.json(await runMigrationsAndRepair(actorOf(req)));
 });
 
-adminSystemRoutes.post('/admin/system/clear-all-tokens', admin, (req, res) => {
-  res.json(clearAllTokens(actorOf(req)));
+adminSystemRoutes.post('/admin/system/clear-all-tokens', admin, async (req, res) => {
+  res.json(await clearAllTokens(actorOf(req)));
 });
 
 adminSystemRoutes.post('/admin/system/backup', admin, async (req, res) => {

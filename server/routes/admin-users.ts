@@ -25,39 +25,39 @@ import {
 export const adminUserRoutes = Router();
 const admin = requireAuth('admin:users');
 
-adminUserRoutes.get('/admin/pending-users', admin, (_req, res) => {
-  res.json(listPending());
+adminUserRoutes.get('/admin/pending-users', admin, async (_req, res) => {
+  res.json(await listPending());
 });
 
-adminUserRoutes.post('/admin/approve-user', admin, (req, res) => {
+adminUserRoutes.post('/admin/approve-user', admin, async (req, res) => {
   const body = parseBody(approveUserSchema, req);
-  res.json(decidePending(currentUser(req), body.user_id, body.approved));
+  res.json(await decidePending(currentUser(req), body.user_id, body.approved));
 });
 
-adminUserRoutes.get('/admin/users', admin, (_req, res) => {
-  res.json(listUsers());
+adminUserRoutes.get('/admin/users', admin, async (_req, res) => {
+  res.json(await listUsers());
 });
 
-adminUserRoutes.put('/admin/users/:id', admin, (req, res) => {
-  res.json(updateUser(currentUser(req), parseId(req), parseBody(updateUserSchema, req)));
+adminUserRoutes.put('/admin/users/:id', admin, async (req, res) => {
+  res.json(await updateUser(currentUser(req), parseId(req), parseBody(updateUserSchema, req)));
 });
 
 adminUserRoutes.post('/admin/users/:id/reset-password', admin, async (req, res) => {
   res.json(await resetPassword(currentUser(req), parseId(req)));
 });
 
-adminUserRoutes.get('/admin/users/:id/sessions', admin, (req, res) => {
-  res.json(userSessions(parseId(req), req.sessionId));
+adminUserRoutes.get('/admin/users/:id/sessions', admin, async (req, res) => {
+  res.json(await userSessions(parseId(req), req.sessionId));
 });
 
-adminUserRoutes.delete('/admin/users/:id/sessions/:sid', admin, (req, res) => {
+adminUserRoutes.delete('/admin/users/:id/sessions/:sid', admin, async (req, res) => {
   const { id, sid } = sessionParams.parse(req.params);
-  res.json(endUserSession(currentUser(req), id, sid));
+  res.json(await endUserSession(currentUser(req), id, sid));
 });
 
-adminUserRoutes.post('/admin/update-user-role', admin, (req, res) => {
+adminUserRoutes.post('/admin/update-user-role', admin, async (req, res) => {
   const body = parseBody(updateRoleSchema, req);
-  res.json(changeRole(currentUser(req), body.user_id, body.new_role));
+  res.json(await changeRole(currentUser(req), body.user_id, body.new_role));
 });
 
 adminUserRoutes.post('/admin/update-user-task-types', admin, async (req, res) => {
@@ -65,6 +65,6 @@ adminUserRoutes.post('/admin/update-user-task-types', admin, async (req, res) =>
   res.json(await changeTaskTypes(currentUser(req), body.user_id, body.task_types));
 });
 
-adminUserRoutes.delete('/admin/delete-user/:id', admin, (req, res) => {
-  res.json(deleteUser(currentUser(req), parseId(req)));
+adminUserRoutes.delete('/admin/delete-user/:id', admin, async (req, res) => {
+  res.json(await deleteUser(currentUser(req), parseId(req)));
 });

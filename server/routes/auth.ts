@@ -22,12 +22,12 @@ authRoutes.post('/auth/login', async (req, res) => {
   res.json(await login(parseBody(loginSchema, req), client(req)));
 });
 
-authRoutes.post('/auth/refresh', requireAuth('session:use'), (req, res) => {
-  res.json(refresh(currentUser(req), currentSession(req)));
+authRoutes.post('/auth/refresh', requireAuth('session:use'), async (req, res) => {
+  res.json(await refresh(currentUser(req), currentSession(req)));
 });
 
-authRoutes.post('/auth/logout', requireAuth('session:use'), (req, res) => {
-  logout(currentUser(req), currentSession(req));
+authRoutes.post('/auth/logout', requireAuth('session:use'), async (req, res) => {
+  await logout(currentUser(req), currentSession(req));
   res.json({ message: ACCOUNT_MSG.loggedOut });
 });
 

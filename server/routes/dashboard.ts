@@ -6,14 +6,14 @@ import { dashboardStats, onlineDrivers, rankings } from '../services/dashboard';
 export const dashboardRoutes = Router();
 const read = requireAuth('dashboard:read');
 
-dashboardRoutes.get('/dashboard/stats', read, (req, res) => {
-  res.json(dashboardStats(currentUser(req).role === 'admin'));
+dashboardRoutes.get('/dashboard/stats', read, async (req, res) => {
+  res.json(await dashboardStats(currentUser(req).role === 'admin'));
 });
 
-dashboardRoutes.get('/dashboard/online-drivers', read, (_req, res) => {
-  res.json(onlineDrivers());
+dashboardRoutes.get('/dashboard/online-drivers', read, async (_req, res) => {
+  res.json(await onlineDrivers());
 });
 
-dashboardRoutes.get('/dashboard/rankings', read, (_req, res) => {
-  res.json(rankings());
+dashboardRoutes.get('/dashboard/rankings', read, async (_req, res) => {
+  res.json(await rankings());
 });

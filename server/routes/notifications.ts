@@ -6,11 +6,15 @@ import { listNotifications, markRead } from '../services/notifications';
 
 export const notificationRoutes = Router();
 
-notificationRoutes.get('/notifications', requireAuth('notifications:read'), (req, res) => {
-  res.json(listNotifications(currentUser(req).id));
+notificationRoutes.get('/notifications', requireAuth('notifications:read'), async (req, res) => {
+  res.json(await listNotifications(currentUser(req).id));
 });
 
-notificationRoutes.post('/notifications/:id/mark-read', requireAuth('notifications:read'), (req, res) => {
-  markRead(currentUser(req).id, parseId(req));
-  res.json({ message: NOTIFICATION_MARKED_READ });
-});
+notificationRoutes.post(
+  '/notifications/:id/mark-read',
+  requireAuth('notifications:read'),
+  async (req, res) => {
+    await markRead(currentUser(req).id, parseId(req));
+    res.json({ message: NOTIFICATION_MARKED_READ });
+  },
+);

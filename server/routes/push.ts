@@ -13,12 +13,12 @@ pushRoutes.get('/push/public-key', requireAuth('push:public-key'), (_req, res) =
   res.json(answer);
 });
 
-pushRoutes.post('/push/subscriptions', requireAuth('push:subscribe'), (req, res) => {
-  subscribe(currentUser(req).id, parseBody(pushSubscriptionSchema, req));
+pushRoutes.post('/push/subscriptions', requireAuth('push:subscribe'), async (req, res) => {
+  await subscribe(currentUser(req).id, parseBody(pushSubscriptionSchema, req));
   res.json({ message: PUSH_MSG.subscribed });
 });
 
-pushRoutes.delete('/push/subscriptions', requireAuth('push:subscribe'), (req, res) => {
-  unsubscribe(currentUser(req).id, parseBody(pushUnsubscribeSchema, req).endpoint);
+pushRoutes.delete('/push/subscriptions', requireAuth('push:subscribe'), async (req, res) => {
+  await unsubscribe(currentUser(req).id, parseBody(pushUnsubscribeSchema, req).endpoint);
   res.json({ message: PUSH_MSG.unsubscribed });
 });

@@ -7,8 +7,8 @@ import { resetRankings } from '../services/tasks';
 
 export const rankingRoutes = Router();
 
-rankingRoutes.post('/admin/reset-rankings', requireAuth('admin:analytics'), (req, res) => {
-  resetRankings(currentUser(req));
+rankingRoutes.post('/admin/reset-rankings', requireAuth('admin:analytics'), async (req, res) => {
+  await resetRankings(currentUser(req));
   const body: MessageResponse = { message: TASK_MSG.rankingsReset };
   res.json(body);
 });

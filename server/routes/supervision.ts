@@ -23,23 +23,27 @@ import { sendWorkbook } from '../excel/workbook';
 
 export const supervisionRoutes = Router();
 
-supervisionRoutes.get('/admin/search/tasks', requireAuth('tasks:search'), (req, res) => {
-  res.json(searchTasks(parseQuery(searchQuerySchema, req)));
+supervisionRoutes.get('/admin/search/tasks', requireAuth('tasks:search'), async (req, res) => {
+  res.json(await searchTasks(parseQuery(searchQuerySchema, req)));
 });
 
-supervisionRoutes.get('/admin/timeclock/daily', requireAuth('timeclock:supervise'), (req, res) => {
-  res.json(dailySummary(parseQuery(dailySummaryQuerySchema, req)));
+supervisionRoutes.get('/admin/timeclock/daily', requireAuth('timeclock:supervise'), async (req, res) => {
+  res.json(await dailySummary(parseQuery(dailySummaryQuerySchema, req)));
 });
 
 // CONTRACT §15: a supervisor adds a forgotten punch or removes a wrong one, with a reason.
-supervisionRoutes.post('/admin/timeclock/punches', requireAuth('timeclock:correct'), (req, res) => {
-  res.status(201).json(addPunch(currentUser(req), parseBody(addPunchSchema, req)));
+supervisionRoutes.post('/admin/timeclock/punches', requireAuth('timeclock:correct'), async (req, res) => {
+  res.status(201).json(await addPunch(currentUser(req), parseBody(addPunchSchema, req)));
 });
 
-supervisionRoutes.delete('/admin/timeclock/punches/:id', requireAuth('timeclock:correct'), (req, res) => {
-  const id = parseId(req);
-  res.json(removePunch(currentUser(req), id, parseBody(removePunchSchema, req)));
-});
+supervisionRoutes.delete(
+  '/admin/timeclock/punches/:id',
+  requireAuth('timeclock:correct'),
+  async (req, res) => {
+    const id = parseId(req);
+    res.json(await removePunch(currentUser(req), id, parseBody(removePunchSchema, req)));
+  },
+);
 
 supervisionRoutes.get(
   '/admin/timeclock/export-excel',
@@ -48,29 +52,29 @@ supervisionRoutes.get(
     const { date_from, date_to } = parseQuery(dateRangeQuerySchema, req);
     await sendWorkbook(
       res,
-      timeclockWorkbook(date_from, date_to),
+      await timeclockWorkbook(date_from, date_to),
       EXPORT_FILE_NAMES.timeclock(date_from, date_to),
     );
   },
 );
 
-supervisionRoutes.get('/admin/reports/deficiencies', requireAuth('reports:read'), (req, res) => {
-  res.json(deficienciesReport(parseQuery(reportQuerySchema, req)));
+supervisionRoutes.get('/admin/reports/deficiencies', requireAuth('reports:read'), async (req, res) => {
+  res.json(await deficienciesReport(parseQuery(reportQuerySchema, req)));
 });
 
-supervisionRoutes.get('/admin/reports/delayed-assignments', requireAuth('reports:read'), (req, res) => {
-  res.json(delayedAssignmentsReport(parseQuery(reportQuerySchema, req)));
+supervisionRoutes.get('/admin/reports/delayed-assignments', requireAuth('reports:read'), async (req, res) => {
+  res.json(await delayedAssignmentsReport(parseQuery(reportQuerySchema, req)));
 });
 
-supervisionRoutes.get('/admin/analytics/drivers', requireAuth('admin:analytics'), (_req, res) => {
-  res.json(driverAnalytics());
+supervisionRoutes.get('/admin/analytics/drivers', requireAuth('admin:analytics'), async (_req, res) => {
+  res.json(await driverAnalytics());
 });
 
 supervisionRoutes.get('/admin/analytics/export-excel', requireAuth('admin:analytics'), async (req, res) => {
   const { date_from, date_to } = parseQuery(dateRangeQuerySchema, req);
   await sendWorkbook(
     res,
-    analyticsWorkbook(date_from, date_to),
+    await analyticsWorkbook(date_from, date_to),
     EXPORT_FILE_NAMES.analytics(date_from, date_to),
   );
 });

@@ -21,8 +21,8 @@ systemRoutes.get('/server-time', (_req, res) => {
 systemRoutes.get('/health/live', (_req, res) => {
   res.json({ status: 'ok' });
 });
-systemRoutes.get('/health/ready', (_req, res) => {
-  const ready = isReady();
+systemRoutes.get('/health/ready', async (_req, res) => {
+  const ready = await isReady();
   res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable' });
 });
 
@@ -35,8 +35,8 @@ const advanceSchema = z.object({
 });
 
 export const testClockRoutes = Router();
-testClockRoutes.post('/test/clock', (req, res) => {
+testClockRoutes.post('/test/clock', async (req, res) => {
   if (!config.testClock) return void res.status(404).json({ detail: 'Recurso no encontrado' });
-  advanceClock(parseBody(advanceSchema, req).advance_ms);
+  await advanceClock(parseBody(advanceSchema, req).advance_ms);
   res.json({ epoch_ms: nowMs() });
 });

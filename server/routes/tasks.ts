@@ -27,50 +27,50 @@ export const taskRoutes = Router();
 
 const message = (text: string): MessageResponse => ({ message: text });
 
-taskRoutes.get('/tasks', requireAuth('tasks:read'), (req, res) => {
-  res.json(listTasks(currentUser(req)));
+taskRoutes.get('/tasks', requireAuth('tasks:read'), async (req, res) => {
+  res.json(await listTasks(currentUser(req)));
 });
 
 taskRoutes.post('/tasks', requireAuth('tasks:create'), async (req, res) => {
   res.status(201).json(await createTask(parseBody(createTaskSchema, req), currentUser(req)));
 });
 
-taskRoutes.get('/tasks/my-active', requireAuth('driver:tasks'), (req, res) => {
-  res.json(myActiveTask(currentUser(req).id));
+taskRoutes.get('/tasks/my-active', requireAuth('driver:tasks'), async (req, res) => {
+  res.json(await myActiveTask(currentUser(req).id));
 });
 
-taskRoutes.get('/tasks/swap-available', requireAuth('driver:tasks'), (req, res) => {
-  res.json(swapAvailable(currentUser(req)));
+taskRoutes.get('/tasks/swap-available', requireAuth('driver:tasks'), async (req, res) => {
+  res.json(await swapAvailable(currentUser(req)));
 });
 
-taskRoutes.put('/tasks/:id', requireAuth('tasks:update'), (req, res) => {
+taskRoutes.put('/tasks/:id', requireAuth('tasks:update'), async (req, res) => {
   const id = parseId(req);
-  res.json(updateTask(id, parseBody(updateTaskSchema, req), currentUser(req)));
+  res.json(await updateTask(id, parseBody(updateTaskSchema, req), currentUser(req)));
 });
 
-taskRoutes.delete('/tasks/:id', requireAuth('tasks:delete'), (req, res) => {
-  deleteTask(parseId(req), currentUser(req));
+taskRoutes.delete('/tasks/:id', requireAuth('tasks:delete'), async (req, res) => {
+  await deleteTask(parseId(req), currentUser(req));
   res.json(message(TASK_MSG.deleted));
 });
 
-taskRoutes.get('/tasks/:id/eligible-drivers', requireAuth('tasks:eligible-drivers'), (req, res) => {
-  res.json(eligibleDrivers(parseId(req)));
+taskRoutes.get('/tasks/:id/eligible-drivers', requireAuth('tasks:eligible-drivers'), async (req, res) => {
+  res.json(await eligibleDrivers(parseId(req)));
 });
 
-taskRoutes.post('/tasks/:id/self-assign', requireAuth('driver:tasks'), (req, res) => {
-  selfAssign(parseId(req), currentUser(req));
+taskRoutes.post('/tasks/:id/self-assign', requireAuth('driver:tasks'), async (req, res) => {
+  await selfAssign(parseId(req), currentUser(req));
   res.json(message(TASK_MSG.selfAssigned));
 });
 
-taskRoutes.post('/tasks/:id/complete', requireAuth('driver:tasks'), (req, res) => {
+taskRoutes.post('/tasks/:id/complete', requireAuth('driver:tasks'), async (req, res) => {
   const id = parseId(req);
-  completeByDriver(id, currentUser(req), parseBody(completeTaskSchema, req).client_time);
+  await completeByDriver(id, currentUser(req), parseBody(completeTaskSchema, req).client_time);
   res.json(message(TASK_MSG.completed));
 });
 
-taskRoutes.post('/tasks/:id/return', requireAuth('driver:tasks'), (req, res) => {
+taskRoutes.post('/tasks/:id/return', requireAuth('driver:tasks'), async (req, res) => {
   const id = parseId(req);
   const body = parseBody(returnTaskSchema, req);
-  returnByDriver(id, currentUser(req), body.reason ?? null, body.client_time);
+  await returnByDriver(id, currentUser(req), body.reason ?? null, body.client_time);
   res.json(message(TASK_MSG.returned));
 });

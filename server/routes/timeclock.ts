@@ -7,11 +7,11 @@ import { punch, timeclockStatus } from '../services/timeclock';
 
 export const timeclockRoutes = Router();
 
-timeclockRoutes.get('/timeclock/status', requireAuth('timeclock:use'), (req, res) => {
-  res.json(timeclockStatus(currentUser(req).id));
+timeclockRoutes.get('/timeclock/status', requireAuth('timeclock:use'), async (req, res) => {
+  res.json(await timeclockStatus(currentUser(req).id));
 });
 
-timeclockRoutes.post('/timeclock/punch', requireAuth('timeclock:use'), (req, res) => {
+timeclockRoutes.post('/timeclock/punch', requireAuth('timeclock:use'), async (req, res) => {
   const { clock_type } = parseQuery(punchQuerySchema, req);
-  res.json(punch(currentUser(req), clock_type, parseBody(punchBodySchema, req).client_time));
+  res.json(await punch(currentUser(req), clock_type, parseBody(punchBodySchema, req).client_time));
 });

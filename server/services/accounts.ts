@@ -1,5 +1,6 @@
 // The admin's account management (CONTRACT §4): pending users, approval, roles, task types, deletion.
-// Every check-and-set runs inside one transaction, so two admins racing get one success and one 409.
+// Every check-and-set reads inside the transaction that writes, so two admins racing get one success and
+// one 409 (PostgreSQL: the user's row locked, the last-admin decision serialised).
 import crypto from 'node:crypto';
 import { and, asc, count, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Role, VehicleType } from '@shared/enums';
@@ -14,7 +15,8 @@ import type {
   UpdateUserInput,
 } from '@shared/schemas';
 import { afterCommit, db, tx } from '../db';
-import { sessions, tasks, users, type UserRow } from '../db/schema';
+import { DECISION_LOCK, forUpdate, lockDecision, uniqueViolation } from '../db/dialect';
+import { sessions, tasks, users, type UserRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { presentAdminUser, presentPendingUser } from '../presenters/users';
@@ -32,80 +34,91 @@ import { endSession, endUserSessions, findOpenSession, listOpenSessions } from '
 
 const isPending = and(eq(users.isApproved, false), isNull(users.deletedAt));
 
-export const pendingCount = (): number =>
-  db.select({ n: count() }).from(users).where(isPending).get()?.n ?? 0;
+export async function pendingCount(): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(isPending);
+  return row?.n ?? 0;
+}
 
-export const listPending = (): PendingUser[] =>
-  db.select().from(users).where(isPending).orderBy(asc(users.createdAt)).all().map(presentPendingUser);
+export async function listPending(): Promise<PendingUser[]> {
+  const rows = await db.select().from(users).where(isPending).orderBy(asc(users.createdAt));
+  return rows.map(presentPendingUser);
+}
 
 const collator = new Intl.Collator('es', { sensitivity: 'base' });
 
 /** Every live account (pending ones too: the Usuarios view shows them as Pendiente), by name. */
-export const listUsers = (): AdminUser[] =>
-  db
-    .select()
-    .from(users)
-    .where(isNull(users.deletedAt))
-    .all()
-    .sort((a, b) => collator.compare(a.name, b.name))
-    .map(presentAdminUser);
+export async function listUsers(): Promise<AdminUser[]> {
+  const rows = await db.select().from(users).where(isNull(users.deletedAt));
+  return rows.sort((a, b) => collator.compare(a.name, b.name)).map(presentAdminUser);
+}
 
-/** The live user, or 404. Call inside the transaction that changes them. */
-function liveUser(id: string): UserRow {
-  const user = findUserById(id);
+/** The live user, or 404. Call inside the transaction that changes them (PostgreSQL: the row is locked). */
+async function liveUser(id: string): Promise<UserRow> {
+  const [user] = await forUpdate(db.select().from(users).where(eq(users.id, id)).limit(1));
   if (!user || user.deletedAt) throw notFound(ERR.userNotFound);
   return user;
 }
 
-/** 400 when taking `target` out of the admins would leave no approved admin. */
-function assertAdminRemains(target: UserRow): void {
+/** 400 when taking `target` out of the admins would leave no approved admin. Inside the writing transaction. */
+async function assertAdminRemains(target: UserRow): Promise<void> {
   if (target.role !== 'admin' || !target.isApproved) return;
-  const others =
-    db
-      .select({ n: count() })
-      .from(users)
-      .where(
-        and(
-          eq(users.role, 'admin'),
-          eq(users.isApproved, true),
-          isNull(users.deletedAt),
-          ne(users.id, target.id),
-        ),
-      )
-      .get()?.n ?? 0;
-  if (others === 0) throw badRequest(ERR.lastAdmin);
+  // Two admins demoting or deleting each other at once: one decision at a time (PostgreSQL).
+  await lockDecision(DECISION_LOCK.admins);
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(
+      and(
+        eq(users.role, 'admin'),
+        eq(users.isApproved, true),
+        isNull(users.deletedAt),
+        ne(users.id, target.id),
+      ),
+    );
+  if ((row?.n ?? 0) === 0) throw badRequest(ERR.lastAdmin);
 }
 
 /** Approves (`approved`) or rejects a pending account; rejecting deletes the row (it has no history). */
-export function decidePending(actor: Actor, userId: string, approved: boolean): MessageResponse {
-  return tx(() => {
-    const user = liveUser(userId);
+export async function decidePending(
+  actor: Actor,
+  userId: string,
+  approved: boolean,
+): Promise<MessageResponse> {
+  return tx(async () => {
+    const user = await liveUser(userId);
     if (user.isApproved) throw conflict(ERR.userNotPending);
-    settlePendingNotices(user.id);
-    afterCommit(() => emit.usersPending(pendingCount()));
+    await settlePendingNotices(user.id);
     if (approved) {
-      const row = db
+      const [row] = await db
         .update(users)
         .set({ isApproved: true, approvedAt: now() })
         .where(eq(users.id, user.id))
-        .returning()
-        .get();
-      logActivity(
+        .returning();
+      await logActivity(
         'user',
         actor,
         ACCOUNT_LOG.approve.action,
         ACCOUNT_LOG.approve.details(user.name, user.email, user.role),
       );
+      const pending = await pendingCount();
       afterCommit(() => {
-        emit.userChanged(presentAdminUser(row));
+        emit.usersPending(pending);
+        emit.userChanged(presentAdminUser(row!));
         emit.figuresChanged();
       });
       return { message: ACCOUNT_MSG.approved(user.name) };
     }
-    db.delete(sessions).where(eq(sessions.userId, user.id)).run();
-    db.delete(users).where(eq(users.id, user.id)).run();
-    logActivity('user', actor, ACCOUNT_LOG.reject.action, ACCOUNT_LOG.reject.details(user.name, user.email));
+    await db.delete(sessions).where(eq(sessions.userId, user.id));
+    await db.delete(users).where(eq(users.id, user.id));
+    await logActivity(
+      'user',
+      actor,
+      ACCOUNT_LOG.reject.action,
+      ACCOUNT_LOG.reject.details(user.name, user.email),
+    );
+    const pending = await pendingCount();
     afterCommit(() => {
+      emit.usersPending(pending);
       emit.userRemoved(userId);
       emit.figuresChanged();
     });
@@ -119,12 +132,13 @@ export function decidePending(actor: Actor, userId: string, approved: boolean): 
  * conductor with no task types gets the default. An admin may demote themself while another admin
  * remains.
  */
-export function changeRole(actor: Actor, userId: string, newRole: Role): MessageResponse {
-  return tx(() => {
-    const before = liveUser(userId);
-    if (before.role === newRole) return { message: ACCOUNT_MSG.roleUnchanged(before.name, newRole) };
-    if (newRole !== 'admin') assertAdminRemains(before);
-    const after = db
+export async function changeRole(actor: Actor, userId: string, newRole: Role): Promise<MessageResponse> {
+  const { message, changed } = await tx(async () => {
+    const before = await liveUser(userId);
+    if (before.role === newRole)
+      return { message: ACCOUNT_MSG.roleUnchanged(before.name, newRole), changed: false };
+    if (newRole !== 'admin') await assertAdminRemains(before);
+    const [after] = await db
       .update(users)
       .set({
         role: newRole,
@@ -134,24 +148,27 @@ export function changeRole(actor: Actor, userId: string, newRole: Role): Message
           : {}),
       })
       .where(eq(users.id, before.id))
-      .returning()
-      .get();
-    logActivity(
+      .returning();
+    await logActivity(
       'user',
       actor,
       ACCOUNT_LOG.role.action,
       ACCOUNT_LOG.role.details(before.name, before.role, newRole),
     );
-    endUserSessions(before.id, 'role_changed');
+    await endUserSessions(before.id, 'role_changed');
     // After the role is written: the engine's round that follows never gives the task back to them.
-    if (before.role === 'conductor') releaseDriverTask(after.id, actor);
+    if (before.role === 'conductor') await releaseDriverTask(after!.id, actor);
+    const row = after!;
     afterCommit(() => {
-      presence.forget(after.id);
-      emit.userChanged(presentAdminUser(findUserById(after.id) ?? after));
+      // Shown offline: presence.forget below takes them out of presence.
+      emit.userChanged(presentAdminUser({ ...row, isOnline: false }));
       emit.figuresChanged();
     });
-    return { message: ACCOUNT_MSG.roleChanged(after.name, newRole) };
+    return { message: ACCOUNT_MSG.roleChanged(row.name, newRole), changed: true };
   });
+  // After the commit (a rollback must leave presence as it was), awaited so the answer finds it stored.
+  if (changed) await presence.forget(userId);
+  return { message };
 }
 
 /** A conductor's task types. Their current task stays with them; new types may bring work at once. */
@@ -160,46 +177,51 @@ export async function changeTaskTypes(
   userId: string,
   taskTypes: VehicleType[],
 ): Promise<MessageResponse> {
-  const { user, before } = tx(() => {
-    const before = liveUser(userId);
+  const { user, before } = await tx(async () => {
+    const before = await liveUser(userId);
     if (before.role !== 'conductor') throw conflict(ERR.notADriver);
-    const user = db.update(users).set({ taskTypes }).where(eq(users.id, before.id)).returning().get();
-    logActivity(
+    const [user] = await db.update(users).set({ taskTypes }).where(eq(users.id, before.id)).returning();
+    await logActivity(
       'user',
       actor,
       ACCOUNT_LOG.taskTypes.action,
-      ACCOUNT_LOG.taskTypes.details(user.name, taskTypes.map((t) => TASK_TYPE_LABELS[t]).join(', ')),
+      ACCOUNT_LOG.taskTypes.details(user!.name, taskTypes.map((t) => TASK_TYPE_LABELS[t]).join(', ')),
     );
-    return { user, before };
+    return { user: user!, before };
   });
   await emit.syncTypeRooms(user.id, user.taskTypes);
-  pushPoolVisibility(user.id, before.taskTypes, user.taskTypes);
-  runAssignment();
-  emit.userChanged(presentAdminUser(findUserById(user.id) ?? user));
+  await pushPoolVisibility(user.id, before.taskTypes, user.taskTypes);
+  await runAssignment();
+  emit.userChanged(presentAdminUser((await findUserById(user.id)) ?? user));
   return { message: ACCOUNT_MSG.taskTypesUpdated(user.name) };
 }
 
 /** The driver's open pages gain the pool tasks of added types and drop those of removed ones. */
-function pushPoolVisibility(userId: string, before: VehicleType[], after: VehicleType[]): void {
+async function pushPoolVisibility(
+  userId: string,
+  before: VehicleType[],
+  after: VehicleType[],
+): Promise<void> {
   const added = after.filter((t) => !before.includes(t));
   const removed = before.filter((t) => !after.includes(t));
-  const pool = (types: VehicleType[]) =>
+  const pool = async (types: VehicleType[]) =>
     types.length
-      ? selectTasks()
-          .where(
+      ? (
+          await selectTasks().where(
             and(
               eq(tasks.status, 'bolsa_trabajo'),
               isNull(tasks.deletedAt),
               inArray(tasks.vehicleType, types),
             ),
           )
-          .all()
-          .map(presentJoined)
+        ).map(presentJoined)
       : [];
+  const gained = await pool(added);
+  const lost = await pool(removed);
   emit.driverTypesChanged(
     userId,
-    pool(added),
-    pool(removed).map((t) => t.id),
+    gained,
+    lost.map((t) => t.id),
   );
 }
 
@@ -207,67 +229,75 @@ function pushPoolVisibility(userId: string, before: VehicleType[], after: Vehicl
  * Soft-deletes an account: the row stays (history, reports) with `deleted_at`, its email is free
  * again, its sessions end and its active task returns to the pool — all in one transaction.
  */
-export function deleteUser(actor: Actor, userId: string): MessageResponse {
+export async function deleteUser(actor: Actor, userId: string): Promise<MessageResponse> {
   if (userId === actor.id) throw badRequest(ERR.cannotDeleteSelf);
-  return tx(() => {
-    const user = liveUser(userId);
-    assertAdminRemains(user);
-    db.update(users)
+  const answer = await tx(async () => {
+    const user = await liveUser(userId);
+    await assertAdminRemains(user);
+    await db
+      .update(users)
       .set({ deletedAt: now(), tokenVersion: user.tokenVersion + 1 })
-      .where(eq(users.id, user.id))
-      .run();
-    logActivity('user', actor, ACCOUNT_LOG.delete.action, ACCOUNT_LOG.delete.details(user.name, user.email));
-    forgetSubscriptions(user.id);
-    settlePendingNotices(user.id);
-    endUserSessions(user.id, 'deleted');
+      .where(eq(users.id, user.id));
+    await logActivity(
+      'user',
+      actor,
+      ACCOUNT_LOG.delete.action,
+      ACCOUNT_LOG.delete.details(user.name, user.email),
+    );
+    await forgetSubscriptions(user.id);
+    await settlePendingNotices(user.id);
+    await endUserSessions(user.id, 'deleted');
     // After deleted_at is written: the engine's round that follows never gives the task back to them.
-    if (user.role === 'conductor') releaseDriverTask(user.id, actor);
+    if (user.role === 'conductor') await releaseDriverTask(user.id, actor);
+    const pending = user.isApproved ? undefined : await pendingCount();
     afterCommit(() => {
       emit.userRemoved(user.id);
-      presence.forget(user.id);
-      if (!user.isApproved) emit.usersPending(pendingCount());
+      if (pending !== undefined) emit.usersPending(pending);
       emit.figuresChanged();
     });
     return { message: ACCOUNT_MSG.deleted(user.name) };
   });
+  await presence.forget(userId);
+  return answer;
 }
 
 /** The admin corrects a user's name or email (CONTRACT §14); the email stays unique among live accounts. */
-export function updateUser(actor: Actor, userId: string, input: UpdateUserInput): AdminUser {
+export async function updateUser(actor: Actor, userId: string, input: UpdateUserInput): Promise<AdminUser> {
   let user: UserRow;
   try {
-    user = tx(() => {
-      const before = liveUser(userId);
+    user = await tx(async () => {
+      const before = await liveUser(userId);
       const email = input.email ?? before.email;
       if (email !== before.email) {
-        const taken = db
+        const [taken] = await db
           .select({ id: users.id })
           .from(users)
           .where(and(eq(users.email, email), isNull(users.deletedAt), ne(users.id, before.id)))
-          .get();
+          .limit(1);
         if (taken) throw conflict(ERR.emailTaken);
       }
-      const after = db
+      const [after] = await db
         .update(users)
         .set({ name: input.name ?? before.name, email })
         .where(eq(users.id, before.id))
-        .returning()
-        .get();
-      logActivity(
+        .returning();
+      await logActivity(
         'user',
         actor,
         ACCOUNT_LOG.editUser.action,
-        ACCOUNT_LOG.editUser.details(before.name, after.name, after.email),
+        ACCOUNT_LOG.editUser.details(before.name, after!.name, after!.email),
       );
+      const pending = after!.isApproved ? undefined : await pendingCount();
       afterCommit(() => {
-        emit.userChanged(presentAdminUser(after));
-        if (!after.isApproved) emit.usersPending(pendingCount());
+        emit.userChanged(presentAdminUser(after!));
+        if (pending !== undefined) emit.usersPending(pending);
         emit.figuresChanged();
       });
-      return after;
+      return after!;
     });
   } catch (err) {
-    if ((err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE') throw conflict(ERR.emailTaken);
+    // Two edits (or an edit and a registration) taking one email at once: the live-email index refuses one.
+    if (uniqueViolation(err) === 'users.email') throw conflict(ERR.emailTaken);
     throw err;
   }
   return presentAdminUser(user);
@@ -280,51 +310,50 @@ const temporaryPassword = (length = 12): string =>
 
 /**
  * An admin resets a user's password (CONTRACT §14): a temporary one shown once, every session of
- * the user ended, and at their next login only change-password is allowed.
+ * the user ended, and at their next login only change-password is allowed. The hash is computed
+ * before the transaction (bcrypt would hold the writer); the user is checked again inside it.
  */
 export async function resetPassword(actor: Actor, userId: string): Promise<ResetPasswordResponse> {
-  const target = findUserById(userId);
+  const target = await findUserById(userId);
   if (!target || target.deletedAt) throw notFound(ERR.userNotFound);
   const temporary = temporaryPassword();
   const hash = await hashPassword(temporary);
-  tx(() => {
-    const user = liveUser(userId);
-    db.update(users).set({ passwordHash: hash, mustChangePassword: true }).where(eq(users.id, user.id)).run();
-    logActivity(
+  await tx(async () => {
+    const user = await liveUser(userId);
+    await db.update(users).set({ passwordHash: hash, mustChangePassword: true }).where(eq(users.id, user.id));
+    await logActivity(
       'user',
       actor,
       ACCOUNT_LOG.resetPassword.action,
       ACCOUNT_LOG.resetPassword.details(user.name),
     );
-    endUserSessions(user.id, 'password_reset');
-    afterCommit(() => {
-      presence.forget(userId);
-      emit.figuresChanged();
-    });
+    await endUserSessions(user.id, 'password_reset');
+    afterCommit(() => emit.figuresChanged());
   });
+  await presence.forget(userId);
   return { temporary_password: temporary };
 }
 
-export const userSessions = (userId: string, currentSid: string | undefined): SessionInfo[] => {
-  const user = findUserById(userId);
+export async function userSessions(userId: string, currentSid: string | undefined): Promise<SessionInfo[]> {
+  const user = await findUserById(userId);
   if (!user || user.deletedAt) throw notFound(ERR.userNotFound);
   return listOpenSessions(userId, currentSid);
-};
+}
 
 /** An admin ends one of a user's sessions (a lost phone): only that device is logged out. */
-export function endUserSession(actor: Actor, userId: string, sid: string): MessageResponse {
-  tx(() => {
-    const user = liveUser(userId);
-    const session = findOpenSession(userId, sid);
+export async function endUserSession(actor: Actor, userId: string, sid: string): Promise<MessageResponse> {
+  await tx(async () => {
+    const user = await liveUser(userId);
+    const session = await findOpenSession(userId, sid);
     if (!session) throw notFound(ERR.sessionNotFound);
-    logActivity(
+    await logActivity(
       'user',
       actor,
       ACCOUNT_LOG.endSession.action,
       ACCOUNT_LOG.endSession.details(user.name, session.userAgent ?? session.ip ?? session.id.slice(-8)),
     );
-    endSession(sid, 'logged_out');
-    afterCommit(() => presence.loggedOut(user.id));
+    await endSession(sid, 'logged_out');
   });
+  await presence.loggedOut(userId);
   return { message: ACCOUNT_MSG.sessionEnded };
 }

@@ -1,11 +1,11 @@
 // The activity log (CONTRACT §10): one row per state change, written inside the change's transaction.
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { LogType } from '@shared/enums';
 import type { LogEntry, LogsQuery } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
 import { SYSTEM_ACTOR } from '@shared/labels';
 import { db } from '../db';
-import { activityLog } from '../db/schema';
+import { activityLog } from '../db/tables';
 import { now } from '../clock';
 
 export interface Actor {
@@ -13,24 +13,17 @@ export interface Actor {
   name: string;
 }
 
-const prepareInsert = () =>
-  db
-    .insert(activityLog)
-    .values({
-      type: sql.placeholder('type'),
-      userId: sql.placeholder('userId'),
-      userName: sql.placeholder('userName'),
-      action: sql.placeholder('action'),
-      details: sql.placeholder('details'),
-      timestamp: sql.placeholder('timestamp'),
-    })
-    .prepare();
-let insert: { db: typeof db; stmt: ReturnType<typeof prepareInsert> } | undefined;
-
-/** Prepared once per connection: every state change of the app writes one of these rows. */
-export function logActivity(type: LogType, actor: Actor | null, action: string, details: string): void {
-  if (insert?.db !== db) insert = { db, stmt: prepareInsert() };
-  insert.stmt.run({
+/**
+ * One row of the log, written on the current transaction (callers are inside the change's tx(), so the
+ * row commits or rolls back with it): every state change of the app writes one.
+ */
+export async function logActivity(
+  type: LogType,
+  actor: Actor | null,
+  action: string,
+  details: string,
+): Promise<void> {
+  await db.insert(activityLog).values({
     type,
     userId: actor?.id ?? null,
     userName: actor?.name ?? SYSTEM_ACTOR,
@@ -44,26 +37,25 @@ export function logActivity(type: LogType, actor: Actor | null, action: string, 
  * The activity log, newest first (by id: rows are written in time order), filtered by type, actor and
  * Madrid days (both inclusive), `before` an id for the next page (CONTRACT §13, §15).
  */
-export function recentActivity(q: LogsQuery): LogEntry[] {
+export async function recentActivity(q: LogsQuery): Promise<LogEntry[]> {
   const where: SQL[] = [];
   if (q.type) where.push(eq(activityLog.type, q.type));
   if (q.user_id) where.push(eq(activityLog.userId, q.user_id));
   if (q.date_from) where.push(gte(activityLog.timestamp, new Date(madridDayRange(q.date_from).start)));
   if (q.date_to) where.push(lt(activityLog.timestamp, new Date(madridDayRange(q.date_to).end)));
   if (q.before) where.push(lt(activityLog.id, q.before));
-  return db
+  const rows = await db
     .select()
     .from(activityLog)
     .where(where.length ? and(...where) : undefined)
     .orderBy(desc(activityLog.id))
-    .limit(q.limit)
-    .all()
-    .map((r) => ({
-      id: r.id,
-      type: r.type,
-      user: r.userName,
-      action: r.action,
-      details: r.details,
-      timestamp: r.timestamp.toISOString(),
-    }));
+    .limit(q.limit);
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    user: r.userName,
+    action: r.action,
+    details: r.details,
+    timestamp: r.timestamp.toISOString(),
+  }));
 }

@@ -5,14 +5,15 @@
 // transaction (or part of one), then the pushes.
 // Callers: task creation, return, completion and staff moves run the round inside their own
 // transaction (change() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
-// and a moved test clock (below) call runAssignment() after their own commit.
+// and a moved test clock (below) start runAssignment() after their own commit (startAssignment():
+// not awaited, failures logged).
 import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
-import type Database from 'better-sqlite3';
 import { AUTO_ASSIGNED_TYPES } from '@shared/enums';
 import { RETURN_COOLDOWN_MS } from '@shared/constants';
-import { db, sqlite } from '../db';
-import { tasks } from '../db/schema';
+import { db, execute, session } from '../db';
+import { tasks } from '../db/tables';
 import { nowMs, onClockAdvance } from '../clock';
+import { logger } from '../logger';
 import { driverStates, type DriverState } from './availability';
 import { assignDriver, commit, type Effects } from './task-writes';
 
@@ -33,13 +34,13 @@ const longestIdle = (a: DriverState, b: DriverState) =>
 /**
  * The waiting pool in the engine's order (high priority first, then oldest), read lazily a priority at a
  * time along tasks_status (status, priority, created_at): a round that runs out of drivers stops reading,
- * so a long pool costs no more than the tasks actually matched.
+ * so a long pool costs no more than the tasks actually matched. Read on the caller's transaction.
  */
-function* poolInOrder() {
+async function* poolInOrder() {
   for (const priority of ['high', 'normal', 'low'] as const) {
     let after: { at: Date; id: string } | undefined;
     for (;;) {
-      const page = db
+      const page = await db
         .select()
         .from(tasks)
         .where(
@@ -51,8 +52,7 @@ function* poolInOrder() {
           ),
         )
         .orderBy(asc(tasks.createdAt), asc(tasks.id))
-        .limit(POOL_PAGE)
-        .all();
+        .limit(POOL_PAGE);
       yield* page;
       if (page.length < POOL_PAGE) break;
       const last = page[page.length - 1];
@@ -66,47 +66,79 @@ function* poolInOrder() {
 const UNTRIED_SQL = `UPDATE tasks INDEXED BY tasks_untried SET no_drivers_available = 1
   WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL AND on_hold = 0
     AND vehicle_type IN (${AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ')})`;
-let untried: { db: typeof sqlite; stmt: Database.Statement<[]> } | undefined;
-function markUntried(): void {
-  if (untried?.db !== sqlite) untried = { db: sqlite, stmt: sqlite.prepare<[]>(UNTRIED_SQL) };
-  untried.stmt.run();
+async function markUntried(): Promise<void> {
+  await execute(UNTRIED_SQL);
 }
 
-/** One matching round in its own transaction. Safe to call any time; does nothing when no task waits. */
-export function runAssignment(): void {
-  if (!sqlite?.open) return;
-  commit(assignmentRound);
+/** True while a database is open (a timer may fire after it closed: tests, shutdown). */
+function databaseOpen(): boolean {
+  try {
+    session();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
-/** One matching round inside the caller's transaction; its pushes go to `fx`. */
-export function assignmentRound(fx: Effects): void {
-  const drivers = driverStates('free')
-    .filter((d) => d.available)
-    .sort(longestIdle);
+/**
+ * One matching round in its own transaction. Safe to call any time; does nothing when no task waits or
+ * no database is open. Callers after their own commit start it without awaiting (startAssignment()).
+ */
+export async function runAssignment(): Promise<void> {
+  if (!databaseOpen()) return;
+  await commit(assignmentRound);
+}
+
+/** Rounds started and not yet finished (assignmentsSettled()). */
+const running = new Set<Promise<void>>();
+
+/** Starts a round without waiting for it (timers, the clock, effects after a commit); failures are logged. */
+export function startAssignment(): void {
+  const round = runAssignment().catch((err: unknown) => {
+    logger.error({ err }, 'la ronda de asignación automática falló');
+  });
+  running.add(round);
+  void round.then(() => running.delete(round));
+}
+
+/** Resolves once the rounds started with startAssignment() have finished: before the database closes. */
+export async function assignmentsSettled(): Promise<void> {
+  while (running.size) await Promise.all(running);
+}
+
+/**
+ * One matching round inside the caller's transaction; its pushes go to `fx`. Which drivers are free and
+ * which tasks wait is read here, on that transaction: what the round decides is what it writes over.
+ */
+export async function assignmentRound(fx: Effects): Promise<void> {
+  const drivers = (await driverStates('free')).filter((d) => d.available).sort(longestIdle);
   const at = nowMs();
   if (drivers.length)
-    for (const task of poolInOrder()) {
+    for await (const task of poolInOrder()) {
       const having = drivers.filter((d) => d.taskTypes.includes(task.vehicleType));
       if (task.noDriversAvailable === null)
-        db.update(tasks)
+        await db
+          .update(tasks)
           .set({ noDriversAvailable: having.length === 0 })
-          .where(eq(tasks.id, task.id))
-          .run();
+          .where(eq(tasks.id, task.id));
       const cooling = task.returnedAt && at - task.returnedAt.getTime() < RETURN_COOLDOWN_MS;
       const driver = having.find((d) => !(cooling && d.id === task.returnedBy));
       if (!driver) continue;
       drivers.splice(drivers.indexOf(driver), 1);
-      assignDriver(task, driver, null, fx, 'auto');
+      await assignDriver(task, driver, null, fx, 'auto');
       if (!drivers.length) break;
     }
   // The tasks still untried found no driver left: their first attempt (the deficiency report).
-  markUntried();
+  await markUntried();
 }
 
 /** A returned task may go back to its driver once the cooldown ends, even if nothing else happens. */
 export function runAssignmentAfterCooldown(): void {
-  setTimeout(runAssignment, RETURN_COOLDOWN_MS + 1_000).unref();
+  setTimeout(startAssignment, RETURN_COOLDOWN_MS + 1_000).unref();
 }
 
 // A moved test clock runs one round (CONTRACT §2): the 30-minute rule is reachable from tests.
-onClockAdvance(runAssignment);
+onClockAdvance(() => {
+  startAssignment();
+  return assignmentsSettled();
+});

@@ -5,7 +5,8 @@ import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { ACCOUNT_LOG, ERR, PENDING_NOTIFICATION } from '@shared/labels';
 import type { AuthResponse, ChangePasswordInput, LoginInput, RegisterInput } from '@shared/schemas';
 import { afterCommit, db, tx } from '../db';
-import { users, type UserRow } from '../db/schema';
+import { forUpdate, uniqueViolation } from '../db/dialect';
+import { users, type UserRow } from '../db/tables';
 import { now } from '../clock';
 import { config } from '../config';
 import { badRequest, conflict, forbidden, unauthorized } from '../http/errors';
@@ -19,14 +20,14 @@ import { presence } from './presence';
 import { endSession, openSession, refreshSession } from './sessions';
 import { pendingCount } from './accounts';
 
-const liveUserByEmail = (email: string): UserRow | undefined =>
-  db
+async function liveUserByEmail(email: string): Promise<UserRow | undefined> {
+  const [row] = await db
     .select()
     .from(users)
     .where(and(eq(users.email, email), isNull(users.deletedAt)))
-    .get();
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+    .limit(1);
+  return row;
+}
 
 /** The client's address and device, kept with the session it opens (the admin's session list). */
 export interface ClientMeta {
@@ -45,9 +46,9 @@ export async function register(input: RegisterInput, client: ClientMeta): Promis
   }
   let user: UserRow;
   try {
-    user = tx(() => {
-      if (liveUserByEmail(input.email)) throw conflict(ERR.emailTaken);
-      const row = db
+    user = await tx(async () => {
+      if (await liveUserByEmail(input.email)) throw conflict(ERR.emailTaken);
+      const [row] = await db
         .insert(users)
         .values({
           id: crypto.randomUUID(),
@@ -59,29 +60,28 @@ export async function register(input: RegisterInput, client: ClientMeta): Promis
           taskTypes: input.role === 'conductor' ? [...DEFAULT_TASK_TYPES] : [],
           createdAt: now(),
         })
-        .returning()
-        .get();
-      logActivity(
+        .returning();
+      await logActivity(
         'auth',
         row,
         ACCOUNT_LOG.register.action,
         ACCOUNT_LOG.register.details(row.name, row.email, row.role),
       );
-      const admins = db
+      const admins = await db
         .select({ id: users.id })
         .from(users)
-        .where(and(eq(users.role, 'admin'), eq(users.isApproved, true), isNull(users.deletedAt)))
-        .all();
+        .where(and(eq(users.role, 'admin'), eq(users.isApproved, true), isNull(users.deletedAt)));
       for (const admin of admins)
-        notify(
+        await notify(
           admin.id,
           'user_pending',
           PENDING_NOTIFICATION.title,
           PENDING_NOTIFICATION.message(row.name, row.email, row.role),
           { subjectUserId: row.id },
         );
+      const pending = await pendingCount();
       afterCommit(() => {
-        emit.usersPending(pendingCount());
+        emit.usersPending(pending);
         emit.userChanged(presentAdminUser(row));
         emit.figuresChanged();
       });
@@ -89,7 +89,7 @@ export async function register(input: RegisterInput, client: ClientMeta): Promis
     });
   } catch (err) {
     // Two registrations of one email racing: the live-email unique index refuses the second.
-    if (isUniqueViolation(err)) throw conflict(ERR.emailTaken);
+    if (uniqueViolation(err) === 'users.email') throw conflict(ERR.emailTaken);
     throw err;
   }
   return { status: 'pending_approval', access_token: null, user: presentSessionUser(user) };
@@ -123,7 +123,7 @@ export async function login(input: LoginInput, client: ClientMeta): Promise<Auth
   let user: UserRow | undefined;
   let ok: boolean;
   try {
-    user = liveUserByEmail(input.email);
+    user = await liveUserByEmail(input.email);
     const hash = user?.passwordHash ?? (await dummyHash());
     ok = await passwordWork.run(client.ip, () => checkPassword(input.password, hash));
   } catch (err) {
@@ -135,11 +135,31 @@ export async function login(input: LoginInput, client: ClientMeta): Promise<Auth
   loginFailuresByIp.refund(client.ip);
   if (!user.isApproved) throw forbidden(ERR.pendingApproval);
   const approved = user;
-  const { token } = tx(() => {
-    logActivity('auth', approved, ACCOUNT_LOG.login.action, ACCOUNT_LOG.login.details(approved.name));
+  const { token } = await tx(async () => {
+    // The account as it is now (PostgreSQL: locked): a reset, a role change or a deletion committed while
+    // the password was being compared wins, as if it had come first.
+    const [current] = await forUpdate(
+      db
+        .select({
+          passwordHash: users.passwordHash,
+          tokenVersion: users.tokenVersion,
+          deletedAt: users.deletedAt,
+        })
+        .from(users)
+        .where(eq(users.id, approved.id))
+        .limit(1),
+    );
+    if (
+      !current ||
+      current.deletedAt ||
+      current.passwordHash !== approved.passwordHash ||
+      current.tokenVersion !== approved.tokenVersion
+    )
+      throw unauthorized(ERR.invalidCredentials);
+    await logActivity('auth', approved, ACCOUNT_LOG.login.action, ACCOUNT_LOG.login.details(approved.name));
     return openSession(approved, client);
   });
-  presence.touch(user.id);
+  await presence.touch(user.id);
   return {
     status: user.mustChangePassword ? 'password_change_required' : 'approved',
     access_token: token,
@@ -148,17 +168,17 @@ export async function login(input: LoginInput, client: ClientMeta): Promise<Auth
 }
 
 /** A fresh 12 h token for the same session; the old one stays valid until it expires or is revoked. */
-export const refresh = (user: UserRow, sid: string): { access_token: string } => ({
-  access_token: tx(() => refreshSession(user, sid)),
+export const refresh = async (user: UserRow, sid: string): Promise<{ access_token: string }> => ({
+  access_token: await tx(() => refreshSession(user, sid)),
 });
 
 /** Ends this session: its sockets drop, and the user is offline unless another session has a socket. */
-export function logout(user: UserRow, sid: string): void {
-  tx(() => {
-    logActivity('auth', user, ACCOUNT_LOG.logout.action, ACCOUNT_LOG.logout.details(user.name));
-    endSession(sid, 'logged_out');
-    afterCommit(() => presence.loggedOut(user.id));
+export async function logout(user: UserRow, sid: string): Promise<void> {
+  await tx(async () => {
+    await logActivity('auth', user, ACCOUNT_LOG.logout.action, ACCOUNT_LOG.logout.details(user.name));
+    await endSession(sid, 'logged_out');
   });
+  await presence.loggedOut(user.id);
 }
 
 /**
@@ -177,12 +197,12 @@ export async function changePassword(
   });
   if (!ok) throw badRequest(ERR.wrongCurrentPassword);
   if (input.new_password === input.current_password) throw badRequest(ERR.samePassword);
-  const token = tx(() => {
-    db.update(users)
+  const token = await tx(async () => {
+    await db
+      .update(users)
       .set({ passwordHash: hash, mustChangePassword: false })
-      .where(eq(users.id, user.id))
-      .run();
-    logActivity(
+      .where(eq(users.id, user.id));
+    await logActivity(
       'auth',
       user,
       ACCOUNT_LOG.changePassword.action,

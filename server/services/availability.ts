@@ -3,8 +3,7 @@
 // Stats, the board's driver picker and the assignment engine all read it from here.
 import type { VehicleType } from '@shared/enums';
 import { TIMECLOCK_WINDOW_MS } from '@shared/constants';
-import type Database from 'better-sqlite3';
-import { sqlite } from '../db';
+import { query } from '../db';
 import { nowMs } from '../clock';
 
 export interface DriverState {
@@ -33,7 +32,7 @@ interface Row {
 const BUSY = `EXISTS (SELECT 1 FROM tasks t WHERE t.assigned_to = u.id AND t.status = 'en_proceso' AND t.deleted_at IS NULL)`;
 const SQL = `
   SELECT u.id, u.name, u.task_types, u.is_online, u.idle_since, u.movements_count, ${BUSY} AS busy,
-    (SELECT p.clock_type FROM punches p WHERE p.user_id = u.id AND p.timestamp > @since
+    (SELECT p.clock_type FROM punches p WHERE p.user_id = u.id AND p.timestamp > ?
       AND p.deleted_at IS NULL ORDER BY p.timestamp DESC, p.rowid DESC LIMIT 1) AS last_punch
   FROM users u
   WHERE u.role = 'conductor' AND u.is_approved = 1 AND u.deleted_at IS NULL`;
@@ -46,22 +45,15 @@ const VARIANTS = {
 };
 type Scope = keyof typeof VARIANTS;
 
-let stmts: { db: typeof sqlite; byScope: Record<Scope, Database.Statement> } | undefined;
-
 /**
  * Approved conductors with the flags that make them available or not: `all` of them, only the `online`
  * ones (all an available driver can be, so a big yard's offline drivers cost nothing), or only the
- * online ones holding no task (`free`; `available` still needs the clock-in).
+ * online ones holding no task (`free`; `available` still needs the clock-in). Read on the current
+ * session: inside a transaction (the engine's round), what it decides on.
  */
-export function driverStates(scope: Scope = 'all'): DriverState[] {
-  if (stmts?.db !== sqlite) {
-    const prepare = (q: string) => sqlite.prepare(q);
-    stmts = {
-      db: sqlite,
-      byScope: { all: prepare(VARIANTS.all), online: prepare(VARIANTS.online), free: prepare(VARIANTS.free) },
-    };
-  }
-  return (stmts.byScope[scope].all({ since: nowMs() - TIMECLOCK_WINDOW_MS }) as Row[]).map((r) => {
+export async function driverStates(scope: Scope = 'all'): Promise<DriverState[]> {
+  const rows = await query<Row>(VARIANTS[scope], [nowMs() - TIMECLOCK_WINDOW_MS]);
+  return rows.map((r) => {
     const clockedIn = r.last_punch === 'entrada';
     const isOnline = r.is_online === 1;
     const busy = r.busy === 1;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { BACKUPS_KEPT } from '@shared/constants';
 import { SYSTEM_LOG } from '@shared/labels';
 import { config } from '../config';
-import { isStorageFailure, sqlite, tx } from '../db';
+import { isStorageFailure, tx, withWriteConnection } from '../db';
 import { logger } from '../logger';
 import { nowMs } from '../clock';
 import { logActivity, type Actor } from './activity';
@@ -72,8 +72,7 @@ async function backup(actor: Actor | null): Promise<BackupFile> {
   const target = path.join(dir, file);
   const partial = target + PARTIAL;
   try {
-    // better-sqlite3's online backup: copies a consistent snapshot while the server keeps writing.
-    await sqlite.backup(partial);
+    await onlineBackup(partial);
     fs.renameSync(partial, target);
   } catch (err) {
     fs.rmSync(partial, { force: true });
@@ -85,14 +84,14 @@ async function backup(actor: Actor | null): Promise<BackupFile> {
 
   const bytes = fs.statSync(target).size;
   try {
-    tx(() =>
-      logActivity(
+    await tx(async () => {
+      await logActivity(
         'system',
         actor,
         actor ? SYSTEM_LOG.backup.action : SYSTEM_LOG.backup.automaticAction,
         SYSTEM_LOG.backup.details(file, bytes, pruned.length),
-      ),
-    );
+      );
+    });
   } catch (err) {
     // The database can no longer be written (its file deleted, the disk read-only): this copy may be the
     // one to restore from, so it stands without its activity-log row.
@@ -100,4 +99,33 @@ async function backup(actor: Actor | null): Promise<BackupFile> {
     logger.warn({ err, file }, 'copia hecha; no se pudo anotar en el registro de actividad');
   }
   return { file, takenAt: at, bytes };
+}
+
+/** Pages copied per turn of the event loop (better-sqlite3's default). */
+const BACKUP_STEP_PAGES = 100;
+
+/**
+ * better-sqlite3's online backup of the write connection (the one that still holds the file should it
+ * have been deleted): a snapshot of what is committed, copied a few pages per turn of the event loop
+ * while the server keeps writing. SQLite answers a step BUSY while a transaction is open on that
+ * connection (the next turn tries again) and carries each commit into the pages already copied, so the
+ * copy ends between transactions with committed data only. Its first step must run between transactions
+ * too: one answered BUSY there reads as "nothing to copy" and the backup "finishes" with an empty file.
+ */
+async function onlineBackup(file: string): Promise<void> {
+  let copied: Promise<unknown> | undefined;
+  await withWriteConnection(
+    (conn) =>
+      new Promise<void>((started, failed) => {
+        // The progress callback runs after each step that leaves pages to copy, the first one included.
+        copied = conn.backup(file, {
+          progress: () => {
+            started();
+            return BACKUP_STEP_PAGES;
+          },
+        });
+        copied.then(() => started(), failed);
+      }),
+  );
+  await copied;
 }

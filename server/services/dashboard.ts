@@ -1,10 +1,9 @@
 // Dashboard figures (CONTRACT §6): task counts, driver availability, the workload alert, and the
 // online-drivers and ranking lists. Also the source of the coalesced `stats:updated` push.
-import type Database from 'better-sqlite3';
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import { WORKLOAD } from '@shared/labels';
 import type { DashboardStats, OnlineDriver, RankingEntry, WorkloadAlert } from '@shared/schemas';
-import { sqlite } from '../db';
+import { commitCount, query, session, type Session } from '../db';
 import { nowMs } from '../clock';
 import * as emit from '../realtime/emit';
 import { driverStates, type DriverState } from './availability';
@@ -18,7 +17,7 @@ const COUNTS_SQL = `
       AS pending_tasks,
     (SELECT count(*) FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL) AS en_proceso,
     (SELECT count(*) FROM tasks INDEXED BY tasks_completed
-      WHERE completed_at > @since AND status = 'finalizada' AND deleted_at IS NULL) AS finalizada,
+      WHERE completed_at > ? AND status = 'finalizada' AND deleted_at IS NULL) AS finalizada,
     (SELECT count(*) FROM users WHERE is_approved = 0 AND deleted_at IS NULL) AS pending_users,
     (SELECT count(*) FROM tasks t CROSS JOIN users u ON u.id = t.assigned_to
       WHERE t.status = 'en_proceso' AND t.deleted_at IS NULL
@@ -35,11 +34,8 @@ interface Counts {
   busy_drivers: number;
 }
 
-let counts: { db: typeof sqlite; stmt: ReturnType<typeof sqlite.prepare> } | undefined;
-const readCounts = (): Counts => {
-  if (counts?.db !== sqlite) counts = { db: sqlite, stmt: sqlite.prepare(COUNTS_SQL) };
-  return counts.stmt.get({ since: nowMs() - BOARD_FINISHED_WINDOW_MS }) as Counts;
-};
+const readCounts = async (): Promise<Counts> =>
+  (await query<Counts>(COUNTS_SQL, [nowMs() - BOARD_FINISHED_WINDOW_MS]))[0]!;
 
 /** Utilization at which a waiting pool is a warning (CONTRACT §6). */
 const ALERT_UTILIZATION_PERCENT = 80;
@@ -94,38 +90,63 @@ export function workloadAlert(
 // request, or a push: emit.ts computes them after every change even with no board open); a fresh
 // server, not knowing the past, starts from its start time. Per database, as the memo below.
 const startedAt = nowMs();
-let alertTrack: { db: typeof sqlite; status: WorkloadAlert['status']; since: number } | undefined;
-function alertSince(status: WorkloadAlert['status']): string {
-  if (alertTrack?.db !== sqlite) alertTrack = { db: sqlite, status, since: startedAt };
-  else if (alertTrack.status !== status) alertTrack = { db: sqlite, status, since: nowMs() };
+let alertTrack: { db: Session; status: WorkloadAlert['status']; since: number } | undefined;
+function alertSince(database: Session, status: WorkloadAlert['status']): string {
+  if (alertTrack?.db !== database) alertTrack = { db: database, status, since: startedAt };
+  else if (alertTrack.status !== status) alertTrack = { db: database, status, since: nowMs() };
   return new Date(alertTrack.since).toISOString();
 }
 
 // The figures change only when the database does (or as their 24 h windows slide): requests between two
-// changes share one computation, at most FIGURES_MAX_AGE_MS old. total_changes() counts this
-// connection's writes, data_version another connection's.
+// commits share one computation, at most FIGURES_MAX_AGE_MS old. The key is commitCount(), this
+// process's committed write transactions (read before the figures, so a commit landing while they are
+// read only makes the next request compute again); a write by another process (a second node on
+// PostgreSQL, a script on the file) shows within FIGURES_MAX_AGE_MS. The database is told apart by its
+// reader session (the figures are read outside transactions), so a reopened database starts afresh.
+// Computations run one at a time, in order: the alert's `since` follows the readings as they were
+// taken, and the requests queued behind a computation are served by it.
 const FIGURES_MAX_AGE_MS = 1000;
-let memo: { db: typeof sqlite; key: string; at: number; stats: DashboardStats } | undefined;
-let changes: { db: typeof sqlite; stmt: Database.Statement<[], number> } | undefined;
-function changeKey(): string {
-  if (changes?.db !== sqlite)
-    changes = { db: sqlite, stmt: sqlite.prepare<[], number>('SELECT total_changes()').pluck() };
-  return `${changes.stmt.get()}/${sqlite.pragma('data_version', { simple: true }) as number}`;
+let memo: { db: Session; key: number; at: number; stats: DashboardStats } | undefined;
+let computing: Promise<unknown> = Promise.resolve();
+
+/** The memoized figures when still good: a few comparisons, no query (the hot path). */
+function memoized(): DashboardStats | undefined {
+  const at = nowMs();
+  return memo &&
+    memo.db === session() &&
+    memo.key === commitCount() &&
+    at - memo.at < FIGURES_MAX_AGE_MS &&
+    at >= memo.at
+    ? memo.stats
+    : undefined;
+}
+
+/** Waits for the computation running, then computes unless it has left figures that are still good. */
+function computeInTurn(): Promise<DashboardStats> {
+  const mine = computing.then(async () => {
+    const hit = memoized();
+    if (hit) return hit;
+    const database = session();
+    const key = commitCount();
+    const at = nowMs();
+    const stats = await computeStats(database);
+    memo = { db: database, key, at, stats };
+    return stats;
+  });
+  computing = mine.catch(() => undefined);
+  return mine;
 }
 
 /** The dashboard stats; `pending_users` is only filled for an admin. */
-export function dashboardStats(forAdmin: boolean): DashboardStats {
-  const key = changeKey();
-  const at = nowMs();
-  if (memo?.db !== sqlite || memo.key !== key || at - memo.at >= FIGURES_MAX_AGE_MS || at < memo.at)
-    memo = { db: sqlite, key, at, stats: computeStats() };
-  return forAdmin ? memo.stats : { ...memo.stats, pending_users: 0 };
+export async function dashboardStats(forAdmin: boolean): Promise<DashboardStats> {
+  const stats = memoized() ?? (await computeInTurn());
+  return forAdmin ? stats : { ...stats, pending_users: 0 };
 }
 
-function computeStats(): DashboardStats {
-  const c = readCounts();
+async function computeStats(database: Session): Promise<DashboardStats> {
+  const c = await readCounts();
   // Online and available are about online drivers only: a big yard's offline drivers cost nothing.
-  const drivers = driverStates('online');
+  const drivers = await driverStates('online');
   const available = drivers.filter((d) => d.available).length;
   const busy = c.busy_drivers;
   return {
@@ -136,14 +157,14 @@ function computeStats(): DashboardStats {
     available_drivers: available,
     busy_drivers: busy,
     pending_users: c.pending_users,
-    workload_alert: trackedAlert(c.pending_tasks, available, busy),
+    workload_alert: trackedAlert(database, c.pending_tasks, available, busy),
   };
 }
 
 /** The alert with the start of its current status. */
-function trackedAlert(pending: number, available: number, busy: number): WorkloadAlert {
+function trackedAlert(database: Session, pending: number, available: number, busy: number): WorkloadAlert {
   const alert = workloadAlert(pending, available, busy);
-  return { ...alert, since: alertSince(alert.status) };
+  return { ...alert, since: alertSince(database, alert.status) };
 }
 
 const collator = new Intl.Collator('es', { sensitivity: 'base' });
@@ -151,8 +172,7 @@ const collator = new Intl.Collator('es', { sensitivity: 'base' });
 const ranked = (drivers: DriverState[]) =>
   [...drivers].sort((a, b) => b.movementsCount - a.movementsCount || collator.compare(a.name, b.name));
 
-/** Every approved conductor (the client shows the first 10). */
-export const rankings = (drivers = driverStates()): RankingEntry[] =>
+const rankingOf = (drivers: DriverState[]): RankingEntry[] =>
   ranked(drivers).map((d) => ({
     id: d.id,
     name: d.name,
@@ -160,18 +180,23 @@ export const rankings = (drivers = driverStates()): RankingEntry[] =>
     movements_count: d.movementsCount,
   }));
 
-/** Every online approved conductor, in ranking order (the client shows the first 5). */
-export const onlineDrivers = (drivers = driverStates()): OnlineDriver[] =>
+const onlineOf = (drivers: DriverState[]): OnlineDriver[] =>
   ranked(drivers.filter((d) => d.isOnline)).map((d) => ({
     id: d.id,
     name: d.name,
     movements_count: d.movementsCount,
   }));
 
+/** Every approved conductor (the client shows the first 10). */
+export const rankings = async (): Promise<RankingEntry[]> => rankingOf(await driverStates());
+
+/** Every online approved conductor, in ranking order (the client shows the first 5). */
+export const onlineDrivers = async (): Promise<OnlineDriver[]> => onlineOf(await driverStates());
+
 emit.setFigureSources(
   (role) => dashboardStats(role === 'admin'),
-  () => {
-    const drivers = driverStates();
-    return { online_drivers: onlineDrivers(drivers), rankings: rankings(drivers) };
+  async () => {
+    const drivers = await driverStates();
+    return { online_drivers: onlineOf(drivers), rankings: rankingOf(drivers) };
   },
 );

@@ -10,8 +10,8 @@ import { BACKUP_MAX_AGE_MS, DELAY_RED_MIN, INCIDENT_THRESHOLD_MIN } from '@share
 import { HEALTH_CHECK_LABELS, HEALTH_MSG } from '@shared/labels';
 import { HEALTH_CHECK_NAMES, type HealthCheck, type HealthCheckName } from '@shared/schemas';
 import { config } from '../config';
-import { db, probeWrite, sqlite, storageFreeBytes, storageProblem, type StorageProblem } from '../db';
-import { tasks } from '../db/schema';
+import { db, probeWrite, query, sqlite, storageFreeBytes, storageProblem, type StorageProblem } from '../db';
+import { tasks } from '../db/tables';
 import { nowMs } from '../clock';
 import { connectedSockets, getIo } from '../realtime/emit';
 import { logger } from '../logger';
@@ -62,11 +62,12 @@ const STORAGE_MSG: Record<StorageProblem, () => string> = {
  * Can the database keep a write (CONTRACT §14)? The file at DB_PATH must still be the one opened, on a
  * writable disk with room, and a real commit (the probe) must succeed; then the integrity check.
  */
-function database(): Check {
+async function database(): Promise<Check> {
   const problem = storageProblem(0);
   if (problem) return { status: 'error', message: STORAGE_MSG[problem]() };
   try {
-    probeWrite();
+    // Waits for the writer's turn: between transactions, never inside one.
+    await probeWrite();
   } catch (err) {
     logger.warn({ err }, 'la prueba de escritura en la base de datos falló');
     const code = (err as { code?: unknown }).code;
@@ -75,6 +76,7 @@ function database(): Check {
       message: HEALTH_MSG.databaseWriteFailed(typeof code === 'string' ? code : String(err)),
     };
   }
+  // SQLite's own facts, read-only: straight on its connection.
   const rows = sqlite.pragma('quick_check') as { quick_check: string }[];
   const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
   if (problems.length) return { status: 'error', message: HEALTH_MSG.databaseCorrupt(problems[0]) };
@@ -133,7 +135,7 @@ function websocket(): Check {
   return { status: 'healthy', message: HEALTH_MSG.websocket(connectedSockets()) };
 }
 
-function autoAssignment(): Check {
+async function autoAssignment(): Promise<Check> {
   // A task on hold waits on purpose (CONTRACT §15): not the engine's backlog.
   const waiting = and(
     eq(tasks.status, 'bolsa_trabajo'),
@@ -143,15 +145,14 @@ function autoAssignment(): Check {
   );
   // status_since: when it (last) entered the pool — a returned or reopened task waits from then, a
   // released one from its release.
-  const oldest = db
+  const [oldest] = await db
     .select({ trailerId: tasks.trailerId, since: tasks.statusSince })
     .from(tasks)
     .where(waiting)
     .orderBy(asc(tasks.statusSince))
-    .limit(1)
-    .get();
+    .limit(1);
   if (!oldest) return { status: 'healthy', message: HEALTH_MSG.autoIdle };
-  const { n } = db.select({ n: count() }).from(tasks).where(waiting).get()!;
+  const [{ n }] = await db.select({ n: count() }).from(tasks).where(waiting);
   const minutes = (nowMs() - oldest.since.getTime()) / 60_000;
   return {
     status: whenAbove(minutes, HEALTH_THRESHOLDS.autoWaitWarnMin, HEALTH_THRESHOLDS.autoWaitErrorMin),
@@ -174,7 +175,7 @@ function backup(): Check {
     : { status: 'warning', message: HEALTH_MSG.backupStale(newest.file, minutes) };
 }
 
-const CHECKS: Record<HealthCheckName, () => Check> = {
+const CHECKS: Record<HealthCheckName, () => Check | Promise<Check>> = {
   database,
   disk,
   memory,
@@ -185,18 +186,18 @@ const CHECKS: Record<HealthCheckName, () => Check> = {
 };
 
 /** A check that cannot even measure (unreadable disk, broken database file) is itself an error. */
-function attempt(name: HealthCheckName, run: () => Check): Check {
+async function attempt(name: HealthCheckName, run: () => Check | Promise<Check>): Promise<Check> {
   try {
-    return run();
+    return await run();
   } catch (err) {
     logger.warn({ err, check: name }, 'una comprobación de salud falló');
     return { status: 'error', message: HEALTH_MSG.checkFailed(HEALTH_CHECK_LABELS[name]) };
   }
 }
 
-export function healthCheck(): HealthCheck {
+export async function healthCheck(): Promise<HealthCheck> {
   const checks = Object.fromEntries(
-    HEALTH_CHECK_NAMES.map((name) => [name, attempt(name, CHECKS[name])]),
+    await Promise.all(HEALTH_CHECK_NAMES.map(async (name) => [name, await attempt(name, CHECKS[name])])),
   ) as HealthCheck['checks'];
   const overall = Object.values(checks).reduce<HealthStatus>(
     (worst, c) => (RANK[c.status] > RANK[worst] ? c.status : worst),
@@ -218,10 +219,11 @@ export function setDraining(value: boolean): void {
  * `GET /health/ready`: this node can take work — not shutting down, the database open and answering,
  * and its storage able to keep a write. Cheap (a probe every few seconds): no write, no integrity check.
  */
-export function isReady(): boolean {
-  if (draining || !sqlite?.open) return false;
+export async function isReady(): Promise<boolean> {
+  if (draining) return false;
   try {
-    sqlite.prepare('SELECT 1').pluck().get();
+    // A read on the connection requests read through (none when the database is closed).
+    await query('SELECT 1');
   } catch {
     return false;
   }

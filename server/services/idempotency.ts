@@ -8,8 +8,7 @@
 // the commit and the answer: the action was applied, and a repeat is told so (409).
 // Also here: actionTime(), the rule for the `client_time` of those queued actions.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type Database from 'better-sqlite3';
-import { onWriteTransaction, sqlite } from '../db';
+import { execute, onWriteTransaction, query, tx } from '../db';
 import { nowMs } from '../clock';
 
 /** How long a key is remembered. */
@@ -46,52 +45,43 @@ export function currentKey(): IdempotencyContext | undefined {
   return ctx && !ctx.closed ? ctx : undefined;
 }
 
-/** Runs fn outside any request's key (work shared by several requests places each key itself). */
+/**
+ * Runs fn outside any request's key (work shared by several requests places each key itself). What fn
+ * starts asynchronously stays outside it too.
+ */
 export const withoutKey = <T>(fn: () => T): T => storage.exit(fn);
 
-const prepare = (conn: Database.Database) => ({
-  place: conn.prepare(
-    `INSERT OR IGNORE INTO idempotency_keys (user_id, method, path, key, status, body, created_at)
-     VALUES (@userId, @method, @path, @key, ${PLACEHOLDER_STATUS}, '', @at)`,
-  ),
-  answer: conn.prepare(
-    `INSERT INTO idempotency_keys (user_id, method, path, key, status, body, created_at)
-     VALUES (@userId, @method, @path, @key, @status, @body, @at)
-     ON CONFLICT (user_id, method, path, key) DO UPDATE SET status = excluded.status, body = excluded.body`,
-  ),
-  find: conn.prepare(
-    `SELECT status, body, created_at AS createdAt FROM idempotency_keys
-     WHERE user_id = @userId AND method = @method AND path = @path AND key = @key`,
-  ),
-  forget: conn.prepare(
-    `DELETE FROM idempotency_keys
-     WHERE user_id = @userId AND method = @method AND path = @path AND key = @key`,
-  ),
-  sweep: conn.prepare('DELETE FROM idempotency_keys WHERE created_at <= ?'),
-});
-let statements: { conn: Database.Database; s: ReturnType<typeof prepare> } | undefined;
-const stmts = () => {
-  if (statements?.conn !== sqlite) statements = { conn: sqlite, s: prepare(sqlite) };
-  return statements.s;
-};
+// Raw SQL through the db layer (statements prepared and cached per connection on SQLite).
+const PLACE_SQL = `INSERT OR IGNORE INTO idempotency_keys (user_id, method, path, key, status, body, created_at)
+     VALUES (?, ?, ?, ?, ${PLACEHOLDER_STATUS}, '', ?)`;
+const ANSWER_SQL = `INSERT INTO idempotency_keys (user_id, method, path, key, status, body, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id, method, path, key) DO UPDATE SET status = excluded.status, body = excluded.body`;
+const FIND_SQL = `SELECT status, body, created_at AS createdAt FROM idempotency_keys
+     WHERE user_id = ? AND method = ? AND path = ? AND key = ?`;
+const FORGET_SQL = `DELETE FROM idempotency_keys
+     WHERE user_id = ? AND method = ? AND path = ? AND key = ?`;
+const SWEEP_SQL = 'DELETE FROM idempotency_keys WHERE created_at <= ?';
+
+const scopeParams = (s: IdempotencyScope) => [s.userId, s.method, s.path, s.key];
 
 /**
  * Inside the caller's transaction: the placeholder row of the key (default: the current request's). A
  * second transaction of the same request finds it there and changes nothing.
  */
-export function placeKey(ctx: IdempotencyContext | undefined = currentKey()): void {
+export async function placeKey(ctx: IdempotencyContext | undefined = currentKey()): Promise<void> {
   if (!ctx || ctx.closed) return;
-  stmts().place.run({ ...ctx.scope, at: nowMs() });
+  await execute(PLACE_SQL, [...scopeParams(ctx.scope), nowMs()]);
 }
 
 onWriteTransaction(() => placeKey());
 
 /** The stored row of a key within its 24 h; an expired one is deleted (the key may be used again). */
-export function findKey(scope: IdempotencyScope): StoredAnswer | undefined {
-  const row = stmts().find.get(scope) as (StoredAnswer & { createdAt: number }) | undefined;
+export async function findKey(scope: IdempotencyScope): Promise<StoredAnswer | undefined> {
+  const [row] = await query<StoredAnswer & { createdAt: number }>(FIND_SQL, scopeParams(scope));
   if (!row) return undefined;
   if (row.createdAt <= nowMs() - IDEMPOTENCY_TTL_MS) {
-    stmts().forget.run(scope);
+    await tx(() => execute(FORGET_SQL, scopeParams(scope)));
     return undefined;
   }
   return { status: row.status, body: row.body };
@@ -101,16 +91,20 @@ export function findKey(scope: IdempotencyScope): StoredAnswer | undefined {
 export const isStorable = (status: number): boolean => status !== 429 && status < 500;
 
 /** Keeps the answer of a key (over its placeholder, or new for a refusal that wrote nothing). */
-export function saveAnswer(scope: IdempotencyScope, answer: StoredAnswer): void {
+export async function saveAnswer(scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
   if (!isStorable(answer.status)) return;
   const at = nowMs();
-  stmts().answer.run({ ...scope, ...answer, at });
-  sweepExpiredKeys(at);
+  await tx(async () => {
+    await execute(ANSWER_SQL, [...scopeParams(scope), answer.status, answer.body, at]);
+    await sweep(at);
+  });
 }
 
+const sweep = (at: number): Promise<number> => execute(SWEEP_SQL, [at - IDEMPOTENCY_TTL_MS]);
+
 /** Deletes the keys older than 24 h; returns how many. */
-export function sweepExpiredKeys(at: number = nowMs()): number {
-  return stmts().sweep.run(at - IDEMPOTENCY_TTL_MS).changes;
+export function sweepExpiredKeys(at: number = nowMs()): Promise<number> {
+  return tx(() => sweep(at));
 }
 
 // ---- client_time (CONTRACT §16) -----------------------------------------------------------------

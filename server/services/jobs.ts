@@ -10,7 +10,7 @@ export const BACKUP_CHECK_EVERY_MS = 60 * 60 * 1000;
 
 export function startBackgroundJobs(): () => void {
   const timers: NodeJS.Timeout[] = [];
-  // An in-memory database (tests) dies with the process: nothing to back up on a schedule.
+  // An in-memory database dies with the process: nothing to back up on a schedule.
   if (config.dbPath !== ':memory:') {
     const check = () =>
       void backupIfDue().catch((err: unknown) => logger.error({ err }, 'la copia de seguridad diaria falló'));

@@ -4,8 +4,8 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { NotificationType } from '@shared/enums';
 import type { Notification } from '@shared/schemas';
 import { ERR } from '@shared/labels';
-import { afterCommit, db } from '../db';
-import { notifications, type NotificationRow } from '../db/schema';
+import { afterCommit, db, tx } from '../db';
+import { notifications, type NotificationRow } from '../db/tables';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
 import * as emit from '../realtime/emit';
@@ -28,16 +28,16 @@ export const presentNotification = (n: NotificationRow): Notification => ({
 /**
  * Stores a notification inside the change's transaction; it is pushed after the commit (so nobody hears
  * of a change that was rolled back); a `task_assigned` or `task_closed_by_staff` also starts the Web Push
- * to the driver's phones.
+ * to the driver's phones then, outside any transaction (network work never holds one).
  */
-export function notify(
+export async function notify(
   userId: string,
   type: NotificationType,
   title: string,
   message: string,
   opts: { taskId?: string | null; subjectUserId?: string; playSound?: boolean } = {},
-): void {
-  const row = db
+): Promise<void> {
+  const [inserted] = await db
     .insert(notifications)
     .values({
       id: crypto.randomUUID(),
@@ -50,8 +50,8 @@ export function notify(
       playSound: opts.playSound ?? false,
       createdAt: now(),
     })
-    .returning()
-    .get();
+    .returning();
+  const row = inserted!;
   afterCommit(() => {
     emit.notificationNew(userId, presentNotification(row));
     if (PUSHED.has(type))
@@ -69,8 +69,8 @@ export function notify(
  * pendiente" notice about it is read, so no banner keeps asking for a decision already taken. Call
  * inside the deciding transaction; the admins' open screens are told after the commit.
  */
-export function settlePendingNotices(subjectUserId: string): void {
-  const settled = db
+export async function settlePendingNotices(subjectUserId: string): Promise<void> {
+  const settled = await db
     .update(notifications)
     .set({ isRead: true })
     .where(
@@ -80,31 +80,31 @@ export function settlePendingNotices(subjectUserId: string): void {
         eq(notifications.isRead, false),
       ),
     )
-    .returning({ id: notifications.id, userId: notifications.userId })
-    .all();
+    .returning({ id: notifications.id, userId: notifications.userId });
   const byOwner = new Map<string, string[]>();
   for (const n of settled) byOwner.set(n.userId, [...(byOwner.get(n.userId) ?? []), n.id]);
   afterCommit(() => byOwner.forEach((ids, owner) => emit.notificationsRead(owner, ids)));
 }
 
 /** The user's notifications, newest first (the client shows the unread ones). */
-export function listNotifications(userId: string, limit = 50): Notification[] {
-  return db
+export async function listNotifications(userId: string, limit = 50): Promise<Notification[]> {
+  const rows = await db
     .select()
     .from(notifications)
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt))
-    .limit(limit)
-    .all()
-    .map(presentNotification);
+    .limit(limit);
+  return rows.map(presentNotification);
 }
 
 /** Marks one of the user's notifications read; another user's is a 404 (CONTRACT §13). */
-export function markRead(userId: string, id: string): void {
-  const res = db
-    .update(notifications)
-    .set({ isRead: true })
-    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
-    .run();
-  if (res.changes === 0) throw notFound(ERR.notificationNotFound);
+export async function markRead(userId: string, id: string): Promise<void> {
+  const marked = await tx(() =>
+    db
+      .update(notifications)
+      .set({ isRead: true })
+      .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+      .returning({ id: notifications.id }),
+  );
+  if (marked.length === 0) throw notFound(ERR.notificationNotFound);
 }

@@ -8,11 +8,11 @@ import { runAssignment } from './assignment';
 
 /** Registers the effects; returns the function that removes them (the server calls it on close). */
 export function registerPresenceEffects(): () => void {
-  return presence.onChange((userId, online) => {
-    const user = findUserById(userId);
+  return presence.onChange(async (userId, online) => {
+    const user = await findUserById(userId);
     if (!user) return;
     if (!user.deletedAt) emit.userChanged(presentAdminUser(user));
     emit.figuresChanged();
-    if (online && user.role === 'conductor') runAssignment();
+    if (online && user.role === 'conductor') await runAssignment();
   });
 }

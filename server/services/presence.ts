@@ -2,21 +2,32 @@
 // Transitions are stored as presence intervals (analytics) and mirrored in users.is_online.
 import { and, eq, isNull } from 'drizzle-orm';
 import { PRESENCE_WINDOW_MS } from '@shared/constants';
-import { db, isStorageFailure, tx } from '../db';
-import { presenceIntervals, users } from '../db/schema';
+import { afterCommit, db, inTransaction, isStorageFailure, tx } from '../db';
+import { presenceIntervals, users } from '../db/tables';
 import { now, nowMs } from '../clock';
 import { logger } from '../logger';
+import { withoutKey } from './idempotency';
 
 interface Entry {
   sockets: number;
   lastRequestAt: number;
 }
 
-type Listener = (userId: string, online: boolean) => void;
+type Listener = (userId: string, online: boolean) => Promise<void>;
 
+const done = Promise.resolve();
+
+/**
+ * Presence itself lives in memory and changes at once; the methods that may change it return the
+ * transition's database mirror and announcement, to await where the caller's next step depends on them
+ * (a request's handler, a test). That promise never rejects: a failure costs the mirror, never the
+ * request, socket or timer that changed presence (fire and forget is safe: `void presence.forget(id)`).
+ */
 class Presence {
   private entries = new Map<string, Entry>();
   private listeners = new Set<Listener>();
+  /** Each user's last transition still being stored or announced: the next one waits for it. */
+  private pending = new Map<string, Promise<void>>();
 
   /** Called on every presence transition, after it is stored (realtime, assignment). */
   onChange(fn: Listener): () => void {
@@ -28,73 +39,113 @@ class Presence {
     return this.entries.has(userId);
   }
 
-  touch(userId: string): void {
+  touch(userId: string): Promise<void> {
     const entry = this.entries.get(userId);
-    if (entry) entry.lastRequestAt = nowMs();
-    else this.goOnline(userId, { sockets: 0, lastRequestAt: nowMs() });
+    if (entry) {
+      entry.lastRequestAt = nowMs();
+      return done;
+    }
+    return this.goOnline(userId, { sockets: 0, lastRequestAt: nowMs() });
   }
 
-  socketConnected(userId: string): void {
+  socketConnected(userId: string): Promise<void> {
     const entry = this.entries.get(userId);
-    if (entry) entry.sockets += 1;
-    else this.goOnline(userId, { sockets: 1, lastRequestAt: 0 });
+    if (!entry) return this.goOnline(userId, { sockets: 1, lastRequestAt: 0 });
+    entry.sockets += 1;
+    return done;
   }
 
-  socketDisconnected(userId: string): void {
+  socketDisconnected(userId: string): Promise<void> {
     const entry = this.entries.get(userId);
-    if (!entry) return;
+    if (!entry) return done;
     entry.sockets = Math.max(0, entry.sockets - 1);
-    this.expire(userId, entry);
+    return this.expire(userId, entry);
   }
 
   /** Logout: offline at once unless another session still has a socket open. */
-  loggedOut(userId: string): void {
+  loggedOut(userId: string): Promise<void> {
     const entry = this.entries.get(userId);
-    if (!entry) return;
+    if (!entry) return done;
     entry.lastRequestAt = 0;
-    this.expire(userId, entry);
+    return this.expire(userId, entry);
   }
 
   /** A deleted or revoked user leaves presence whatever their sockets say. */
-  forget(userId: string): void {
-    if (this.entries.has(userId)) this.goOffline(userId);
+  forget(userId: string): Promise<void> {
+    return this.entries.has(userId) ? this.goOffline(userId) : done;
   }
 
   /** Ends the polling-fallback presence of users whose last request is older than the window. */
-  sweep(): void {
-    for (const [userId, entry] of this.entries) this.expire(userId, entry);
+  async sweep(): Promise<void> {
+    const transitions: Promise<void>[] = [];
+    for (const [userId, entry] of this.entries) transitions.push(this.expire(userId, entry));
+    await Promise.all(transitions);
+  }
+
+  /** Resolves once the transitions started so far are stored and announced (before the database closes). */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.all(this.pending.values());
   }
 
   /** At start-up nobody is connected: close intervals a crash left open. */
-  reset(): void {
+  async reset(): Promise<void> {
     this.entries.clear();
+    this.pending.clear();
     const at = now();
-    tx(() => {
+    await tx(async () => {
       // Offline since the restart (tasks show how long their driver has been offline from it).
-      db.update(users).set({ isOnline: false, lastActivityAt: at }).where(eq(users.isOnline, true)).run();
-      db.update(presenceIntervals).set({ endedAt: at }).where(isNull(presenceIntervals.endedAt)).run();
+      await db.update(users).set({ isOnline: false, lastActivityAt: at }).where(eq(users.isOnline, true));
+      await db.update(presenceIntervals).set({ endedAt: at }).where(isNull(presenceIntervals.endedAt));
     });
   }
 
-  private expire(userId: string, entry: Entry): void {
-    if (entry.sockets === 0 && nowMs() - entry.lastRequestAt > PRESENCE_WINDOW_MS) this.goOffline(userId);
+  private expire(userId: string, entry: Entry): Promise<void> {
+    if (entry.sockets === 0 && nowMs() - entry.lastRequestAt > PRESENCE_WINDOW_MS)
+      return this.goOffline(userId);
+    return done;
+  }
+
+  /**
+   * Stores and announces a transition after the user's previous one (so the mirror ends in the state
+   * memory holds), in a transaction of its own that is no request's effect: outside the request's
+   * Idempotency-Key, and after the commit when called inside a transaction (awaiting the writer's turn
+   * there would wait for itself; a rollback then leaves the mirror as it was).
+   */
+  private transition(userId: string, write: () => Promise<void>, online: boolean): Promise<void> {
+    if (inTransaction()) {
+      // Not awaitable from inside the transaction: it starts once that commits.
+      afterCommit(() => void this.transition(userId, write, online));
+      return done;
+    }
+    const previous = this.pending.get(userId) ?? done;
+    const next = withoutKey(() =>
+      previous.then(async () => {
+        await this.store(write);
+        await this.announce(userId, online);
+      }),
+    ).catch((err: unknown) => logger.error({ err }, 'presencia: fallo al guardar o avisar un cambio'));
+    this.pending.set(userId, next);
+    void next.then(() => {
+      if (this.pending.get(userId) === next) this.pending.delete(userId);
+    });
+    return next;
   }
 
   // Presence lives in memory; the database only mirrors it. A disk that refuses the write (CONTRACT §14)
-  // costs that mirror, never the request, socket or timer that changed presence (it would crash them).
-  private store(write: () => void): void {
+  // costs that mirror, never the request, socket or timer that changed presence.
+  private async store(write: () => Promise<void>): Promise<void> {
     try {
-      tx(write);
+      await tx(write);
     } catch (err) {
       if (!isStorageFailure(err)) throw err;
       logger.warn({ err }, 'presencia: el almacenamiento no acepta escrituras');
     }
   }
 
-  private announce(userId: string, online: boolean): void {
+  private async announce(userId: string, online: boolean): Promise<void> {
     for (const fn of this.listeners) {
       try {
-        fn(userId, online);
+        await fn(userId, online);
       } catch (err) {
         if (!isStorageFailure(err)) throw err;
         logger.warn({ err }, 'presencia: el almacenamiento no acepta escrituras');
@@ -102,30 +153,36 @@ class Presence {
     }
   }
 
-  private goOnline(userId: string, entry: Entry): void {
+  private goOnline(userId: string, entry: Entry): Promise<void> {
     this.entries.set(userId, entry);
     const at = now();
-    this.store(() => {
-      db.update(users)
-        .set({ isOnline: true, idleSince: at, lastActivityAt: at })
-        .where(eq(users.id, userId))
-        .run();
-      db.insert(presenceIntervals).values({ userId, startedAt: at }).run();
-    });
-    this.announce(userId, true);
+    return this.transition(
+      userId,
+      async () => {
+        await db
+          .update(users)
+          .set({ isOnline: true, idleSince: at, lastActivityAt: at })
+          .where(eq(users.id, userId));
+        await db.insert(presenceIntervals).values({ userId, startedAt: at });
+      },
+      true,
+    );
   }
 
-  private goOffline(userId: string): void {
+  private goOffline(userId: string): Promise<void> {
     this.entries.delete(userId);
     const at = now();
-    this.store(() => {
-      db.update(users).set({ isOnline: false, lastActivityAt: at }).where(eq(users.id, userId)).run();
-      db.update(presenceIntervals)
-        .set({ endedAt: at })
-        .where(and(eq(presenceIntervals.userId, userId), isNull(presenceIntervals.endedAt)))
-        .run();
-    });
-    this.announce(userId, false);
+    return this.transition(
+      userId,
+      async () => {
+        await db.update(users).set({ isOnline: false, lastActivityAt: at }).where(eq(users.id, userId));
+        await db
+          .update(presenceIntervals)
+          .set({ endedAt: at })
+          .where(and(eq(presenceIntervals.userId, userId), isNull(presenceIntervals.endedAt)));
+      },
+      false,
+    );
   }
 }
 

@@ -10,11 +10,12 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { PUSH_INPUT, STARTUP_ERR } from '@shared/labels';
 import type { PushPayload, PushSubscriptionInput } from '@shared/schemas';
 import { config, StartupError } from '../config';
-import { db, tx } from '../db';
-import { pushSubscriptions, users } from '../db/schema';
+import { db, inTransaction, tx } from '../db';
+import { pushSubscriptions, users } from '../db/tables';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
 import { logger } from '../logger';
+import { withoutKey } from './idempotency';
 
 /** The generated key pair's file, next to jwt-secret in the data folder. */
 export const VAPID_FILE = 'vapid-keys.json';
@@ -55,7 +56,7 @@ function readOrCreate(file: string): VapidKeys {
 
 /**
  * The VAPID key pair: VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY, else generated once and kept in the data
- * folder (mode 0600) so the phones' subscriptions outlive a restart; an in-memory database (tests) gets
+ * folder (mode 0600) so the phones' subscriptions outlive a restart; an in-memory database gets
  * a pair per process.
  */
 export function vapidKeys(): VapidKeys {
@@ -71,40 +72,39 @@ export function vapidKeys(): VapidKeys {
  * Stores the browser's subscription for the driver, or updates it: an endpoint already stored (for them
  * or, on a shared phone, for another driver) moves to this driver with the new keys.
  */
-export function subscribe(userId: string, input: PushSubscriptionInput): void {
-  tx(() => {
+export async function subscribe(userId: string, input: PushSubscriptionInput): Promise<void> {
+  await tx(async () => {
     const at = now();
     const fields = { userId, p256dh: input.keys.p256dh, auth: input.keys.auth, createdAt: at };
-    db.insert(pushSubscriptions)
+    await db
+      .insert(pushSubscriptions)
       .values({ id: crypto.randomUUID(), endpoint: input.endpoint, ...fields })
-      .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: fields })
-      .run();
-    const stale = db
-      .select({ id: pushSubscriptions.id })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, userId))
-      .orderBy(desc(pushSubscriptions.createdAt), desc(pushSubscriptions.id))
-      .all()
-      .slice(PUSH_SUBSCRIPTIONS_MAX);
-    for (const { id } of stale) db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id)).run();
+      .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: fields });
+    const stale = (
+      await db
+        .select({ id: pushSubscriptions.id })
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, userId))
+        .orderBy(desc(pushSubscriptions.createdAt), desc(pushSubscriptions.id))
+    ).slice(PUSH_SUBSCRIPTIONS_MAX);
+    for (const { id } of stale) await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
   });
 }
 
 /** Removes one of the driver's subscriptions; an unknown endpoint, or another user's, is a 404. */
-export function unsubscribe(userId: string, endpoint: string): void {
-  const removed = tx(
-    () =>
-      db
-        .delete(pushSubscriptions)
-        .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, userId)))
-        .run().changes,
+export async function unsubscribe(userId: string, endpoint: string): Promise<void> {
+  const removed = await tx(() =>
+    db
+      .delete(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, userId)))
+      .returning({ id: pushSubscriptions.id }),
   );
-  if (removed === 0) throw notFound(PUSH_INPUT.subscriptionNotFound);
+  if (removed.length === 0) throw notFound(PUSH_INPUT.subscriptionNotFound);
 }
 
 /** A deleted account's phones get nothing more: called inside the deletion's transaction. */
-export function forgetSubscriptions(userId: string): void {
-  db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).run();
+export async function forgetSubscriptions(userId: string): Promise<void> {
+  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
 }
 
 type SubscriptionRow = typeof pushSubscriptions.$inferSelect;
@@ -119,19 +119,21 @@ const originOf = (endpoint: string): string => {
 };
 
 /** The push service said the subscription is gone: drop the row, unless it was renewed meanwhile. */
-function forget(sub: SubscriptionRow): void {
+async function forget(sub: SubscriptionRow): Promise<void> {
   try {
-    tx(() =>
-      db
-        .delete(pushSubscriptions)
-        .where(
-          and(
-            eq(pushSubscriptions.id, sub.id),
-            eq(pushSubscriptions.endpoint, sub.endpoint),
-            eq(pushSubscriptions.p256dh, sub.p256dh),
+    // Not the effect of the request that set the push off: its Idempotency-Key stays out of it.
+    await withoutKey(() =>
+      tx(() =>
+        db
+          .delete(pushSubscriptions)
+          .where(
+            and(
+              eq(pushSubscriptions.id, sub.id),
+              eq(pushSubscriptions.endpoint, sub.endpoint),
+              eq(pushSubscriptions.p256dh, sub.p256dh),
+            ),
           ),
-        )
-        .run(),
+      ),
     );
   } catch (err) {
     logger.warn({ err, push_service: originOf(sub.endpoint) }, 'no se pudo borrar una suscripción caducada');
@@ -157,7 +159,7 @@ async function sendOne(sub: SubscriptionRow, body: string, keys: VapidKeys): Pro
     );
   } catch (err) {
     const status = err instanceof webpush.WebPushError ? err.statusCode : undefined;
-    if (status === 404 || status === 410) forget(sub);
+    if (status === 404 || status === 410) await forget(sub);
     else
       logger.warn(
         {
@@ -171,26 +173,28 @@ async function sendOne(sub: SubscriptionRow, body: string, keys: VapidKeys): Pro
 }
 
 /**
- * Sends the payload to each of the user's subscriptions. Call after the commit; it returns at once and
- * never throws (the sends go on in the background; their failures are logged at warn).
+ * Sends the payload to each of the user's subscriptions. Call after the commit, outside any transaction
+ * (the sends are network work: they must never hold one); it never rejects (the subscriptions are read
+ * from what is committed, the sends go on in the background; their failures are logged at warn).
  */
-export function pushToUser(userId: string, payload: PushPayload): Promise<void> {
+export async function pushToUser(userId: string, payload: PushPayload): Promise<void> {
   let subs: SubscriptionRow[];
   let keys: VapidKeys;
   try {
-    subs = db
-      .select({ sub: pushSubscriptions })
-      .from(pushSubscriptions)
-      .innerJoin(users, eq(users.id, pushSubscriptions.userId))
-      .where(and(eq(pushSubscriptions.userId, userId), isNull(users.deletedAt)))
-      .all()
-      .map((r) => r.sub);
-    if (subs.length === 0) return Promise.resolve();
+    if (inTransaction()) throw new Error('pushToUser dentro de una transacción');
+    subs = (
+      await db
+        .select({ sub: pushSubscriptions })
+        .from(pushSubscriptions)
+        .innerJoin(users, eq(users.id, pushSubscriptions.userId))
+        .where(and(eq(pushSubscriptions.userId, userId), isNull(users.deletedAt)))
+    ).map((r) => r.sub);
+    if (subs.length === 0) return;
     keys = vapidKeys();
   } catch (err) {
     logger.warn({ err }, 'no se pudieron preparar los avisos push');
-    return Promise.resolve();
+    return;
   }
   const body = JSON.stringify(payload);
-  return Promise.all(subs.map((s) => sendOne(s, body, keys))).then(() => undefined);
+  await Promise.all(subs.map((s) => sendOne(s, body, keys)));
 }

@@ -2,7 +2,6 @@
 // first driver. Delayed assignments: how long assigned tasks took to finish. A delay strictly over
 // INCIDENT_THRESHOLD_MIN is an incident; the filter runs in SQL over an indexed time range
 // (tasks_created, tasks_assigned_at), so only the incidents reach JavaScript.
-import type Database from 'better-sqlite3';
 import { AUTO_ASSIGNED_TYPES, type Priority, type TaskStatus, type TaskTitle } from '@shared/enums';
 import { INCIDENT_THRESHOLD_MIN } from '@shared/constants';
 import { REPORT_PERIOD_LABEL } from '@shared/labels';
@@ -13,7 +12,7 @@ import type {
   ReportSummary,
 } from '@shared/schemas';
 import { madridDayRange, madridHourRange, roundMinutes } from '@shared/time';
-import { sqlite } from '../db';
+import { query } from '../db';
 import { nowMs } from '../clock';
 import type { Window } from './timeclock-summary';
 
@@ -31,7 +30,7 @@ const AUTO_TYPES = AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ');
 // threshold, a few rows each by task_events_task.
 // MATERIALIZED: flattened, SQLite would run the first-assignment and hold subqueries once per place
 // their columns are used. INDEXED BY: left alone, SQLite reads task_events_type and walks every
-// assignment in history per task.
+// assignment in history per task. Parameters: start, end, now, threshold, threshold.
 const DEFICIENCIES_SQL = `
   WITH f AS MATERIALIZED (
     SELECT t.id, t.title, t.priority, t.trailer_id, t.created_at, t.completed_at, t.no_drivers_available,
@@ -39,11 +38,11 @@ const DEFICIENCIES_SQL = `
              (SELECT MIN(e.at) FROM task_events e INDEXED BY task_events_task WHERE e.task_id = t.id AND e.type = 'assigned'),
              t.assigned_at) AS first_assigned_at
     FROM tasks t
-    WHERE t.created_at >= @start AND t.created_at < @end AND t.deleted_at IS NULL
+    WHERE t.created_at >= ? AND t.created_at < ? AND t.deleted_at IS NULL
       AND t.vehicle_type IN (${AUTO_TYPES}) AND t.on_hold = 0
   ),
   w AS (
-    SELECT f.*, COALESCE(f.first_assigned_at, f.completed_at, @now) AS wait_end FROM f
+    SELECT f.*, COALESCE(f.first_assigned_at, f.completed_at, ?) AS wait_end FROM f
   ),
   held AS MATERIALIZED (
     SELECT w.*,
@@ -53,19 +52,19 @@ const DEFICIENCIES_SQL = `
                  AND n.type IN ('held', 'released', 'completed')),
               w.wait_end), w.wait_end) - MAX(h.at, w.created_at))), 0)
             FROM task_events h INDEXED BY task_events_task WHERE h.task_id = w.id AND h.type = 'held') AS held_ms
-    FROM w WHERE w.wait_end - w.created_at > @threshold
+    FROM w WHERE w.wait_end - w.created_at > ?
   )
-  SELECT * FROM held WHERE wait_end - created_at - held_ms > @threshold`;
+  SELECT * FROM held WHERE wait_end - created_at - held_ms > ?`;
 
 // Still en_proceso: the delay runs up to now. INDEXED BY: left alone, SQLite prefers tasks_status and
-// walks the whole finished history.
+// walks the whole finished history. Parameters: start, end, now, threshold.
 const DELAYED_SQL = `
   SELECT t.id, t.title, t.priority, t.status, t.trailer_id, t.assigned_at, t.completed_at,
          u.name AS assigned_to_name
   FROM tasks t INDEXED BY tasks_assigned_at LEFT JOIN users u ON u.id = t.assigned_to
-  WHERE t.assigned_at >= @start AND t.assigned_at < @end AND t.deleted_at IS NULL
+  WHERE t.assigned_at >= ? AND t.assigned_at < ? AND t.deleted_at IS NULL
     AND t.status IN ('en_proceso', 'finalizada')
-    AND COALESCE(t.completed_at, @now) - t.assigned_at > @threshold`;
+    AND COALESCE(t.completed_at, ?) - t.assigned_at > ?`;
 
 interface DeficiencyRow {
   id: string;
@@ -93,18 +92,6 @@ interface DelayedRow {
   assigned_to_name: string | null;
 }
 
-let stmts:
-  { conn: Database.Database; deficiencies: Database.Statement; delayed: Database.Statement } | undefined;
-function statements() {
-  if (stmts?.conn !== sqlite)
-    stmts = {
-      conn: sqlite,
-      deficiencies: sqlite.prepare(DEFICIENCIES_SQL),
-      delayed: sqlite.prepare(DELAYED_SQL),
-    };
-  return stmts;
-}
-
 /** The report's window and its readable label; hours are Madrid local hours (DST-correct). */
 function reportPeriod(q: ReportQuery, now: number): Window & { label: string } {
   if (q.period === 'day' && q.date)
@@ -126,15 +113,16 @@ function summarize(delaysMs: number[], period: string): ReportSummary {
   };
 }
 
-const params = (w: Window, now: number) => ({ start: w.start, end: w.end, now, threshold: THRESHOLD_MS });
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 /** Worst first; equal delays oldest first. */
 const byDelay = <T extends { delay: number; at: number }>(a: T, b: T) => b.delay - a.delay || a.at - b.at;
 
-export function deficienciesReport(q: ReportQuery): DeficienciesReport {
+export async function deficienciesReport(q: ReportQuery): Promise<DeficienciesReport> {
   const now = nowMs();
   const period = reportPeriod(q, now);
-  const rows = (statements().deficiencies.all(params(period, now)) as DeficiencyRow[])
+  const rows = (
+    await query<DeficiencyRow>(DEFICIENCIES_SQL, [period.start, period.end, now, THRESHOLD_MS, THRESHOLD_MS])
+  )
     .map((r) => ({
       r,
       delay: r.wait_end - r.created_at - r.held_ms,
@@ -159,10 +147,10 @@ export function deficienciesReport(q: ReportQuery): DeficienciesReport {
   };
 }
 
-export function delayedAssignmentsReport(q: ReportQuery): DelayedAssignmentsReport {
+export async function delayedAssignmentsReport(q: ReportQuery): Promise<DelayedAssignmentsReport> {
   const now = nowMs();
   const period = reportPeriod(q, now);
-  const rows = (statements().delayed.all(params(period, now)) as DelayedRow[])
+  const rows = (await query<DelayedRow>(DELAYED_SQL, [period.start, period.end, now, THRESHOLD_MS]))
     .map((r) => ({ r, delay: (r.completed_at ?? now) - r.assigned_at, at: r.assigned_at }))
     .sort(byDelay);
   return {

@@ -7,13 +7,12 @@
 // fields of every task already folded, in created_at order (the search index below): a search walks
 // it newest first in memory and reads only the page's rows from SQLite, checked again there.
 import { desc, sql } from 'drizzle-orm';
-import type Database from 'better-sqlite3';
 import type { SearchType } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import type { SearchQuery, SearchTask, Task, TaskTimelineEntry } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
-import { sqlite } from '../db';
-import { tasks, type TaskRow } from '../db/schema';
+import { query, session, type Session } from '../db';
+import { tasks, type TaskRow } from '../db/tables';
 import { presentJoined, selectTasks } from '../presenters/tasks';
 
 // ---- folding ---------------------------------------------------------------------------------------
@@ -88,6 +87,9 @@ interface Entry extends Fields {
 }
 
 const COLUMNS = 'rowid, id, trailer_id, origin, destination, created_at, deleted_at';
+const NEW_ROWS_SQL = `SELECT ${COLUMNS} FROM tasks WHERE rowid > ? ORDER BY rowid`;
+const LAST_EVENT_SQL = 'SELECT coalesce(max(id), 0) AS id FROM task_events';
+const CHANGED_ROWS_SQL = `SELECT ${COLUMNS} FROM tasks WHERE id IN (SELECT DISTINCT task_id FROM task_events WHERE id > ? AND id <= ?)`;
 
 /**
  * Every task's folded fields, oldest first. It follows the table without a trigger: tasks are never
@@ -96,78 +98,103 @@ const COLUMNS = 'rowid, id, trailer_id, origin, destination, created_at, deleted
  * re-reads the tasks named by the history rows past its last event id. Rows changed some other way
  * are still checked against the table when the page is read, so a stale entry can only hide a task,
  * never show a wrong one.
+ *
+ * Its reads are committed data (outside a transaction) and await: refreshes run one at a time, and the
+ * searches that arrive while one waits to start share it. A change committed between its reads is
+ * caught by the next refresh: the last event id is read first, and anything later has a higher one. A
+ * search walking the entries across its page reads is not disturbed by a refresh meanwhile: new entries
+ * are appended past where it started, and a refresh that must re-sort builds a new array.
  */
 class SearchIndex {
-  private readonly entries: Entry[] = [];
+  private entries: Entry[] = [];
   private readonly byRowid = new Map<number, Entry>();
   private lastRowid = 0;
   private lastEventId = 0;
-  private readonly newRows: Database.Statement;
-  private readonly lastEvent: Database.Statement;
-  private readonly changedRows: Database.Statement;
+  /** The end of the queue of refreshes; the one still waiting to start, which newcomers share. */
+  private tail: Promise<void> = Promise.resolve();
+  private waiting: Promise<void> | undefined;
 
-  constructor(readonly conn: Database.Database) {
-    this.newRows = conn.prepare(`SELECT ${COLUMNS} FROM tasks WHERE rowid > ? ORDER BY rowid`);
-    this.lastEvent = conn.prepare('SELECT coalesce(max(id), 0) FROM task_events').pluck();
-    this.changedRows = conn.prepare(
-      `SELECT ${COLUMNS} FROM tasks WHERE id IN (SELECT DISTINCT task_id FROM task_events WHERE id > ? AND id <= ?)`,
-    );
+  constructor(readonly database: Session) {}
+
+  /** Brings the index up to what is committed now (by the time the returned promise settles). */
+  refresh(): Promise<void> {
+    if (this.waiting) return this.waiting;
+    const next: Promise<void> = this.tail.then(() => {
+      // From here on, a newcomer may have committed after this refresh's reads: it queues another.
+      if (this.waiting === next) this.waiting = undefined;
+      return this.load();
+    });
+    this.waiting = next;
+    this.tail = next.catch(() => undefined);
+    return next;
   }
 
-  refresh(): void {
-    const upto = this.lastEvent.get() as number;
+  private async load(): Promise<void> {
+    const [{ id: upto }] = await query<{ id: number }>(LAST_EVENT_SQL);
     // The first load reads every row as it is now: the history before it has nothing to add.
     const first = this.lastRowid === 0;
-    let sorted = true;
-    for (const r of this.newRows.iterate(this.lastRowid) as Iterable<IndexRow>) {
+    const added: Entry[] = [];
+    for (const r of await query<IndexRow>(NEW_ROWS_SQL, [this.lastRowid])) {
       const entry: Entry = Object.assign(foldFields(r), {
         rowid: r.rowid,
         createdAt: r.created_at,
         deleted: r.deleted_at !== null,
       });
-      const last = this.entries.at(-1);
-      if (last && last.createdAt > entry.createdAt) sorted = false;
-      this.entries.push(entry);
+      added.push(entry);
       this.byRowid.set(r.rowid, entry);
       this.lastRowid = r.rowid;
     }
+    let sorted = true;
+    let last = this.entries.at(-1);
+    for (const entry of added) {
+      if (last && last.createdAt > entry.createdAt) sorted = false;
+      last = entry;
+    }
     // Tasks mostly arrive in created_at order; one dated earlier than its rowid says is put in place.
-    if (!sorted) this.entries.sort((a, b) => a.createdAt - b.createdAt || a.rowid - b.rowid);
+    if (sorted) for (const entry of added) this.entries.push(entry);
+    else
+      this.entries = this.entries
+        .concat(added)
+        .sort((a, b) => a.createdAt - b.createdAt || a.rowid - b.rowid);
     if (!first && upto > this.lastEventId)
-      for (const r of this.changedRows.all(this.lastEventId, upto) as IndexRow[]) {
+      for (const r of await query<IndexRow>(CHANGED_ROWS_SQL, [this.lastEventId, upto])) {
         const entry = this.byRowid.get(r.rowid);
         if (entry) Object.assign(entry, foldFields(r), { deleted: r.deleted_at !== null });
       }
     this.lastEventId = upto;
   }
 
-  /** Index of the first entry created at or after `t`. */
-  private firstAtOrAfter(t: number): number {
-    let lo = 0;
-    let hi = this.entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.entries[mid].createdAt < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   /** Live entries created in [from, to) that match, newest first. */
   *newestMatches(type: SearchType, term: string | undefined, from: number, to: number): Generator<Entry> {
-    const stop = this.firstAtOrAfter(from);
-    for (let i = this.firstAtOrAfter(to) - 1; i >= stop; i--) {
-      const e = this.entries[i];
+    const entries = this.entries;
+    const stop = firstAtOrAfter(entries, from);
+    for (let i = firstAtOrAfter(entries, to) - 1; i >= stop; i--) {
+      const e = entries[i];
       if (!e.deleted && (term === undefined || matches(e, type, term))) yield e;
     }
   }
 }
 
+/** Index of the first entry created at or after `t`. */
+function firstAtOrAfter(entries: Entry[], t: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid].createdAt < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The index of the open database (told apart by its reader session: searches read outside transactions). */
 let index: SearchIndex | undefined;
-function searchIndex(): SearchIndex {
-  if (index?.conn !== sqlite) index = new SearchIndex(sqlite);
-  index.refresh();
-  return index;
+async function searchIndex(): Promise<SearchIndex> {
+  const database = session();
+  if (index?.database !== database) index = new SearchIndex(database);
+  const current = index;
+  await current.refresh();
+  return current;
 }
 
 // ---- the page --------------------------------------------------------------------------------------
@@ -175,8 +202,7 @@ function searchIndex(): SearchIndex {
 const readRows = (rowids: number[]) =>
   selectTasks()
     .where(sql`${tasks}.rowid IN (SELECT value FROM json_each(${JSON.stringify(rowids)}))`)
-    .orderBy(desc(tasks.createdAt))
-    .all();
+    .orderBy(desc(tasks.createdAt));
 
 const rowFields = (t: TaskRow) => ({
   id: t.id,
@@ -186,8 +212,13 @@ const rowFields = (t: TaskRow) => ({
 });
 
 /** The newest SEARCH_MAX_ROWS matching live tasks, each checked against its row as it is now. */
-function findPage(type: SearchType, term: string | undefined, from: number, to: number): Task[] {
-  const candidates = searchIndex().newestMatches(type, term, from, to);
+async function findPage(
+  type: SearchType,
+  term: string | undefined,
+  from: number,
+  to: number,
+): Promise<Task[]> {
+  const candidates = (await searchIndex()).newestMatches(type, term, from, to);
   const page: Task[] = [];
   for (;;) {
     const batch: number[] = [];
@@ -196,7 +227,7 @@ function findPage(type: SearchType, term: string | undefined, from: number, to: 
       if (page.length + batch.length === SEARCH_MAX_ROWS) break;
     }
     if (!batch.length) return page;
-    for (const r of readRows(batch))
+    for (const r of await readRows(batch))
       if (!r.task.deletedAt && (term === undefined || matches(foldFields(rowFields(r.task)), type, term)))
         page.push(presentJoined(r));
     if (page.length === SEARCH_MAX_ROWS) return page;
@@ -229,28 +260,17 @@ const TIMELINE_SQL = `
   WHERE e.task_id IN (SELECT value FROM json_each(?))
   ORDER BY e.task_id, e.at, e.id`;
 
-let extras:
-  { conn: Database.Database; location: Database.Statement; timeline: Database.Statement } | undefined;
-function extraStatements() {
-  if (extras?.conn !== sqlite)
-    extras = {
-      conn: sqlite,
-      location: sqlite.prepare(LAST_LOCATION_SQL),
-      timeline: sqlite.prepare(TIMELINE_SQL),
-    };
-  return extras;
-}
-
 /** Where a trailer is now: the destination and time of its latest completed move (none → nulls). */
-function trailerLocations(trailerIds: string[]): Map<string, LocationRow | undefined> {
-  const { location } = extraStatements();
-  return new Map(trailerIds.map((id) => [id, location.get(id) as LocationRow | undefined]));
+async function trailerLocations(trailerIds: string[]): Promise<Map<string, LocationRow | undefined>> {
+  const locations = new Map<string, LocationRow | undefined>();
+  for (const id of trailerIds) locations.set(id, (await query<LocationRow>(LAST_LOCATION_SQL, [id]))[0]);
+  return locations;
 }
 
-function timelines(taskIds: string[]): Map<string, TaskTimelineEntry[]> {
+async function timelines(taskIds: string[]): Promise<Map<string, TaskTimelineEntry[]>> {
   const byTask = new Map<string, TaskTimelineEntry[]>(taskIds.map((id) => [id, []]));
   if (!taskIds.length) return byTask;
-  for (const e of extraStatements().timeline.all(JSON.stringify(taskIds)) as EventRow[])
+  for (const e of await query<EventRow>(TIMELINE_SQL, [JSON.stringify(taskIds)]))
     byTask.get(e.task_id)?.push({
       type: e.type,
       at: new Date(e.at).toISOString(),
@@ -262,14 +282,14 @@ function timelines(taskIds: string[]): Map<string, TaskTimelineEntry[]> {
 
 // ---- entry point -------------------------------------------------------------------------------------
 
-export function searchTasks(q: SearchQuery): SearchTask[] {
+export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
   const from = q.date_from ? madridDayRange(q.date_from).start : 0;
   const to = q.date_to ? madridDayRange(q.date_to).end : Number.MAX_SAFE_INTEGER;
   const term = q.query === undefined ? undefined : fold(q.query);
-  const found = findPage(q.search_type, term, from, to);
+  const found = await findPage(q.search_type, term, from, to);
 
-  const locations = trailerLocations([...new Set(found.map((t) => t.trailer_id))]);
-  const history = timelines(found.map((t) => t.id));
+  const locations = await trailerLocations([...new Set(found.map((t) => t.trailer_id))]);
+  const history = await timelines(found.map((t) => t.id));
   return found.map((task) => {
     const at = locations.get(task.trailer_id);
     return {

@@ -2,13 +2,15 @@
 // keeps it. A session is open while it was refreshed within 12 h and nobody ended it: logout, an
 // admin (a lost phone), a password reset. Ending one drops its sockets through the session's room.
 import crypto from 'node:crypto';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import { SESSION_IDLE_MS } from '@shared/constants';
 import type { RevokeReason } from '@shared/enums';
+import { ERR } from '@shared/labels';
 import type { SessionInfo } from '@shared/schemas';
-import { afterCommit, db } from '../db';
-import { sessions, type SessionRow } from '../db/schema';
+import { afterCommit, db, tx } from '../db';
+import { sessions, type SessionRow } from '../db/tables';
 import { now, nowMs } from '../clock';
+import { unauthorized } from '../http/errors';
 import * as emit from '../realtime/emit';
 import { signToken } from './tokens';
 
@@ -17,75 +19,93 @@ export interface SessionMeta {
   userAgent?: string | null;
 }
 
-/** Opens a session for the user and returns its first token. Runs inside the caller's transaction. */
-export function openSession(
+/**
+ * Opens a session for the user and returns its first token. Inside the caller's transaction (a login)
+ * it is part of it; alone (the tests' tokenFor) it is its own.
+ */
+export async function openSession(
   user: { id: string; tokenVersion: number },
   meta: SessionMeta = {},
-): { sid: string; token: string } {
+): Promise<{ sid: string; token: string }> {
   const sid = crypto.randomUUID();
   const at = now();
-  db.insert(sessions)
-    .values({
+  await tx(() =>
+    db.insert(sessions).values({
       id: sid,
       userId: user.id,
       createdAt: at,
       refreshedAt: at,
       ip: meta.ip ?? null,
       userAgent: meta.userAgent?.slice(0, 300) ?? null,
-    })
-    .run();
+    }),
+  );
   return { sid, token: signToken(user, sid) };
 }
 
 const openSince = () => new Date(nowMs() - SESSION_IDLE_MS);
 
-const prepareOpen = () =>
-  db
+/** On every authenticated request and socket handshake: one read by primary key. */
+export async function isSessionOpen(sid: string, userId: string): Promise<boolean> {
+  const [row] = await db
     .select({ id: sessions.id })
     .from(sessions)
     .where(
       and(
-        eq(sessions.id, sql.placeholder('sid')),
-        eq(sessions.userId, sql.placeholder('userId')),
+        eq(sessions.id, sid),
+        eq(sessions.userId, userId),
         isNull(sessions.endedAt),
-        gt(sessions.refreshedAt, sql.placeholder('since')),
+        gt(sessions.refreshedAt, openSince()),
       ),
     )
-    .prepare();
-let openStmt: { db: typeof db; stmt: ReturnType<typeof prepareOpen> } | undefined;
-
-/** On every authenticated request and socket handshake, so a prepared statement. */
-export function isSessionOpen(sid: string, userId: string): boolean {
-  if (openStmt?.db !== db) openStmt = { db, stmt: prepareOpen() };
-  return !!openStmt.stmt.get({ sid, userId, since: openSince().getTime() });
+    .limit(1);
+  return !!row;
 }
 
-/** Refresh: the session lives 12 h more; the new token keeps its id. */
-export function refreshSession(user: { id: string; tokenVersion: number }, sid: string): string {
-  db.update(sessions).set({ refreshedAt: now() }).where(eq(sessions.id, sid)).run();
+/**
+ * Refresh: the session lives 12 h more; the new token keeps its id. Inside the caller's transaction.
+ * Only an open session is refreshed: one ended since the request was authenticated (a logout, a reset,
+ * a role change racing it) answers 401 and rolls the caller's transaction back.
+ */
+export async function refreshSession(
+  user: { id: string; tokenVersion: number },
+  sid: string,
+): Promise<string> {
+  const refreshed = await db
+    .update(sessions)
+    .set({ refreshedAt: now() })
+    .where(
+      and(
+        eq(sessions.id, sid),
+        eq(sessions.userId, user.id),
+        isNull(sessions.endedAt),
+        gt(sessions.refreshedAt, openSince()),
+      ),
+    )
+    .returning({ id: sessions.id });
+  if (refreshed.length === 0) throw unauthorized(ERR.sessionRevoked);
   return signToken(user, sid);
 }
 
 /** Ends one session (inside the caller's transaction); its sockets are dropped after the commit. */
-export function endSession(sid: string, reason: RevokeReason): void {
-  db.update(sessions)
+export async function endSession(sid: string, reason: RevokeReason): Promise<void> {
+  await db
+    .update(sessions)
     .set({ endedAt: now() })
-    .where(and(eq(sessions.id, sid), isNull(sessions.endedAt)))
-    .run();
+    .where(and(eq(sessions.id, sid), isNull(sessions.endedAt)));
   afterCommit(() => emit.revokeSession(sid, reason));
 }
 
-/** Ends every open session of a user; after the commit their sockets are told why. */
-export function endUserSessions(userId: string, reason: RevokeReason): void {
-  db.update(sessions)
+/** Ends every open session of a user (inside the caller's transaction); after the commit their sockets are told why. */
+export async function endUserSessions(userId: string, reason: RevokeReason): Promise<void> {
+  await db
+    .update(sessions)
     .set({ endedAt: now() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt)))
-    .run();
+    .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt)));
   afterCommit(() => emit.revokeUser(userId, reason));
 }
 
-export const findOpenSession = (userId: string, sid: string): SessionRow | undefined =>
-  db
+export async function findOpenSession(userId: string, sid: string): Promise<SessionRow | undefined> {
+  const [row] = await db
     .select()
     .from(sessions)
     .where(
@@ -96,7 +116,9 @@ export const findOpenSession = (userId: string, sid: string): SessionRow | undef
         gt(sessions.refreshedAt, openSince()),
       ),
     )
-    .get();
+    .limit(1);
+  return row;
+}
 
 export const presentSession = (s: SessionRow, currentSid: string | undefined): SessionInfo => ({
   id: s.id,
@@ -108,11 +130,14 @@ export const presentSession = (s: SessionRow, currentSid: string | undefined): S
 });
 
 /** A user's open sessions, the most recently refreshed first. */
-export const listOpenSessions = (userId: string, currentSid: string | undefined): SessionInfo[] =>
-  db
+export async function listOpenSessions(
+  userId: string,
+  currentSid: string | undefined,
+): Promise<SessionInfo[]> {
+  const rows = await db
     .select()
     .from(sessions)
     .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt), gt(sessions.refreshedAt, openSince())))
-    .orderBy(desc(sessions.refreshedAt))
-    .all()
-    .map((s) => presentSession(s, currentSid));
+    .orderBy(desc(sessions.refreshedAt));
+  return rows.map((s) => presentSession(s, currentSid));
+}

@@ -5,7 +5,7 @@ import { ROLES, TASK_STATUSES } from '@shared/enums';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { SYSTEM_LOG, SYSTEM_MSG } from '@shared/labels';
 import type { DbStatus } from '@shared/schemas';
-import { afterCommit, db, runMigrations, sqlite, tx } from '../db';
+import { afterCommit, db, query, runMigrations, tx, withWriteConnection } from '../db';
 import {
   activityLog,
   notifications,
@@ -18,13 +18,13 @@ import {
   taskEvents,
   tasks,
   users,
-} from '../db/schema';
+} from '../db/tables';
 import { now } from '../clock';
 import * as emit from '../realtime/emit';
 import { presentAdminUser } from '../presenters/users';
 import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
-import { runAssignment } from './assignment';
+import { startAssignment } from './assignment';
 
 const TABLES = [
   users,
@@ -49,30 +49,28 @@ const withoutTaskTypes = and(
   sql`json_array_length(${users.taskTypes}) = 0`,
 );
 
-export function dbStatus(): DbStatus {
-  const collections = Object.fromEntries(
-    TABLES.map((table) => {
-      const name = getTableName(table);
-      return [name, (sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n];
-    }),
-  );
+export async function dbStatus(): Promise<DbStatus> {
+  const collections: Record<string, number> = {};
+  for (const table of TABLES) {
+    const name = getTableName(table);
+    const [row] = await query<{ n: number }>(`SELECT count(*) AS n FROM "${name}"`);
+    collections[name] = Number(row.n); // a bigint on PostgreSQL: a string from node-postgres
+  }
   const byRole = Object.fromEntries(ROLES.map((r) => [r, 0]));
-  for (const r of db
+  for (const r of await db
     .select({ role: users.role, n: count() })
     .from(users)
     .where(isNull(users.deletedAt))
-    .groupBy(users.role)
-    .all())
+    .groupBy(users.role))
     byRole[r.role] = r.n;
   const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0]));
-  for (const r of db
+  for (const r of await db
     .select({ status: tasks.status, n: count() })
     .from(tasks)
     .where(isNull(tasks.deletedAt))
-    .groupBy(tasks.status)
-    .all())
+    .groupBy(tasks.status))
     byStatus[r.status] = r.n;
-  const { n: withoutTypes } = db.select({ n: count() }).from(users).where(withoutTaskTypes).get()!;
+  const [{ n: withoutTypes }] = await db.select({ n: count() }).from(users).where(withoutTaskTypes);
   return {
     collections,
     users_by_role: byRole,
@@ -82,17 +80,21 @@ export function dbStatus(): DbStatus {
 }
 
 /** Applies pending migrations (idempotent), then gives drivers without task types the default. */
-export function runMigrationsAndRepair(actor: Actor): { message: string } {
-  // Outside tx(): drizzle's migrator opens its own transaction.
-  const applied = runMigrations();
-  const repaired = tx(() => {
-    const rows = db
+export async function runMigrationsAndRepair(actor: Actor): Promise<{ message: string }> {
+  // Between transactions, on the write connection: drizzle's migrator opens its own transaction there.
+  const applied = await withWriteConnection(() => runMigrations());
+  const repaired = await tx(async () => {
+    const rows = await db
       .update(users)
       .set({ taskTypes: [...DEFAULT_TASK_TYPES] })
       .where(withoutTaskTypes)
-      .returning()
-      .all();
-    logActivity('system', actor, SYSTEM_LOG.migrations.action, SYSTEM_MSG.migrations(applied, rows.length));
+      .returning();
+    await logActivity(
+      'system',
+      actor,
+      SYSTEM_LOG.migrations.action,
+      SYSTEM_MSG.migrations(applied, rows.length),
+    );
     // Repaired drivers now see (and may be given) semiremolque tasks; the Usuarios table shows them.
     if (rows.length)
       afterCommit(() => {
@@ -100,7 +102,7 @@ export function runMigrationsAndRepair(actor: Actor): { message: string } {
           void emit.syncTypeRooms(row.id, row.taskTypes);
           emit.userChanged(presentAdminUser(row));
         }
-        runAssignment();
+        startAssignment();
         emit.figuresChanged();
       });
     return rows;
@@ -110,20 +112,20 @@ export function runMigrationsAndRepair(actor: Actor): { message: string } {
 
 /** Revokes every session but the caller's: their tokens stop working and their sockets drop (pending
  * accounts hold no token, so they are left alone). */
-export function clearAllTokens(actor: Actor): { message: string } {
-  const revoked = tx(() => {
-    const ids = db
-      .update(users)
-      .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
-      .where(and(ne(users.id, actor.id), eq(users.isApproved, true), isNull(users.deletedAt)))
-      .returning({ id: users.id })
-      .all()
-      .map((r) => r.id);
-    db.update(sessions)
+export async function clearAllTokens(actor: Actor): Promise<{ message: string }> {
+  const revoked = await tx(async () => {
+    const ids = (
+      await db
+        .update(users)
+        .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+        .where(and(ne(users.id, actor.id), eq(users.isApproved, true), isNull(users.deletedAt)))
+        .returning({ id: users.id })
+    ).map((r) => r.id);
+    await db
+      .update(sessions)
       .set({ endedAt: now() })
-      .where(and(ne(sessions.userId, actor.id), isNull(sessions.endedAt)))
-      .run();
-    logActivity(
+      .where(and(ne(sessions.userId, actor.id), isNull(sessions.endedAt)));
+    await logActivity(
       'system',
       actor,
       SYSTEM_LOG.tokensCleared.action,
@@ -132,7 +134,7 @@ export function clearAllTokens(actor: Actor): { message: string } {
     afterCommit(() => {
       emit.revokeAllExcept(actor.id, 'tokens_cleared');
       // Offline at once, not after the polling window: nobody but the caller holds a valid session now.
-      for (const id of ids) presence.forget(id);
+      for (const id of ids) void presence.forget(id);
       emit.figuresChanged();
     });
     return ids;

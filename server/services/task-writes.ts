@@ -2,16 +2,17 @@
 // version+1 — only over the version it was decided on —, a task_events row and an activity-log row; its
 // pushes (realtime/emit.ts) and figures follow the commit. The tasks service (services/tasks.ts) and the
 // assignment engine (services/assignment.ts) build their moves from these, so neither imports the other.
-import { and, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { TaskEventType, TaskStatus } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { ERR, TASK_LOG, TASK_NOTIFICATION } from '@shared/labels';
 import { afterCommit, db, tx } from '../db';
-import { taskEvents, tasks, users, type TaskRow } from '../db/schema';
+import { uniqueViolation } from '../db/dialect';
+import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
 import { now } from '../clock';
 import { conflict, notFound } from '../http/errors';
 import * as emit from '../realtime/emit';
-import { loadTaskById } from '../presenters/tasks';
+import { loadTasksByIds } from '../presenters/tasks';
 import { logActivity, type Actor } from './activity';
 import { notify } from './notifications';
 import { findUserById } from './users';
@@ -26,12 +27,15 @@ const placeOf = (r: TaskRow): Place => ({
 
 /**
  * The task changes of a transaction, pushed once it has committed (one task:* event per task, whatever
- * the number of writes) with the figures when they moved. Notifications register their own pushes
- * (afterCommit), after these.
+ * the number of writes) with the figures when they moved. The changed tasks are read at the end of the
+ * transaction (load(), on its connection); the push itself (flush(), an afterCommit effect) is
+ * synchronous. Notifications register their own pushes (afterCommit), after these.
  */
 export class Effects {
   private changed = new Map<string, { kind: 'created' | 'updated' | 'deleted'; before?: Place }>();
   private figures = false;
+  /** The created and updated tasks as load() read them, for flush(). */
+  private loaded = new Map<string, Task>();
   /** One instant for the whole transaction: its rows, events and timestamps agree. */
   readonly at = now();
   /** Set when a task entered the pool or a driver was freed: the engine runs before the commit. */
@@ -64,13 +68,20 @@ export class Effects {
     this.engine ||= step.engine;
   }
 
+  /** Reads the created and updated tasks as they stand: the last step of the transaction. */
+  async load(): Promise<void> {
+    const ids = [...this.changed].filter(([, change]) => change.kind !== 'deleted').map(([id]) => id);
+    this.loaded = await loadTasksByIds(ids);
+  }
+
+  /** The pushes, once the transaction has committed: what load() read, nothing from the database. */
   flush(): void {
     for (const [id, change] of this.changed) {
       if (change.kind === 'deleted') {
         emit.taskDeleted({ id, ...change.before! });
         continue;
       }
-      const task = loadTaskById(id);
+      const task = this.loaded.get(id);
       if (!task) continue;
       this.presented.set(id, task);
       if (change.kind === 'created') emit.taskCreated(task);
@@ -82,16 +93,23 @@ export class Effects {
 
 /**
  * Runs `work` in one transaction; its pushes follow the commit. Inside another transaction it is a
- * savepoint of it, pushed when that one commits. `round`: what runs before the commit when `work` asks
- * for it (fx.engine) — the assignment engine's round, given by services/tasks.ts, so that the engine
- * (which uses these writes) and the tasks service do not import each other.
+ * savepoint of it, pushed when that one commits (with the tasks as they stood at the end of `work`).
+ * `round`: what runs before the commit when `work` asks for it (fx.engine) — the assignment engine's
+ * round, given by services/tasks.ts, so that the engine (which uses these writes) and the tasks service
+ * do not import each other.
  */
-export function commit<T>(work: (fx: Effects) => T, round?: (fx: Effects) => void): T {
-  const fx = new Effects();
-  return tx(() => {
+export function commit<T>(
+  work: (fx: Effects) => Promise<T>,
+  round?: (fx: Effects) => Promise<void>,
+): Promise<T> {
+  return tx(async () => {
+    // Per attempt: a transaction run again (PostgreSQL) starts from nothing.
+    const fx = new Effects();
+    // Registered first: the task pushes leave before those the work registers (notifications).
     afterCommit(() => fx.flush());
-    const done = work(fx);
-    if (fx.engine && round) roundWithin(fx, round);
+    const done = await work(fx);
+    if (fx.engine && round) await roundWithin(fx, round);
+    await fx.load();
     return done;
   });
 }
@@ -100,28 +118,27 @@ export function commit<T>(work: (fx: Effects) => T, round?: (fx: Effects) => voi
  * The engine's round under a savepoint of the caller's transaction. Should it fail, only the round is
  * undone: the change that called it still commits, and the next round (any later change) tries again.
  */
-function roundWithin(fx: Effects, round: (fx: Effects) => void): void {
+async function roundWithin(fx: Effects, round: (fx: Effects) => Promise<void>): Promise<void> {
   try {
-    savepoint(fx, round);
+    await savepoint(fx, round);
   } catch (err) {
     logger.error({ err }, 'la ronda de asignación automática falló');
   }
 }
 
 /** `work` under a savepoint of the open transaction: if it throws, its writes and effects are dropped. */
-export function savepoint<T>(fx: Effects, work: (step: Effects) => T): T {
+export async function savepoint<T>(fx: Effects, work: (step: Effects) => Promise<T>): Promise<T> {
   const step = new Effects();
-  const result = tx(() => work(step));
+  const result = await tx(() => work(step));
   fx.absorb(step);
   return result;
 }
 
 /** A refusal of the partial unique indexes, as the 409 the user understands. */
 export function asConflict(err: unknown, trailerId: string, busyDetail: string): unknown {
-  const e = err as { code?: string; message?: string };
-  if (e?.code !== 'SQLITE_CONSTRAINT_UNIQUE') return err;
-  if (e.message?.includes('tasks.trailer_id')) return conflict(ERR.trailerBusy(trailerId));
-  if (e.message?.includes('tasks.assigned_to')) return conflict(busyDetail);
+  const column = uniqueViolation(err);
+  if (column === 'tasks.trailer_id') return conflict(ERR.trailerBusy(trailerId));
+  if (column === 'tasks.assigned_to') return conflict(busyDetail);
   return err;
 }
 
@@ -129,12 +146,12 @@ export function asConflict(err: unknown, trailerId: string, busyDetail: string):
  * Writes a change: version+1, updated_at, status_since when the status moves (or when the patch sets it:
  * holding and releasing restart the clock of a pool task). Returns the new row.
  */
-export function writeTask(
+export async function writeTask(
   row: TaskRow,
   patch: Partial<TaskRow>,
   fx: Effects,
   busyDetail: string = ERR.driverBusy,
-): TaskRow {
+): Promise<TaskRow> {
   fx.updated(row);
   const at = fx.at;
   const moved = patch.status !== undefined && patch.status !== row.status;
@@ -151,12 +168,11 @@ export function writeTask(
   try {
     // Only over the version this change was decided on: a write that lost a race changes nothing (an
     // engine whose transactions can interleave, such as PostgreSQL, must not apply both).
-    written = db
+    [written] = await db
       .update(tasks)
       .set({ ...patch, statusSince, version: row.version + 1, updatedAt: at })
       .where(and(eq(tasks.id, row.id), eq(tasks.version, row.version)))
-      .returning()
-      .get();
+      .returning();
   } catch (err) {
     throw asConflict(err, patch.trailerId ?? row.trailerId, busyDetail);
   }
@@ -164,7 +180,7 @@ export function writeTask(
   return written;
 }
 
-export function recordEvent(
+export async function recordEvent(
   fx: Effects,
   taskId: string,
   type: TaskEventType,
@@ -177,9 +193,8 @@ export function recordEvent(
     /** When it happened, if not the transaction's instant (an offline action's client_time, §16). */
     at?: Date;
   } = {},
-): void {
-  if (eventInsert?.db !== db) eventInsert = { db, stmt: prepareEventInsert() };
-  eventInsert.stmt.run({
+): Promise<void> {
+  await db.insert(taskEvents).values({
     taskId,
     type,
     actorId: e.actor?.id ?? null,
@@ -191,37 +206,23 @@ export function recordEvent(
   });
 }
 
-// The writes of every change, prepared once per connection (drizzle would build their SQL each time).
-export const placeholders = <K extends string>(...keys: K[]) =>
-  Object.fromEntries(keys.map((k) => [k, sql.placeholder(k)])) as unknown as Record<K, Placeholder>;
-const prepareEventInsert = () =>
-  db
-    .insert(taskEvents)
-    .values(placeholders('taskId', 'type', 'actorId', 'driverId', 'fromStatus', 'toStatus', 'reason', 'at'))
-    .prepare();
-let eventInsert: { db: typeof db; stmt: ReturnType<typeof prepareEventInsert> } | undefined;
-const prepareLive = () =>
-  db
+/** A live (not deleted) task, read inside the caller's transaction; 404 otherwise. */
+export async function liveTask(id: string): Promise<TaskRow> {
+  const [row] = await db
     .select()
     .from(tasks)
-    .where(and(eq(tasks.id, sql.placeholder('id')), isNull(tasks.deletedAt)))
-    .prepare();
-let live: { db: typeof db; stmt: ReturnType<typeof prepareLive> } | undefined;
-
-/** A live (not deleted) task, read inside the caller's transaction; 404 otherwise. */
-export function liveTask(id: string): TaskRow {
-  if (live?.db !== db) live = { db, stmt: prepareLive() };
-  const row = live.stmt.get({ id });
+    .where(and(eq(tasks.id, id), isNull(tasks.deletedAt)))
+    .limit(1);
   if (!row) throw notFound(ERR.taskNotFound);
   return row;
 }
 
 /** A driver who just lost or finished a task is idle from now on (the engine's "idle longest"). */
-export function markIdle(driverId: string, fx: Effects): void {
-  db.update(users).set({ idleSince: fx.at }).where(eq(users.id, driverId)).run();
+export async function markIdle(driverId: string, fx: Effects): Promise<void> {
+  await db.update(users).set({ idleSince: fx.at }).where(eq(users.id, driverId));
 }
 
-export const nameOf = (userId: string): string => findUserById(userId)?.name ?? '';
+export const nameOf = async (userId: string): Promise<string> => (await findUserById(userId))?.name ?? '';
 
 // ---- the shared moves (staff board, driver endpoints and the engine use the same ones) ---------
 
@@ -232,14 +233,14 @@ export type AssignMode = 'manual' | 'auto' | 'self';
  * unless they took it themselves, a `task_assigned` notification with sound. A driver who already holds
  * an active task is refused by tasks_active_driver.
  */
-export function assignDriver(
+export async function assignDriver(
   row: TaskRow,
   driver: Actor,
   actor: Actor | null,
   fx: Effects,
   mode: AssignMode,
-): TaskRow {
-  const next = writeTask(
+): Promise<TaskRow> {
+  const next = await writeTask(
     row,
     {
       status: 'en_proceso',
@@ -253,16 +254,21 @@ export function assignDriver(
     mode === 'self' ? ERR.alreadyActive : ERR.driverBusy,
   );
   if (row.onHold) {
-    recordEvent(fx, row.id, 'released', { actor, from: row.status, to: row.status });
-    logActivity('task', actor, TASK_LOG.unheld.action, TASK_LOG.unheld.details(row));
+    await recordEvent(fx, row.id, 'released', { actor, from: row.status, to: row.status });
+    await logActivity('task', actor, TASK_LOG.unheld.action, TASK_LOG.unheld.details(row));
   }
-  recordEvent(fx, row.id, 'assigned', { actor, driverId: driver.id, from: row.status, to: 'en_proceso' });
+  await recordEvent(fx, row.id, 'assigned', {
+    actor,
+    driverId: driver.id,
+    from: row.status,
+    to: 'en_proceso',
+  });
   const log =
     mode === 'auto' ? TASK_LOG.autoAssigned : mode === 'self' ? TASK_LOG.selfAssigned : TASK_LOG.assigned;
-  logActivity('task', actor, log.action, log.details(row, driver.name));
+  await logActivity('task', actor, log.action, log.details(row, driver.name));
   if (mode !== 'self') {
     const n = TASK_NOTIFICATION.assigned;
-    notify(driver.id, 'task_assigned', n.title, n.message(row), { taskId: row.id, playSound: true });
+    await notify(driver.id, 'task_assigned', n.title, n.message(row), { taskId: row.id, playSound: true });
   }
   return next;
 }

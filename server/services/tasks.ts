@@ -19,7 +19,7 @@ import {
   TASK_NOTIFICATION,
 } from '@shared/labels';
 import { db } from '../db';
-import { tasks, users, type TaskRow, type UserRow } from '../db/schema';
+import { tasks, users, type TaskRow, type UserRow } from '../db/tables';
 import { nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { loadTask, loadTaskById, presentJoined, selectTasks } from '../presenters/tasks';
@@ -36,29 +36,16 @@ import {
   liveTask,
   markIdle,
   nameOf,
-  placeholders,
   recordEvent,
   savepoint,
   writeTask,
 } from './task-writes';
 import { actionTime, currentKey, placeKey, withoutKey, type IdempotencyContext } from './idempotency';
 
-const prepareTaskInsert = () =>
-  db
-    .insert(tasks)
-    .values(
-      placeholders(
-        'id', 'title', 'description', 'origin', 'destination', 'trailerId', 'priority', 'vehicleType',
-        'status', 'createdBy', 'createdAt', 'updatedAt', 'statusSince',
-      ), // prettier-ignore
-    )
-    .prepare();
-let taskInsert: { db: typeof db; stmt: ReturnType<typeof prepareTaskInsert> } | undefined;
-
 // ---- the write path (services/task-writes.ts) with the engine's round ---------------------------
 
 /** One change in one transaction; when it put a task in the pool or freed a driver, the engine's round. */
-const change = <T>(work: (fx: Effects) => T): T => commit(work, assignmentRound);
+const change = <T>(work: (fx: Effects) => Promise<T>): Promise<T> => commit(work, assignmentRound);
 
 /**
  * The one completion: finalizada, completed_at, +1 movement for the assignee and their congratulations —
@@ -66,15 +53,15 @@ const change = <T>(work: (fx: Effects) => T): T => commit(work, assignmentRound)
  * nobody is congratulated for a move they did not report. A completed task is held no more and forgets
  * its returns.
  */
-function completeTask(
+async function completeTask(
   row: TaskRow,
   actor: Actor,
   fx: Effects,
   byStaff: boolean,
   completedAt: Date = fx.at,
-): TaskRow {
+): Promise<TaskRow> {
   const driverId = row.status === 'en_proceso' ? row.assignedTo : null;
-  const next = writeTask(
+  const next = await writeTask(
     row,
     {
       status: 'finalizada',
@@ -87,7 +74,7 @@ function completeTask(
     },
     fx,
   );
-  recordEvent(fx, row.id, 'completed', {
+  await recordEvent(fx, row.id, 'completed', {
     actor,
     driverId,
     from: row.status,
@@ -96,29 +83,30 @@ function completeTask(
   });
   let driverName: string | null = null;
   if (driverId) {
-    const driver = db
+    const [driver] = await db
       .update(users)
       .set({ movementsCount: sql`${users.movementsCount} + 1`, idleSince: fx.at })
       .where(eq(users.id, driverId))
-      .returning({ name: users.name, movements: users.movementsCount })
-      .get()!;
+      .returning({ name: users.name, movements: users.movementsCount });
     driverName = driver.name;
     if (byStaff) {
       const n = TASK_NOTIFICATION.closedByStaff;
-      notify(driverId, 'task_closed_by_staff', n.title, n.message(row), { taskId: row.id });
+      await notify(driverId, 'task_closed_by_staff', n.title, n.message(row), { taskId: row.id });
     } else {
       const n = TASK_NOTIFICATION.congratulations;
-      notify(driverId, 'congratulations', n.title, n.message(row, driver.movements), { taskId: row.id });
+      await notify(driverId, 'congratulations', n.title, n.message(row, driver.movements), {
+        taskId: row.id,
+      });
     }
     fx.engine = true;
   }
-  logActivity('task', actor, TASK_LOG.completed.action, TASK_LOG.completed.details(row, driverName));
+  await logActivity('task', actor, TASK_LOG.completed.action, TASK_LOG.completed.details(row, driverName));
   return next;
 }
 
 /** Out of finalizada back to the pool: completed_at cleared, the credit taken back (never below 0). */
-function reopenTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
-  const next = writeTask(
+async function reopenTask(row: TaskRow, actor: Actor, fx: Effects): Promise<TaskRow> {
+  const next = await writeTask(
     row,
     {
       status: 'bolsa_trabajo',
@@ -131,17 +119,19 @@ function reopenTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
     fx,
   );
   if (row.creditedTo)
-    db.update(users)
-      .set({ movementsCount: sql`max(${users.movementsCount} - 1, 0)` })
-      .where(eq(users.id, row.creditedTo))
-      .run();
-  recordEvent(fx, row.id, 'reopened', {
+    await db
+      .update(users)
+      .set({
+        movementsCount: sql`CASE WHEN ${users.movementsCount} > 0 THEN ${users.movementsCount} - 1 ELSE 0 END`,
+      })
+      .where(eq(users.id, row.creditedTo));
+  await recordEvent(fx, row.id, 'reopened', {
     actor,
     driverId: row.creditedTo,
     from: row.status,
     to: 'bolsa_trabajo',
   });
-  logActivity('task', actor, TASK_LOG.reopened.action, TASK_LOG.reopened.details(row, 'bolsa_trabajo'));
+  await logActivity('task', actor, TASK_LOG.reopened.action, TASK_LOG.reopened.details(row, 'bolsa_trabajo'));
   fx.engine = true;
   return next;
 }
@@ -155,15 +145,15 @@ const HOLDING_RETURN: ReturnReason = 'Remolque dañado';
  * it holds the task. A staff move or a release keeps neither (last_return_reason stays as it was). The
  * driver is idle from now.
  */
-function backToPool(
+async function backToPool(
   row: TaskRow,
   actor: Actor | null,
   fx: Effects,
   driverReturn?: { reason: string | null; at?: Date },
-): TaskRow {
+): Promise<TaskRow> {
   const driverId = row.assignedTo!;
   const holds = driverReturn?.reason === HOLDING_RETURN;
-  const next = writeTask(
+  const next = await writeTask(
     row,
     {
       status: 'bolsa_trabajo',
@@ -181,8 +171,8 @@ function backToPool(
     },
     fx,
   );
-  markIdle(driverId, fx);
-  recordEvent(fx, row.id, driverReturn ? 'returned' : 'status_changed', {
+  await markIdle(driverId, fx);
+  await recordEvent(fx, row.id, driverReturn ? 'returned' : 'status_changed', {
     actor,
     driverId,
     from: row.status,
@@ -191,13 +181,13 @@ function backToPool(
     at: driverReturn?.at,
   });
   if (holds) {
-    recordEvent(fx, row.id, 'held', {
+    await recordEvent(fx, row.id, 'held', {
       actor,
       from: 'bolsa_trabajo',
       to: 'bolsa_trabajo',
       reason: next.holdReason,
     });
-    logActivity('task', actor, TASK_LOG.held.action, TASK_LOG.held.details(row, next.holdReason));
+    await logActivity('task', actor, TASK_LOG.held.action, TASK_LOG.held.details(row, next.holdReason));
   }
   fx.engine = true;
   return next;
@@ -207,33 +197,43 @@ function backToPool(
  * Holds a pool task (CONTRACT §15), or changes the reason of a held one. A task elsewhere → 409. Holding
  * restarts its clock (status_since): the board and the Attention list count how long it has been held.
  */
-function holdTask(row: TaskRow, actor: Actor, fx: Effects, reason: string | null | undefined): TaskRow {
+async function holdTask(
+  row: TaskRow,
+  actor: Actor,
+  fx: Effects,
+  reason: string | null | undefined,
+): Promise<TaskRow> {
   if (row.status !== 'bolsa_trabajo') throw conflict(ERR.holdOnlyPool);
   if (row.onHold && (reason === undefined || reason === row.holdReason)) return row;
   const holdReason = reason === undefined ? null : reason;
-  const next = writeTask(
+  const next = await writeTask(
     row,
     { onHold: true, holdReason, ...(row.onHold ? {} : { statusSince: fx.at }) },
     fx,
   );
-  recordEvent(fx, row.id, 'held', { actor, from: row.status, to: row.status, reason: holdReason });
-  logActivity('task', actor, TASK_LOG.held.action, TASK_LOG.held.details(row, holdReason));
+  await recordEvent(fx, row.id, 'held', { actor, from: row.status, to: row.status, reason: holdReason });
+  await logActivity('task', actor, TASK_LOG.held.action, TASK_LOG.held.details(row, holdReason));
   return next;
 }
 
 /** Releases a held task: it enters matching like a new pool task (its wait starts now). */
-function releaseTask(row: TaskRow, actor: Actor, fx: Effects): TaskRow {
-  const next = writeTask(row, { onHold: false, holdReason: null, statusSince: fx.at }, fx);
-  recordEvent(fx, row.id, 'released', { actor, from: row.status, to: row.status, reason: row.holdReason });
-  logActivity('task', actor, TASK_LOG.unheld.action, TASK_LOG.unheld.details(row));
+async function releaseTask(row: TaskRow, actor: Actor, fx: Effects): Promise<TaskRow> {
+  const next = await writeTask(row, { onHold: false, holdReason: null, statusSince: fx.at }, fx);
+  await recordEvent(fx, row.id, 'released', {
+    actor,
+    from: row.status,
+    to: row.status,
+    reason: row.holdReason,
+  });
+  await logActivity('task', actor, TASK_LOG.unheld.action, TASK_LOG.unheld.details(row));
   fx.engine = true;
   return next;
 }
 
 /** Tells a driver that staff took their task away (reassigned, moved to the pool, deleted). */
-function notifyWithdrawn(driverId: string, row: TaskRow): void {
+async function notifyWithdrawn(driverId: string, row: TaskRow): Promise<void> {
   const n = TASK_NOTIFICATION.withdrawn;
-  notify(driverId, 'info', n.title, n.message(row), { taskId: row.id });
+  await notify(driverId, 'info', n.title, n.message(row), { taskId: row.id });
 }
 
 // ---- staff ----------------------------------------------------------------------------------
@@ -247,20 +247,33 @@ interface Creation {
   reject: (err: unknown) => void;
 }
 let creations: Creation[] = [];
+/** The batches scheduled or being written (creationsWritten()). */
+const batches = new Set<Promise<void>>();
 
 /**
  * POST /tasks. Creations that arrive in the same turn of the event loop are written in one transaction,
  * each under its own savepoint (a refused trailer refuses only its own request), with one engine round
  * for all of them: under a burst the commit and the round are paid once per batch, not once per task.
+ * Creations arriving while a batch is being written gather into the next one.
  */
 export function createTask(input: CreateTaskData, actor: UserRow): Promise<Task> {
   return new Promise((resolve, reject) => {
     const key = currentKey();
-    if (creations.push({ input, actor, key, resolve, reject }) === 1) setImmediate(writeCreations);
+    if (creations.push({ input, actor, key, resolve, reject }) === 1) {
+      const batch = new Promise<void>((written) => setImmediate(() => void writeCreations().then(written)));
+      batches.add(batch);
+      void batch.then(() => batches.delete(batch));
+    }
   });
 }
 
-function writeCreations(): void {
+/** Resolves once every creation received so far is written (or refused): before the database closes. */
+export async function creationsWritten(): Promise<void> {
+  while (batches.size) await Promise.all(batches);
+}
+
+/** Writes the creations gathered so far; never rejects (each request gets its own outcome). */
+async function writeCreations(): Promise<void> {
   const batch = creations;
   creations = [];
   const outcomes = new Map<Creation, { id: string } | { err: unknown }>();
@@ -268,11 +281,13 @@ function writeCreations(): void {
   try {
     // The batch runs in the first request's async context: no key is placed for the whole batch, each
     // creation places its own under its savepoint (refused with it, kept with it).
-    done = withoutKey(() =>
-      change((fx) => {
+    done = await withoutKey(() =>
+      change(async (fx) => {
+        // Outcomes of an attempt that is run again (PostgreSQL) are replaced by the next attempt's.
+        outcomes.clear();
         for (const creation of batch) {
           try {
-            outcomes.set(creation, { id: savepoint(fx, (step) => insertTask(creation, step)) });
+            outcomes.set(creation, { id: await savepoint(fx, (step) => insertTask(creation, step)) });
           } catch (err) {
             outcomes.set(creation, { err });
           }
@@ -292,13 +307,12 @@ function writeCreations(): void {
   }
 }
 
-function insertTask({ input, actor, key }: Creation, fx: Effects): string {
-  placeKey(key);
+async function insertTask({ input, actor, key }: Creation, fx: Effects): Promise<string> {
+  await placeKey(key);
   const id = crypto.randomUUID();
   const at = fx.at;
-  if (taskInsert?.db !== db) taskInsert = { db, stmt: prepareTaskInsert() };
   try {
-    taskInsert.stmt.run({
+    await db.insert(tasks).values({
       id,
       title: input.title,
       description: input.description,
@@ -317,8 +331,8 @@ function insertTask({ input, actor, key }: Creation, fx: Effects): string {
     throw asConflict(err, input.trailer_id, ERR.driverBusy);
   }
   const row = { ...input, trailerId: input.trailer_id };
-  recordEvent(fx, id, 'created', { actor, to: 'bolsa_trabajo' });
-  logActivity('task', actor, TASK_LOG.created.action, TASK_LOG.created.details(row));
+  await recordEvent(fx, id, 'created', { actor, to: 'bolsa_trabajo' });
+  await logActivity('task', actor, TASK_LOG.created.action, TASK_LOG.created.details(row));
   fx.created(id);
   fx.engine = isAutoAssigned(input.vehicle_type);
   return id;
@@ -334,16 +348,19 @@ const FIELD_COLUMNS = {
   vehicle_type: 'vehicleType',
 } as const satisfies Record<keyof typeof TASK_FIELD_LABELS, keyof TaskRow>;
 
-/** PUT /tasks/{id}: a conductor only under SPEC §4; staff edit fields and move the status freely. */
-export function updateTask(id: string, input: UpdateTaskData, user: UserRow): Task {
-  if (user.role === 'conductor') driverMove(id, input, user);
-  else staffUpdate(id, input, user);
-  return loadTaskById(id)!;
+/**
+ * PUT /tasks/{id}: a conductor only under SPEC §4; staff edit fields and move the status freely. The
+ * answer is the task as the change pushed it (as it stood at its commit).
+ */
+export async function updateTask(id: string, input: UpdateTaskData, user: UserRow): Promise<Task> {
+  const fx =
+    user.role === 'conductor' ? await driverMove(id, input, user) : await staffUpdate(id, input, user);
+  return fx.presented.get(id) ?? (await loadTaskById(id))!;
 }
 
-function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
-  change((fx) => {
-    let row = liveTask(id);
+function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): Promise<Effects> {
+  return change(async (fx) => {
+    let row = await liveTask(id);
     checkVersion(row, input);
     // {assigned_to} alone assigns a pool task and reassigns an in-process one.
     const target: TaskStatus =
@@ -367,9 +384,9 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
       fields.push(TASK_FIELD_LABELS[key]);
     }
     if (fields.length) {
-      row = writeTask(row, patch, fx);
-      recordEvent(fx, id, 'updated', { actor, from: row.status, to: row.status });
-      logActivity('task', actor, TASK_LOG.updated.action, TASK_LOG.updated.details(row, fields));
+      row = await writeTask(row, patch, fx);
+      await recordEvent(fx, id, 'updated', { actor, from: row.status, to: row.status });
+      await logActivity('task', actor, TASK_LOG.updated.action, TASK_LOG.updated.details(row, fields));
       // A pool task that became an automatic type is now the engine's.
       if (row.status === 'bolsa_trabajo' && patch.vehicleType) fx.engine = true;
     }
@@ -380,25 +397,25 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
         input.assigned_to === undefined && row.status === 'en_proceso' ? row.assignedTo : input.assigned_to;
       if (!wanted) throw badRequest(ERR.selectDriver);
       if (row.status !== 'en_proceso' || wanted !== row.assignedTo) {
-        const driver = driverFor(wanted, row);
-        if (row.status === 'finalizada') row = reopenTask(row, actor, fx);
+        const driver = await driverFor(wanted, row);
+        if (row.status === 'finalizada') row = await reopenTask(row, actor, fx);
         const previous = row.status === 'en_proceso' ? row.assignedTo : null;
-        row = assignDriver(row, driver, actor, fx, 'manual');
+        row = await assignDriver(row, driver, actor, fx, 'manual');
         if (previous) {
-          markIdle(previous, fx);
-          notifyWithdrawn(previous, row);
+          await markIdle(previous, fx);
+          await notifyWithdrawn(previous, row);
           fx.engine = true;
         }
       }
     } else if (target !== row.status) {
       const from = row.status;
-      if (target === 'finalizada') row = completeTask(row, actor, fx, true);
-      else if (from === 'finalizada') row = reopenTask(row, actor, fx);
+      if (target === 'finalizada') row = await completeTask(row, actor, fx, true);
+      else if (from === 'finalizada') row = await reopenTask(row, actor, fx);
       else {
         const driverId = row.assignedTo!;
-        row = backToPool(row, actor, fx);
-        notifyWithdrawn(driverId, row);
-        logActivity(
+        row = await backToPool(row, actor, fx);
+        await notifyWithdrawn(driverId, row);
+        await logActivity(
           'task',
           actor,
           TASK_LOG.statusChanged.action,
@@ -409,8 +426,9 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): void {
 
     // Hold or release (CONTRACT §15), judged on where the task ended up: {hold_reason} alone holds too.
     const hold = input.on_hold ?? (input.hold_reason !== undefined ? true : undefined);
-    if (hold === true) holdTask(row, actor, fx, input.hold_reason);
-    else if (hold === false && row.onHold) releaseTask(row, actor, fx);
+    if (hold === true) await holdTask(row, actor, fx, input.hold_reason);
+    else if (hold === false && row.onHold) await releaseTask(row, actor, fx);
+    return fx;
   });
 }
 
@@ -420,28 +438,28 @@ function checkVersion(row: TaskRow, input: UpdateTaskData): void {
 }
 
 /** The driver staff named for en_proceso: an approved conductor having the task's type. */
-function driverFor(driverId: string, row: TaskRow): UserRow {
-  const driver = findUserById(driverId);
+async function driverFor(driverId: string, row: TaskRow): Promise<UserRow> {
+  const driver = await findUserById(driverId);
   if (!driver || driver.deletedAt || !driver.isApproved || driver.role !== 'conductor')
     throw badRequest(ERR.selectDriver);
   if (!driver.taskTypes.includes(row.vehicleType)) throw conflict(ERR.driverLacksType);
   return driver;
 }
 
-export function deleteTask(id: string, actor: UserRow): void {
-  change((fx) => {
-    const row = liveTask(id);
+export async function deleteTask(id: string, actor: UserRow): Promise<void> {
+  await change(async (fx) => {
+    const row = await liveTask(id);
     fx.deleted(row);
     const at = fx.at;
-    db.update(tasks)
+    await db
+      .update(tasks)
       .set({ deletedAt: at, updatedAt: at, version: row.version + 1 })
-      .where(eq(tasks.id, id))
-      .run();
-    recordEvent(fx, id, 'deleted', { actor, driverId: row.assignedTo, from: row.status });
-    logActivity('task', actor, TASK_LOG.deleted.action, TASK_LOG.deleted.details(row));
+      .where(eq(tasks.id, id));
+    await recordEvent(fx, id, 'deleted', { actor, driverId: row.assignedTo, from: row.status });
+    await logActivity('task', actor, TASK_LOG.deleted.action, TASK_LOG.deleted.details(row));
     if (row.status === 'en_proceso' && row.assignedTo) {
-      markIdle(row.assignedTo, fx);
-      notifyWithdrawn(row.assignedTo, row);
+      await markIdle(row.assignedTo, fx);
+      await notifyWithdrawn(row.assignedTo, row);
       fx.engine = true;
     }
   });
@@ -452,24 +470,29 @@ export function deleteTask(id: string, actor: UserRow): void {
  * inside the caller's transaction, after the account change is written (so the engine's round that
  * follows never picks them).
  */
-export function releaseDriverTask(driverId: string, actor: Actor): void {
-  change((fx) => {
-    const row = activeTaskRow(driverId);
+export async function releaseDriverTask(driverId: string, actor: Actor): Promise<void> {
+  await change(async (fx) => {
+    const row = await activeTaskRow(driverId);
     if (!row) return;
-    backToPool(row, actor, fx);
-    logActivity('task', actor, TASK_LOG.released.action, TASK_LOG.released.details(row, nameOf(driverId)));
+    await backToPool(row, actor, fx);
+    await logActivity(
+      'task',
+      actor,
+      TASK_LOG.released.action,
+      TASK_LOG.released.details(row, await nameOf(driverId)),
+    );
   });
 }
 
 /** Drivers having the task's type, for the board's picker: available first, then by name. */
-export function eligibleDrivers(taskId: string): EligibleDriver[] {
-  const task = db
+export async function eligibleDrivers(taskId: string): Promise<EligibleDriver[]> {
+  const [task] = await db
     .select({ vehicleType: tasks.vehicleType })
     .from(tasks)
     .where(and(eq(tasks.id, taskId), isNull(tasks.deletedAt)))
-    .get();
+    .limit(1);
   if (!task) throw notFound(ERR.taskNotFound);
-  return driverStates()
+  return (await driverStates())
     .filter((d) => d.taskTypes.includes(task.vehicleType))
     .sort((a, b) => Number(b.available) - Number(a.available) || a.name.localeCompare(b.name, 'es'))
     .map((d) => ({
@@ -484,84 +507,116 @@ export function eligibleDrivers(taskId: string): EligibleDriver[] {
 }
 
 /** Every movements_count to 0; the task history (and so analytics) is untouched. */
-export function resetRankings(actor: UserRow): void {
-  change((fx) => {
-    const res = db.update(users).set({ movementsCount: 0 }).where(ne(users.movementsCount, 0)).run();
-    logActivity('system', actor, TASK_LOG.rankingsReset.action, TASK_LOG.rankingsReset.details(res.changes));
+export async function resetRankings(actor: UserRow): Promise<void> {
+  await change(async (fx) => {
+    const reset = await db
+      .update(users)
+      .set({ movementsCount: 0 })
+      .where(ne(users.movementsCount, 0))
+      .returning({ id: users.id });
+    await logActivity(
+      'system',
+      actor,
+      TASK_LOG.rankingsReset.action,
+      TASK_LOG.rankingsReset.details(reset.length),
+    );
     fx.figuresChanged();
   });
 }
 
 // ---- drivers --------------------------------------------------------------------------------
+// Each move reads the task inside its own transaction and decides there: of many racing, the first
+// transaction wins and the others see what it did.
 
 /** Claims a pool task atomically: of many drivers racing, the first transaction wins. */
-export function selfAssign(id: string, driver: UserRow): void {
-  change((fx) => {
-    const row = liveTask(id);
-    if (row.status === 'finalizada') throw conflict(ERR.taskFinished);
-    if (row.status !== 'bolsa_trabajo') throw conflict(ERR.alreadyAssigned);
-    if (row.onHold) throw conflict(ERR.taskOnHold);
-    if (!driver.taskTypes.includes(row.vehicleType)) throw conflict(ERR.typeNotEnabled);
-    assignDriver(row, driver, driver, fx, 'self');
-  });
+export async function selfAssign(id: string, driver: UserRow): Promise<void> {
+  await change(async (fx) => claim(await liveTask(id), driver, fx));
+}
+
+async function claim(row: TaskRow, driver: UserRow, fx: Effects): Promise<void> {
+  if (row.status === 'finalizada') throw conflict(ERR.taskFinished);
+  if (row.status !== 'bolsa_trabajo') throw conflict(ERR.alreadyAssigned);
+  if (row.onHold) throw conflict(ERR.taskOnHold);
+  if (!driver.taskTypes.includes(row.vehicleType)) throw conflict(ERR.typeNotEnabled);
+  await assignDriver(row, driver, driver, fx, 'self');
 }
 
 /**
  * The assignee completes; repeating it on a task they completed changes nothing (safe retry). From the
  * offline queue, `clientTime` is the completion time when plausible (completed_at, history event).
  */
-export function completeByDriver(id: string, driver: UserRow, clientTime?: string): void {
-  change((fx) => {
-    const row = liveTask(id);
-    if (row.status === 'finalizada' && row.assignedTo === driver.id) return;
-    if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
-    completeTask(row, driver, fx, false, actionTime(clientTime, fx.at, row.assignedAt));
-  });
+export async function completeByDriver(id: string, driver: UserRow, clientTime?: string): Promise<void> {
+  await change(async (fx) => finish(await liveTask(id), driver, fx, clientTime));
+}
+
+async function finish(row: TaskRow, driver: UserRow, fx: Effects, clientTime?: string): Promise<void> {
+  if (row.status === 'finalizada' && row.assignedTo === driver.id) return;
+  if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
+  await completeTask(row, driver, fx, false, actionTime(clientTime, fx.at, row.assignedAt));
 }
 
 /** The assignee returns the task; from the offline queue `clientTime` is the return's time when plausible. */
-export function returnByDriver(
+export async function returnByDriver(
   id: string,
   driver: UserRow,
   reason: string | null,
   clientTime?: string,
-): void {
-  change((fx) => {
-    const row = liveTask(id);
-    if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
-    backToPool(row, driver, fx, { reason, at: actionTime(clientTime, fx.at, row.assignedAt) });
-    logActivity(
-      'task',
-      driver,
-      TASK_LOG.returned.action,
-      TASK_LOG.returned.details(row, driver.name, reason),
-    );
-    if (row.createdBy && row.createdBy !== driver.id) {
-      const n = TASK_NOTIFICATION.returned;
-      notify(row.createdBy, 'task_returned', n.title, n.message(row, driver.name, reason), { taskId: id });
-    }
-  });
+): Promise<void> {
+  await change(async (fx) => giveBack(await liveTask(id), driver, fx, reason, clientTime));
   // When the 30 minutes pass the task may go back to this driver, even if nothing else happens.
   runAssignmentAfterCooldown();
 }
 
-/** A conductor's PUT: claim a pool task of their types, or return/complete their own task. */
-function driverMove(id: string, input: UpdateTaskData, driver: UserRow): void {
-  const { status, assigned_to, version: _version, ...fields } = input;
-  const row = liveTask(id);
-  checkVersion(row, input);
-  const others = Object.keys(fields).length > 0 || (assigned_to != null && assigned_to !== driver.id);
-  const target =
-    status ?? (assigned_to === driver.id && row.status === 'bolsa_trabajo' ? 'en_proceso' : row.status);
-  if (!others) {
-    if (row.status === 'bolsa_trabajo' && target === 'en_proceso') return selfAssign(id, driver);
-    if (row.status === 'en_proceso' && row.assignedTo === driver.id) {
-      if (target === 'bolsa_trabajo') return returnByDriver(id, driver, null);
-      if (target === 'finalizada') return completeByDriver(id, driver);
-      return;
-    }
+async function giveBack(
+  row: TaskRow,
+  driver: UserRow,
+  fx: Effects,
+  reason: string | null,
+  clientTime?: string,
+): Promise<void> {
+  if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
+  await backToPool(row, driver, fx, { reason, at: actionTime(clientTime, fx.at, row.assignedAt) });
+  await logActivity(
+    'task',
+    driver,
+    TASK_LOG.returned.action,
+    TASK_LOG.returned.details(row, driver.name, reason),
+  );
+  if (row.createdBy && row.createdBy !== driver.id) {
+    const n = TASK_NOTIFICATION.returned;
+    await notify(row.createdBy, 'task_returned', n.title, n.message(row, driver.name, reason), {
+      taskId: row.id,
+    });
   }
-  throw conflict(ERR.driverMoveRule);
+}
+
+/**
+ * A conductor's PUT: claim a pool task of their types, or return/complete their own task — decided on
+ * the task as read inside the move's transaction.
+ */
+async function driverMove(id: string, input: UpdateTaskData, driver: UserRow): Promise<Effects> {
+  const { status, assigned_to, version: _version, ...fields } = input;
+  const { fx, returned } = await change(async (fx) => {
+    const row = await liveTask(id);
+    checkVersion(row, input);
+    const others = Object.keys(fields).length > 0 || (assigned_to != null && assigned_to !== driver.id);
+    const target =
+      status ?? (assigned_to === driver.id && row.status === 'bolsa_trabajo' ? 'en_proceso' : row.status);
+    if (!others) {
+      if (row.status === 'bolsa_trabajo' && target === 'en_proceso') {
+        await claim(row, driver, fx);
+        return { fx, returned: false };
+      }
+      if (row.status === 'en_proceso' && row.assignedTo === driver.id) {
+        if (target === 'bolsa_trabajo') await giveBack(row, driver, fx, null);
+        else if (target === 'finalizada') await finish(row, driver, fx);
+        return { fx, returned: target === 'bolsa_trabajo' };
+      }
+    }
+    throw conflict(ERR.driverMoveRule);
+  });
+  if (returned) runAssignmentAfterCooldown();
+  return fx;
 }
 
 // ---- reading --------------------------------------------------------------------------------
@@ -575,7 +630,7 @@ const newestFirst = (a: Task, b: Task) =>
  * first; gestor without finalizada; a conductor the pool of their types plus their own. Two queries, each
  * on its own index (status; completed_at), so 100k finished tasks in history cost nothing.
  */
-export function listTasks(user: UserRow): Task[] {
+export async function listTasks(user: UserRow): Promise<Task[]> {
   const driver = user.role === 'conductor';
   const open: SQL[] = [inArray(tasks.status, OPEN), isNull(tasks.deletedAt)];
   if (driver)
@@ -585,10 +640,7 @@ export function listTasks(user: UserRow): Task[] {
         eq(tasks.assignedTo, user.id),
       )!,
     );
-  const list = selectTasks()
-    .where(and(...open))
-    .all()
-    .map(presentJoined);
+  const list = (await selectTasks().where(and(...open))).map(presentJoined);
   if (user.role !== 'gestor') {
     // completed_at is set only while a task is finalizada; a status term here would lead SQLite to
     // walk the whole finalizada history through tasks_status instead of the completed_at range.
@@ -597,26 +649,22 @@ export function listTasks(user: UserRow): Task[] {
       isNull(tasks.deletedAt),
     ];
     if (driver) done.push(eq(tasks.assignedTo, user.id));
-    list.push(
-      ...selectTasks()
-        .where(and(...done))
-        .all()
-        .map(presentJoined),
-    );
+    list.push(...(await selectTasks().where(and(...done))).map(presentJoined));
   }
   return list.sort(newestFirst);
 }
 
-function activeTaskRow(driverId: string): TaskRow | undefined {
-  return db
+async function activeTaskRow(driverId: string): Promise<TaskRow | undefined> {
+  const [row] = await db
     .select()
     .from(tasks)
     .where(and(eq(tasks.assignedTo, driverId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt)))
-    .get();
+    .limit(1);
+  return row;
 }
 
-export function myActiveTask(driverId: string): Task {
-  const task = loadTask(
+export async function myActiveTask(driverId: string): Promise<Task> {
+  const task = await loadTask(
     and(eq(tasks.assignedTo, driverId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt))!,
   );
   if (!task) throw notFound(ERR.noActiveTask);
@@ -624,9 +672,9 @@ export function myActiveTask(driverId: string): Task {
 }
 
 /** Pool swap tasks a driver may claim (none on hold), newest first; empty without the swap type. */
-export function swapAvailable(driver: UserRow): Task[] {
+export async function swapAvailable(driver: UserRow): Promise<Task[]> {
   if (!driver.taskTypes.includes('swap')) return [];
-  return selectTasks()
+  const rows = await selectTasks()
     .where(
       and(
         eq(tasks.status, 'bolsa_trabajo'),
@@ -635,7 +683,6 @@ export function swapAvailable(driver: UserRow): Task[] {
         isNull(tasks.deletedAt),
       ),
     )
-    .orderBy(desc(tasks.createdAt))
-    .all()
-    .map(presentJoined);
+    .orderBy(desc(tasks.createdAt));
+  return rows.map(presentJoined);
 }

@@ -9,13 +9,12 @@
 //   day ignores that salida. Summed over consecutive days, a night shift is counted exactly once.
 // - The rolling last 24 h (the live view): a shift begun before the window keeps its whole pair of
 //   punches in the row, but only the part inside the window counts (docs/REPORTS.md).
-import type Database from 'better-sqlite3';
 import type { ClockType, DailySummaryStatus } from '@shared/enums';
 import { LOCALE, OPEN_SHIFT_MAX_MS, TIMECLOCK_WINDOW_MS } from '@shared/constants';
 import type { DailySummary, PunchCorrection, PunchCorrectionAction } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
 import { SUPERVISION_ERR } from '@shared/labels';
-import { sqlite } from '../db';
+import { query } from '../db';
 import { nowMs } from '../clock';
 import { badRequest } from '../http/errors';
 
@@ -74,14 +73,14 @@ const DRIVERS_SQL = `
 // the start and the salida closing one still open at the end. rowid orders same-millisecond punches.
 const PUNCHES_SQL = `
   SELECT id, user_id, clock_type, timestamp, corrected, offline FROM punches
-  WHERE timestamp >= @from AND timestamp < @to AND deleted_at IS NULL
+  WHERE timestamp >= ? AND timestamp < ? AND deleted_at IS NULL
   ORDER BY user_id, timestamp, rowid`;
 
 // Conductors deleted since keep their punches in the exports (CONTRACT §4: history stays in reports).
 const PUNCHED_SQL = `
   SELECT id, name, email, is_online, movements_count, last_activity_at FROM users
   WHERE id IN (SELECT DISTINCT user_id FROM punches
-    WHERE timestamp >= @from AND timestamp < @to AND deleted_at IS NULL)`;
+    WHERE timestamp >= ? AND timestamp < ? AND deleted_at IS NULL)`;
 
 // Corrections of the punches (removed ones too) whose time lies in a range, oldest first.
 const CORRECTIONS_SQL = `
@@ -90,37 +89,20 @@ const CORRECTIONS_SQL = `
   FROM punch_corrections c
   JOIN punches p ON p.id = c.punch_id
   JOIN users u ON u.id = c.actor_id
-  WHERE p.timestamp >= @from AND p.timestamp < @to
+  WHERE p.timestamp >= ? AND p.timestamp < ?
   ORDER BY c.at, c.id`;
-
-type Stmts = Record<'drivers' | 'punches' | 'punched' | 'corrections', Database.Statement>;
-let stmts: { conn: Database.Database; s: Stmts } | undefined;
-function statements(): Stmts {
-  if (stmts?.conn !== sqlite)
-    stmts = {
-      conn: sqlite,
-      s: {
-        drivers: sqlite.prepare(DRIVERS_SQL),
-        punches: sqlite.prepare(PUNCHES_SQL),
-        punched: sqlite.prepare(PUNCHED_SQL),
-        corrections: sqlite.prepare(CORRECTIONS_SQL),
-      },
-    };
-  return stmts.s;
-}
 
 // SQLite orders bytes ('Álvaro' after 'Zoe'): names are sorted the Spanish way here.
 export const compareNames = new Intl.Collator(LOCALE, { sensitivity: 'base' }).compare;
 const byName = (a: Driver, b: Driver) => compareNames(a.name, b.name) || a.id.localeCompare(b.id);
 
 /** Every approved, live conductor, by name. */
-export const liveDrivers = (): Driver[] => (statements().drivers.all() as Driver[]).sort(byName);
+export const liveDrivers = async (): Promise<Driver[]> => (await query<Driver>(DRIVERS_SQL)).sort(byName);
 
 /** The people of an export: every live conductor and anybody who punched in the window. */
-export function driversOf(w: Window): Driver[] {
-  const all = new Map(liveDrivers().map((d) => [d.id, d]));
-  for (const d of statements().punched.all({ from: w.start, to: w.end }) as Driver[])
-    if (!all.has(d.id)) all.set(d.id, d);
+export async function driversOf(w: Window): Promise<Driver[]> {
+  const all = new Map((await liveDrivers()).map((d) => [d.id, d]));
+  for (const d of await query<Driver>(PUNCHED_SQL, [w.start, w.end])) if (!all.has(d.id)) all.set(d.id, d);
   return [...all.values()].sort(byName);
 }
 
@@ -135,8 +117,8 @@ function groupByUser<R extends { user_id: string }>(rows: R[]): Map<string, R[]>
 }
 
 /** Each user's live punches in [from, to), in time order. */
-export const punchesByUser = (from: number, to: number): Map<string, PunchRow[]> =>
-  groupByUser(statements().punches.all({ from, to }) as PunchRow[]);
+export const punchesByUser = async (from: number, to: number): Promise<Map<string, PunchRow[]>> =>
+  groupByUser(await query<PunchRow>(PUNCHES_SQL, [from, to]));
 
 const presentCorrection = (c: CorrectionRow): PunchCorrection => ({
   punch_id: c.punch_id,
@@ -149,9 +131,12 @@ const presentCorrection = (c: CorrectionRow): PunchCorrection => ({
 });
 
 /** Each user's corrections of punches timed in [from, to), oldest first. */
-export const correctionsByUser = (from: number, to: number): Map<string, PunchCorrection[]> => {
+export const correctionsByUser = async (
+  from: number,
+  to: number,
+): Promise<Map<string, PunchCorrection[]>> => {
   const out = new Map<string, PunchCorrection[]>();
-  for (const [user, rows] of groupByUser(statements().corrections.all({ from, to }) as CorrectionRow[]))
+  for (const [user, rows] of groupByUser(await query<CorrectionRow>(CORRECTIONS_SQL, [from, to])))
     out.set(user, rows.map(presentCorrection));
   return out;
 };
@@ -248,16 +233,17 @@ function summarizeShift(
  * Each driver's summary of a window (every live conductor unless told whom). `byStart` (default): a
  * Madrid day or range, shifts counted whole on the day they started; false: the rolling last 24 h.
  */
-export function summarizeWindow(
+export async function summarizeWindow(
   w: Window,
-  drivers: Driver[] = liveDrivers(),
+  drivers?: Driver[],
   byStart = true,
-): { driver: Driver; shift: ShiftSummary }[] {
+): Promise<{ driver: Driver; shift: ShiftSummary }[]> {
   const now = nowMs();
   const range = aroundRange(w);
-  const around = punchesByUser(range.from, range.to);
-  const corrections = correctionsByUser(range.from, range.to);
-  return drivers.map((driver) => ({
+  const people = drivers ?? (await liveDrivers());
+  const around = await punchesByUser(range.from, range.to);
+  const corrections = await correctionsByUser(range.from, range.to);
+  return people.map((driver) => ({
     driver,
     shift: summarizeShift(around.get(driver.id) ?? [], w, now, byStart, corrections.get(driver.id)),
   }));
@@ -267,10 +253,11 @@ export function summarizeWindow(
  * Worked milliseconds of every user with punches in a Madrid range (conductors deleted since
  * included): the shifts that started in it, whole.
  */
-export function workedMsByUser(w: Window): Map<string, number> {
+export async function workedMsByUser(w: Window): Promise<Map<string, number>> {
   const now = nowMs();
   const out = new Map<string, number>();
-  for (const [userId, list] of punchesAround(w)) out.set(userId, summarizeShift(list, w, now, true).workedMs);
+  for (const [userId, list] of await punchesAround(w))
+    out.set(userId, summarizeShift(list, w, now, true).workedMs);
   return out;
 }
 
@@ -314,9 +301,8 @@ const toDailySummary = (driver: Driver, s: ShiftSummary): DailySummary => ({
 });
 
 /** GET /admin/timeclock/daily: `last_24h=true` (also the default) or one Madrid `date`. */
-export function dailySummary(q: { last_24h?: boolean; date?: string }): DailySummary[] {
+export async function dailySummary(q: { last_24h?: boolean; date?: string }): Promise<DailySummary[]> {
   if (q.last_24h && q.date) throw badRequest(SUPERVISION_ERR.last24hOrDate);
-  return summarizeWindow(summaryWindow(q.date), liveDrivers(), q.date !== undefined).map(
-    ({ driver, shift }) => toDailySummary(driver, shift),
-  );
+  const rows = await summarizeWindow(summaryWindow(q.date), await liveDrivers(), q.date !== undefined);
+  return rows.map(({ driver, shift }) => toDailySummary(driver, shift));
 }

@@ -17,18 +17,18 @@ import type {
 } from '@shared/schemas';
 import { formatDateTime, formatTime, madridDay, madridDayRange } from '@shared/time';
 import { afterCommit, db, tx } from '../db';
-import { punchCorrections, punches, tasks, users, type PunchRow, type UserRow } from '../db/schema';
+import { punchCorrections, punches, tasks, users, type PunchRow, type UserRow } from '../db/tables';
 import { now, nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { Actor } from './activity';
 import * as emit from '../realtime/emit';
 import { logActivity } from './activity';
-import { runAssignment } from './assignment';
+import { startAssignment } from './assignment';
 import { actionTime } from './idempotency';
 
-export function timeclockStatus(userId: string): TimeclockStatus {
+export async function timeclockStatus(userId: string): Promise<TimeclockStatus> {
   const at = nowMs();
-  const recent = db
+  const recent = await db
     .select({ clockType: punches.clockType, timestamp: punches.timestamp })
     .from(punches)
     .where(
@@ -39,85 +39,93 @@ export function timeclockStatus(userId: string): TimeclockStatus {
       ),
     )
     // rowid breaks ties between punches stored in the same millisecond: the later insert wins.
-    .orderBy(desc(punches.timestamp), desc(sql`rowid`))
-    .all();
+    .orderBy(desc(punches.timestamp), desc(sql`rowid`));
   const latest = recent[0];
   const status = !latest ? 'not_clocked_in' : latest.clockType === 'entrada' ? 'clocked_in' : 'clocked_out';
   const lastOf = (type: ClockType) =>
     recent.find((p) => p.clockType === type)?.timestamp.toISOString() ?? null;
   const today = madridDayRange(madridDay(at));
-  const punchesToday =
-    db
-      .select({ n: count() })
-      .from(punches)
-      .where(
-        and(
-          eq(punches.userId, userId),
-          gte(punches.timestamp, new Date(today.start)),
-          lt(punches.timestamp, new Date(today.end)),
-          isNull(punches.deletedAt),
-        ),
-      )
-      .get()?.n ?? 0;
+  const [todays] = await db
+    .select({ n: count() })
+    .from(punches)
+    .where(
+      and(
+        eq(punches.userId, userId),
+        gte(punches.timestamp, new Date(today.start)),
+        lt(punches.timestamp, new Date(today.end)),
+        isNull(punches.deletedAt),
+      ),
+    );
   return {
     status,
     can_clock_in: status !== 'clocked_in',
     can_clock_out: status === 'clocked_in',
     last_entrada: lastOf('entrada'),
     last_salida: lastOf('salida'),
-    punches_today: punchesToday,
+    punches_today: todays?.n ?? 0,
   };
 }
 
-const holdsActiveTask = (userId: string): boolean =>
-  !!db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .where(and(eq(tasks.assignedTo, userId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt)))
-    .get();
+const holdsActiveTask = async (userId: string): Promise<boolean> =>
+  (
+    await db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.assignedTo, userId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt)))
+      .limit(1)
+  ).length > 0;
 
 /** The driver's latest punch (any type, not removed), if any. */
-const previousPunchAt = (userId: string): Date | null =>
-  db
-    .select({ timestamp: punches.timestamp })
-    .from(punches)
-    .where(and(eq(punches.userId, userId), isNull(punches.deletedAt)))
-    .orderBy(desc(punches.timestamp))
-    .limit(1)
-    .get()?.timestamp ?? null;
+const previousPunchAt = async (userId: string): Promise<Date | null> =>
+  (
+    await db
+      .select({ timestamp: punches.timestamp })
+      .from(punches)
+      .where(and(eq(punches.userId, userId), isNull(punches.deletedAt)))
+      .orderBy(desc(punches.timestamp))
+      .limit(1)
+  )[0]?.timestamp ?? null;
 
 /**
  * Records a punch the status allows; a clock-in makes the driver available (and idle since then). From
  * the phone's offline queue, `clientTime` is the punch's time when plausible (CONTRACT §16: past, within
  * 12 h, after the previous punch), and the punch is marked `offline`.
  */
-export function punch(user: UserRow, clockType: ClockType, clientTime?: string): PunchResponse {
+export async function punch(
+  user: UserRow,
+  clockType: ClockType,
+  clientTime?: string,
+): Promise<PunchResponse> {
   const serverNow = now();
-  let at = serverNow;
-  tx(() => {
-    const { status } = timeclockStatus(user.id);
+  // The status that decides is read in the transaction that writes the punch: two clock-ins at once
+  // cannot both see "not clocked in" (SQLite runs one write transaction at a time).
+  const at = await tx(async () => {
+    const { status } = await timeclockStatus(user.id);
     if (clockType === 'entrada' && status === 'clocked_in') throw conflict(ERR.alreadyClockedIn);
     if (clockType === 'salida') {
       if (status !== 'clocked_in') throw conflict(ERR.notClockedIn);
-      if (holdsActiveTask(user.id)) throw conflict(ERR.salidaWithTask);
+      if (await holdsActiveTask(user.id)) throw conflict(ERR.salidaWithTask);
     }
-    at = actionTime(clientTime, serverNow, previousPunchAt(user.id));
-    const offline = at !== serverNow;
-    db.insert(punches)
-      .values({ id: crypto.randomUUID(), userId: user.id, clockType, timestamp: at, offline })
-      .run();
-    if (clockType === 'entrada') db.update(users).set({ idleSince: at }).where(eq(users.id, user.id)).run();
-    logActivity(
+    const punchedAt = actionTime(clientTime, serverNow, await previousPunchAt(user.id));
+    const offline = punchedAt !== serverNow;
+    await db
+      .insert(punches)
+      .values({ id: crypto.randomUUID(), userId: user.id, clockType, timestamp: punchedAt, offline });
+    if (clockType === 'entrada')
+      await db.update(users).set({ idleSince: punchedAt }).where(eq(users.id, user.id));
+    await logActivity(
       'timeclock',
       user,
       ACCOUNT_LOG.punch.action[clockType],
-      ACCOUNT_LOG.punch.details(user.name, clockType, formatTime(at)),
+      ACCOUNT_LOG.punch.details(user.name, clockType, formatTime(punchedAt)),
     );
+    const after = await timeclockStatus(user.id);
     afterCommit(() => {
-      emit.timeclockChanged(user.id, timeclockStatus(user.id));
+      emit.timeclockChanged(user.id, after);
       emit.figuresChanged();
-      if (clockType === 'entrada') runAssignment();
+      if (clockType === 'entrada') startAssignment();
     });
+    return punchedAt;
   });
   return { message: PUNCH_MSG[clockType], timestamp: at.toISOString() };
 }
@@ -133,16 +141,16 @@ const presentPunch = (p: PunchRow): Punch => ({
 });
 
 /** The correction's history row and its activity log line, inside the caller's transaction. */
-function recordCorrection(
+async function recordCorrection(
   actor: Actor,
   punch: PunchRow,
   driverName: string,
   action: PunchCorrectionAction,
   reason: string,
   at: Date,
-): void {
-  db.insert(punchCorrections).values({ punchId: punch.id, action, reason, actorId: actor.id, at }).run();
-  logActivity(
+): Promise<void> {
+  await db.insert(punchCorrections).values({ punchId: punch.id, action, reason, actorId: actor.id, at });
+  await logActivity(
     'timeclock',
     actor,
     PUNCH_CORRECTION.log.action[action],
@@ -157,15 +165,15 @@ function recordCorrection(
 }
 
 /**
- * After a correction commits (call inside its transaction): the driver's screen and Control Conductores
- * follow; a driver now clocked in may get work.
+ * After a correction commits (call inside its transaction, with the driver's status read there once the
+ * correction is written): the driver's screen and Control Conductores follow; a driver now clocked in
+ * may get work.
  */
-function afterCorrection(driverId: string, wasClockedIn: boolean): void {
+function afterCorrection(driverId: string, wasClockedIn: boolean, status: TimeclockStatus): void {
   afterCommit(() => {
-    const status = timeclockStatus(driverId);
     emit.timeclockChanged(driverId, status);
     emit.figuresChanged();
-    if (!wasClockedIn && status.status === 'clocked_in') runAssignment();
+    if (!wasClockedIn && status.status === 'clocked_in') startAssignment();
   });
 }
 
@@ -173,20 +181,19 @@ function afterCorrection(driverId: string, wasClockedIn: boolean): void {
  * `POST /admin/timeclock/punches`: a punch the driver forgot, marked corrected. The driver must be an
  * approved, live conductor (unknown → 404, anyone else → 409) and the time in the past (400).
  */
-export function addPunch(actor: Actor, input: AddPunchData): PunchCorrectionResponse {
+export async function addPunch(actor: Actor, input: AddPunchData): Promise<PunchCorrectionResponse> {
   const at = now();
   const timestamp = new Date(input.timestamp);
   if (timestamp.getTime() > at.getTime()) throw badRequest(SUPERVISION_ERR.punchInFuture);
-  let wasClockedIn = false;
-  const row = tx(() => {
-    const driver = db
+  const row = await tx(async () => {
+    const [driver] = await db
       .select()
       .from(users)
       .where(and(eq(users.id, input.user_id), isNull(users.deletedAt)))
-      .get();
+      .limit(1);
     if (!driver) throw notFound(ERR.userNotFound);
     if (driver.role !== 'conductor' || !driver.isApproved) throw conflict(SUPERVISION_ERR.punchNotDriver);
-    const duplicate = db
+    const [duplicate] = await db
       .select({ id: punches.id })
       .from(punches)
       .where(
@@ -197,10 +204,10 @@ export function addPunch(actor: Actor, input: AddPunchData): PunchCorrectionResp
           isNull(punches.deletedAt),
         ),
       )
-      .get();
+      .limit(1);
     if (duplicate) throw conflict(SUPERVISION_ERR.punchDuplicate);
-    wasClockedIn = timeclockStatus(driver.id).status === 'clocked_in';
-    const punch = db
+    const wasClockedIn = (await timeclockStatus(driver.id)).status === 'clocked_in';
+    const [punch] = await db
       .insert(punches)
       .values({
         id: crypto.randomUUID(),
@@ -209,13 +216,13 @@ export function addPunch(actor: Actor, input: AddPunchData): PunchCorrectionResp
         timestamp,
         corrected: true,
       })
-      .returning()
-      .get();
-    recordCorrection(actor, punch, driver.name, 'added', input.reason, at);
-    if (!wasClockedIn && timeclockStatus(driver.id).status === 'clocked_in')
-      db.update(users).set({ idleSince: at }).where(eq(users.id, driver.id)).run();
-    afterCorrection(driver.id, wasClockedIn);
-    return punch;
+      .returning();
+    await recordCorrection(actor, punch!, driver.name, 'added', input.reason, at);
+    const status = await timeclockStatus(driver.id);
+    if (!wasClockedIn && status.status === 'clocked_in')
+      await db.update(users).set({ idleSince: at }).where(eq(users.id, driver.id));
+    afterCorrection(driver.id, wasClockedIn, status);
+    return punch!;
   });
   return { message: PUNCH_CORRECTION.added, punch: presentPunch(row) };
 }
@@ -224,27 +231,33 @@ export function addPunch(actor: Actor, input: AddPunchData): PunchCorrectionResp
  * `DELETE /admin/timeclock/punches/{id}`: a wrong punch leaves every figure. The row stays, with
  * deleted_at, for the history; an unknown or already removed punch → 404.
  */
-export function removePunch(actor: Actor, punchId: string, input: RemovePunchData): PunchCorrectionResponse {
+export async function removePunch(
+  actor: Actor,
+  punchId: string,
+  input: RemovePunchData,
+): Promise<PunchCorrectionResponse> {
   const at = now();
-  let wasClockedIn = false;
-  const row = tx(() => {
-    const punch = db
+  const row = await tx(async () => {
+    const [punch] = await db
       .select()
       .from(punches)
       .where(and(eq(punches.id, punchId), isNull(punches.deletedAt)))
-      .get();
+      .limit(1);
     if (!punch) throw notFound(SUPERVISION_ERR.punchNotFound);
-    const driver = db.select({ name: users.name }).from(users).where(eq(users.id, punch.userId)).get();
-    wasClockedIn = timeclockStatus(punch.userId).status === 'clocked_in';
-    const removed = db
+    const [driver] = await db
+      .select({ name: users.name })
+      .from(users)
+      .where(eq(users.id, punch.userId))
+      .limit(1);
+    const wasClockedIn = (await timeclockStatus(punch.userId)).status === 'clocked_in';
+    const [removed] = await db
       .update(punches)
       .set({ deletedAt: at })
       .where(eq(punches.id, punch.id))
-      .returning()
-      .get();
-    recordCorrection(actor, punch, driver?.name ?? '', 'removed', input.reason, at);
-    afterCorrection(punch.userId, wasClockedIn);
-    return removed;
+      .returning();
+    await recordCorrection(actor, punch, driver?.name ?? '', 'removed', input.reason, at);
+    afterCorrection(punch.userId, wasClockedIn, await timeclockStatus(punch.userId));
+    return removed!;
   });
   return { message: PUNCH_CORRECTION.removed, punch: presentPunch(row) };
 }

@@ -1,19 +1,9 @@
-// Reading users. findUserById is on every authenticated request, so it is a prepared statement
-// (re-prepared if the database is reopened, as tests do).
-import { eq, sql } from 'drizzle-orm';
+// Reading users. findUserById is on every authenticated request: one read by primary key.
+import { eq } from 'drizzle-orm';
 import { db } from '../db';
-import { users, type UserRow } from '../db/schema';
+import { users, type UserRow } from '../db/tables';
 
-const prepareById = () =>
-  db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .prepare();
-
-let byId: { db: typeof db; stmt: ReturnType<typeof prepareById> } | undefined;
-
-export function findUserById(id: string): UserRow | undefined {
-  if (byId?.db !== db) byId = { db, stmt: prepareById() };
-  return byId.stmt.get({ id });
+export async function findUserById(id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
 }

@@ -3,19 +3,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
-import { activityLog, notifications, tasks, users } from '../../server/db/schema';
-import { PASSWORD, db, makePunch, makeTask, makeUser, setupApp } from '../helpers/context';
+import { activityLog, notifications, tasks, users } from '../../server/db/tables';
+import { PASSWORD, db, makePunch, makeTask, makeUser, setupApp, type TestUser } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-let admin: ReturnType<typeof makeUser>;
-beforeAll(() => {
-  api = setupApp().api;
-  admin = makeUser('admin', { name: 'Jefa de Patio' });
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+let admin: TestUser;
+beforeAll(async () => {
+  ({ api } = await setupApp());
+  admin = await makeUser('admin', { name: 'Jefa de Patio' });
 });
 
-const userRow = (id: string) => db.select().from(users).where(eq(users.id, id)).get();
-const logActions = (action: string) =>
-  db.select().from(activityLog).where(eq(activityLog.action, action)).all();
+const userRow = async (id: string) => (await db.select().from(users).where(eq(users.id, id)))[0];
+const logActions = (action: string) => db.select().from(activityLog).where(eq(activityLog.action, action));
 let seq = 0;
 async function registerPending(role = 'conductor', name = `Solicitante ${++seq}`) {
   const email = `pendiente${++seq}@test.local`;
@@ -45,7 +44,7 @@ describe('admin endpoints are for the admin only', () => {
     ADMIN_ENDPOINTS.flatMap(([m, p]) => (['conductor', 'gestor', 'manager'] as const).map((r) => [m, p, r])),
   )('%s %s: 403 for a %s', async (method, path, role) => {
     const request = api()[method as 'get'];
-    const res = await request(path).set(makeUser(role as 'gestor').auth);
+    const res = await request(path).set((await makeUser(role as 'gestor')).auth);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ detail: ERR.forbidden });
   });
@@ -95,9 +94,12 @@ describe('POST /api/admin/approve-user', () => {
       .send({ user_id: p.id, approved: true });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Usuario Nuevo Conductor aprobado' });
-    expect(userRow(p.id)).toMatchObject({ isApproved: true, approvedAt: expect.any(Date) });
+    expect(await userRow(p.id)).toMatchObject({ isApproved: true, approvedAt: expect.any(Date) });
     expect((await login(p.email)).status).toBe(200);
-    expect(logActions('Aprobar usuario').at(-1)).toMatchObject({ userName: 'Jefa de Patio', type: 'user' });
+    expect((await logActions('Aprobar usuario')).at(-1)).toMatchObject({
+      userName: 'Jefa de Patio',
+      type: 'user',
+    });
     const pending = await api().get('/api/admin/pending-users').set(admin.auth);
     expect(pending.body.map((u: { id: string }) => u.id)).not.toContain(p.id);
   });
@@ -110,9 +112,9 @@ describe('POST /api/admin/approve-user', () => {
       .send({ user_id: p.id, approved: false });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Solicitud de Rechazable rechazada' });
-    expect(userRow(p.id)).toBeUndefined();
+    expect(await userRow(p.id)).toBeUndefined();
     expect((await login(p.email)).status).toBe(401);
-    expect(logActions('Rechazar usuario')).toHaveLength(1);
+    expect(await logActions('Rechazar usuario')).toHaveLength(1);
     await api()
       .post('/api/auth/register')
       .send({ email: p.email, password: PASSWORD, name: 'Otra vez' })
@@ -120,14 +122,14 @@ describe('POST /api/admin/approve-user', () => {
   });
 
   it("deciding (approve, reject or delete) settles every admin's notice about that account only", async () => {
-    const other = makeUser('admin');
+    const other = await makeUser('admin');
     const notices = (subject: string) =>
-      db.select().from(notifications).where(eq(notifications.subjectUserId, subject)).all();
+      db.select().from(notifications).where(eq(notifications.subjectUserId, subject));
     const [approved, rejected, deleted, waiting] = await Promise.all(
       ['Aprobada', 'Rechazada', 'Borrada', 'Esperando'].map((name) => registerPending('gestor', name)),
     );
     for (const p of [approved, rejected, deleted, waiting]) {
-      const rows = notices(p.id);
+      const rows = await notices(p.id);
       expect(rows.map((n) => n.userId).sort()).toEqual([admin.user.id, other.user.id].sort());
       expect(rows.every((n) => n.type === 'user_pending' && !n.isRead)).toBe(true);
     }
@@ -136,22 +138,23 @@ describe('POST /api/admin/approve-user', () => {
     await decide(approved.id, true);
     await decide(rejected.id, false);
     await api().delete(`/api/admin/delete-user/${deleted.id}`).set(other.auth).expect(200);
-    for (const p of [approved, rejected, deleted]) expect(notices(p.id).every((n) => n.isRead)).toBe(true);
-    expect(notices(waiting.id).some((n) => n.isRead)).toBe(false);
+    for (const p of [approved, rejected, deleted])
+      expect((await notices(p.id)).every((n) => n.isRead)).toBe(true);
+    expect((await notices(waiting.id)).some((n) => n.isRead)).toBe(false);
     const listed = await api().get('/api/notifications').set(other.auth).expect(200);
     const unread = listed.body.filter((n: { is_read: boolean }) => !n.is_read);
     expect(unread.map((n: { message: string }) => n.message)).toEqual([expect.stringContaining('Esperando')]);
   });
 
   it('409 for a user no longer pending, 404 for an unknown one', async () => {
-    const approved = makeUser('gestor');
+    const approved = await makeUser('gestor');
     const again = await api()
       .post('/api/admin/approve-user')
       .set(admin.auth)
       .send({ user_id: approved.user.id, approved: false });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ detail: ERR.userNotPending });
-    expect(userRow(approved.user.id)).toBeDefined();
+    expect(await userRow(approved.user.id)).toBeDefined();
     const unknown = await api()
       .post('/api/admin/approve-user')
       .set(admin.auth)
@@ -161,7 +164,7 @@ describe('POST /api/admin/approve-user', () => {
   });
 
   it('two admins deciding at once: one 200, one 409', async () => {
-    const other = makeUser('admin');
+    const other = await makeUser('admin');
     const p = await registerPending();
     const [a, b] = await Promise.all([
       api().post('/api/admin/approve-user').set(admin.auth).send({ user_id: p.id, approved: true }),
@@ -169,7 +172,7 @@ describe('POST /api/admin/approve-user', () => {
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const winnerApproved = a.status === 200;
-    expect(userRow(p.id)?.isApproved ?? false).toBe(winnerApproved);
+    expect((await userRow(p.id))?.isApproved ?? false).toBe(winnerApproved);
   });
 
   it.each([
@@ -185,8 +188,8 @@ describe('POST /api/admin/approve-user', () => {
 
 describe('GET /api/admin/users', () => {
   it('lists live accounts (pending included, deleted hidden) without hashes', async () => {
-    const online = makeUser('conductor', { name: 'Zoe En Línea', online: true, taskTypes: ['swap'] });
-    const gone = makeUser('gestor');
+    const online = await makeUser('conductor', { name: 'Zoe En Línea', online: true, taskTypes: ['swap'] });
+    const gone = await makeUser('gestor');
     const p = await registerPending('gestor');
     await api().delete(`/api/admin/delete-user/${gone.user.id}`).set(admin.auth).expect(200);
     const res = await api().get('/api/admin/users').set(admin.auth);
@@ -214,7 +217,7 @@ describe('GET /api/admin/users', () => {
 
 describe('POST /api/admin/update-user-role', () => {
   it('changes the role and revokes the old tokens (they log in again with the new role)', async () => {
-    const user = makeUser('gestor', { name: 'Cambiante' });
+    const user = await makeUser('gestor', { name: 'Cambiante' });
     await api().get('/api/dashboard/stats').set(user.auth).expect(200);
     const res = await api()
       .post('/api/admin/update-user-role')
@@ -227,36 +230,38 @@ describe('POST /api/admin/update-user-role', () => {
     expect(old.body).toEqual({ detail: ERR.sessionRevoked });
     const again = await login(user.user.email);
     expect(again.body.user.role).toBe('manager');
-    expect(userRow(user.user.id)).toMatchObject({ role: 'manager', tokenVersion: 1, isOnline: true });
-    expect(logActions('Cambiar rol').at(-1)?.details).toBe('El rol de Cambiante pasó de Gestor a Manager');
+    expect(await userRow(user.user.id)).toMatchObject({ role: 'manager', tokenVersion: 1, isOnline: true });
+    expect((await logActions('Cambiar rol')).at(-1)?.details).toBe(
+      'El rol de Cambiante pasó de Gestor a Manager',
+    );
   });
 
   it('a conductor who stops being one gives their active task back to the pool', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     await api()
       .post('/api/admin/update-user-role')
       .set(admin.auth)
       .send({ user_id: driver.user.id, new_role: 'gestor' })
       .expect(200);
-    expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()).toMatchObject({
+    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]).toMatchObject({
       status: 'bolsa_trabajo',
       assignedTo: null,
     });
   });
 
   it('a new conductor without task types gets the default one', async () => {
-    const gestor = makeUser('gestor');
+    const gestor = await makeUser('gestor');
     await api()
       .post('/api/admin/update-user-role')
       .set(admin.auth)
       .send({ user_id: gestor.user.id, new_role: 'conductor' })
       .expect(200);
-    expect(userRow(gestor.user.id)?.taskTypes).toEqual(['semiremolque']);
+    expect((await userRow(gestor.user.id))?.taskTypes).toEqual(['semiremolque']);
   });
 
   it('the same role changes nothing and keeps the session', async () => {
-    const manager = makeUser('manager', { name: 'Igual' });
+    const manager = await makeUser('manager', { name: 'Igual' });
     const res = await api()
       .post('/api/admin/update-user-role')
       .set(admin.auth)
@@ -266,23 +271,23 @@ describe('POST /api/admin/update-user-role', () => {
   });
 
   it('the last admin cannot be demoted (400); with another admin they may step down', async () => {
-    setupApp();
-    const solo = makeUser('admin');
+    await setupApp();
+    const solo = await makeUser('admin');
     const res = await api()
       .post('/api/admin/update-user-role')
       .set(solo.auth)
       .send({ user_id: solo.user.id, new_role: 'manager' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ detail: ERR.lastAdmin });
-    expect(userRow(solo.user.id)?.role).toBe('admin');
-    makeUser('admin');
+    expect((await userRow(solo.user.id))?.role).toBe('admin');
+    await makeUser('admin');
     await api()
       .post('/api/admin/update-user-role')
       .set(solo.auth)
       .send({ user_id: solo.user.id, new_role: 'manager' })
       .expect(200);
     expect((await api().get('/api/admin/users').set(solo.auth)).status).toBe(401);
-    admin = makeUser('admin', { name: 'Jefa de Patio' });
+    admin = await makeUser('admin', { name: 'Jefa de Patio' });
   });
 
   it('404 for an unknown user, 400 for an unknown role', async () => {
@@ -302,37 +307,37 @@ describe('POST /api/admin/update-user-role', () => {
 
 describe('POST /api/admin/update-user-task-types', () => {
   it('sets a conductor’s types (duplicates dropped) and logs it', async () => {
-    const driver = makeUser('conductor', { name: 'Tipos' });
+    const driver = await makeUser('conductor', { name: 'Tipos' });
     const res = await api()
       .post('/api/admin/update-user-task-types')
       .set(admin.auth)
       .send({ user_id: driver.user.id, task_types: ['swap', 'semiremolque_out_km0', 'swap'] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Tipos de tarea de Tipos actualizados' });
-    expect(userRow(driver.user.id)?.taskTypes).toEqual(['swap', 'semiremolque_out_km0']);
-    expect(logActions('Cambiar tipos de tarea').at(-1)?.details).toBe(
+    expect((await userRow(driver.user.id))?.taskTypes).toEqual(['swap', 'semiremolque_out_km0']);
+    expect((await logActions('Cambiar tipos de tarea')).at(-1)?.details).toBe(
       'Tipos de tarea de Tipos: Swap, Semi Out',
     );
     await api().get('/api/dashboard/stats').set(driver.auth).expect(200);
   });
 
   it('a new type brings waiting work to an available driver at once', async () => {
-    const driver = makeUser('conductor', { taskTypes: ['swap'] });
+    const driver = await makeUser('conductor', { taskTypes: ['swap'] });
     await api().post('/api/timeclock/punch?clock_type=entrada').set(driver.auth).expect(200);
-    const task = makeTask({ vehicleType: 'semiremolque_out_km0' });
+    const task = await makeTask({ vehicleType: 'semiremolque_out_km0' });
     await api()
       .post('/api/admin/update-user-task-types')
       .set(admin.auth)
       .send({ user_id: driver.user.id, task_types: ['swap', 'semiremolque_out_km0'] })
       .expect(200);
-    expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()).toMatchObject({
+    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]).toMatchObject({
       status: 'en_proceso',
       assignedTo: driver.user.id,
     });
   });
 
   it('400 for no types or an unknown type, 409 for a non-conductor, 404 for nobody', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const none = await api()
       .post('/api/admin/update-user-task-types')
       .set(admin.auth)
@@ -344,8 +349,8 @@ describe('POST /api/admin/update-user-task-types', () => {
       .set(admin.auth)
       .send({ user_id: driver.user.id, task_types: ['camion'] });
     expect(unknownType.status).toBe(400);
-    expect(userRow(driver.user.id)?.taskTypes).toEqual(['semiremolque']);
-    const gestor = makeUser('gestor');
+    expect((await userRow(driver.user.id))?.taskTypes).toEqual(['semiremolque']);
+    const gestor = await makeUser('gestor');
     const notDriver = await api()
       .post('/api/admin/update-user-task-types')
       .set(admin.auth)
@@ -362,17 +367,17 @@ describe('POST /api/admin/update-user-task-types', () => {
 
 describe('DELETE /api/admin/delete-user/{id}', () => {
   it('soft-deletes: sessions end, login fails, the email is free, history stays', async () => {
-    const driver = makeUser('conductor', { name: 'Se Va', email: 'se-va@test.local' });
-    makePunch(driver.user.id, 'entrada');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await makeUser('conductor', { name: 'Se Va', email: 'se-va@test.local' });
+    await makePunch(driver.user.id, 'entrada');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const res = await api().delete(`/api/admin/delete-user/${driver.user.id}`).set(admin.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Usuario Se Va eliminado' });
-    expect(userRow(driver.user.id)).toMatchObject({ deletedAt: expect.any(Date), tokenVersion: 1 });
+    expect(await userRow(driver.user.id)).toMatchObject({ deletedAt: expect.any(Date), tokenVersion: 1 });
     const old = await api().get('/api/dashboard/stats').set(driver.auth);
     expect(old.status).toBe(401);
     expect((await login('se-va@test.local')).status).toBe(401);
-    expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()).toMatchObject({
+    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]).toMatchObject({
       status: 'bolsa_trabajo',
       assignedTo: null,
     });
@@ -382,7 +387,7 @@ describe('DELETE /api/admin/delete-user/{id}', () => {
       .post('/api/auth/register')
       .send({ email: 'se-va@test.local', password: PASSWORD, name: 'Vuelve' })
       .expect(201);
-    expect(logActions('Eliminar usuario').at(-1)?.details).toBe(
+    expect((await logActions('Eliminar usuario')).at(-1)?.details).toBe(
       'Se eliminó la cuenta de Se Va (se-va@test.local)',
     );
   });
@@ -391,11 +396,11 @@ describe('DELETE /api/admin/delete-user/{id}', () => {
     const self = await api().delete(`/api/admin/delete-user/${admin.user.id}`).set(admin.auth);
     expect(self.status).toBe(400);
     expect(self.body).toEqual({ detail: ERR.cannotDeleteSelf });
-    expect(userRow(admin.user.id)?.deletedAt).toBeNull();
+    expect((await userRow(admin.user.id))?.deletedAt).toBeNull();
     expect((await api().delete(`/api/admin/delete-user/${crypto.randomUUID()}`).set(admin.auth)).status).toBe(
       404,
     );
-    const gone = makeUser('gestor');
+    const gone = await makeUser('gestor');
     await api().delete(`/api/admin/delete-user/${gone.user.id}`).set(admin.auth).expect(200);
     expect((await api().delete(`/api/admin/delete-user/${gone.user.id}`).set(admin.auth)).status).toBe(404);
     const bad = await api().delete('/api/admin/delete-user/1%20OR%201=1').set(admin.auth);
@@ -404,7 +409,7 @@ describe('DELETE /api/admin/delete-user/{id}', () => {
   });
 
   it('another admin can be deleted while one remains', async () => {
-    const other = makeUser('admin');
+    const other = await makeUser('admin');
     await api().delete(`/api/admin/delete-user/${other.user.id}`).set(admin.auth).expect(200);
     expect((await api().get('/api/admin/users').set(other.auth)).status).toBe(401);
   });

@@ -4,10 +4,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ERR } from '@shared/labels';
 import type { LogEntry } from '@shared/schemas';
 import type { LogType } from '@shared/enums';
-import { activityLog } from '../../server/db/schema';
-import { db, makeUser, setupApp, type TestUser } from '../helpers/context';
+import { activityLog } from '../../server/db/tables';
+import { db, makeUser, setupApp, tx, type TestUser } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let admin: TestUser;
 let ana: TestUser;
 let bruno: TestUser;
@@ -21,14 +21,14 @@ const row = (type: LogType, who: TestUser | null, details: string, iso: string) 
   timestamp: new Date(iso),
 });
 
-beforeEach(() => {
-  api = setupApp().api;
-  admin = makeUser('admin');
-  ana = makeUser('gestor', { name: 'Ana' });
-  bruno = makeUser('conductor', { name: 'Bruno' });
-  db.delete(activityLog).run();
-  db.insert(activityLog)
-    .values([
+beforeEach(async () => {
+  ({ api } = await setupApp());
+  admin = await makeUser('admin');
+  ana = await makeUser('gestor', { name: 'Ana' });
+  bruno = await makeUser('conductor', { name: 'Bruno' });
+  await tx(async () => {
+    await db.delete(activityLog);
+    await db.insert(activityLog).values([
       // 2026-03-28 is the day before the spring change; Madrid is UTC+1 then, UTC+2 from the 29th.
       row('task', ana, 'a1', '2026-03-27T22:59:59Z'), // 23:59:59 on the 27th in Madrid
       row('task', ana, 'a2', '2026-03-27T23:00:00Z'), // 00:00 on the 28th
@@ -37,8 +37,8 @@ beforeEach(() => {
       row('system', null, 's1', '2026-03-28T23:00:00Z'), // 00:00 on the 29th (01:00 jumps to 03:00 later)
       row('task', ana, 'a3', '2026-03-29T21:59:59Z'), // 23:59:59 CEST on the 29th
       row('user', ana, 'a4', '2026-03-29T22:00:00Z'), // 00:00 on the 30th
-    ])
-    .run();
+    ]);
+  });
 });
 
 async function logs(query: Record<string, string | number>): Promise<LogEntry[]> {
@@ -120,7 +120,8 @@ describe('GET /api/admin/system/logs filters', () => {
 
   it('only the admin reads it', async () => {
     for (const role of ['manager', 'gestor', 'conductor'] as const) {
-      const res = await api().get('/api/admin/system/logs').query({ type: 'task' }).set(makeUser(role).auth);
+      const { auth } = await makeUser(role);
+      const res = await api().get('/api/admin/system/logs').query({ type: 'task' }).set(auth);
       expect(res.status).toBe(403);
     }
   });

@@ -4,18 +4,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
 import type { DriverAnalyticsRow } from '@shared/schemas';
-import { presenceIntervals, taskEvents, tasks, users } from '../../server/db/schema';
-import { db, makePunch, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+import { presenceIntervals, taskEvents, tasks, users } from '../../server/db/tables';
+import { db, makePunch, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
-let api: ReturnType<typeof setupApp>['api'];
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let admin: TestUser;
-beforeEach(() => {
-  api = setupApp().api;
-  admin = makeUser('admin');
+beforeEach(async () => {
+  ({ api } = await setupApp());
+  admin = await makeUser('admin');
 });
 
 const ago = (ms: number) => new Date(now().getTime() - ms);
@@ -29,7 +29,7 @@ async function analytics(): Promise<DriverAnalyticsRow[]> {
 const rowOf = (rows: DriverAnalyticsRow[], u: TestUser) => rows.find((r) => r.id === u.user.id)!;
 
 const presence = (u: TestUser, from: Date, to: Date | null) =>
-  db.insert(presenceIntervals).values({ userId: u.user.id, startedAt: from, endedAt: to }).run();
+  tx(() => db.insert(presenceIntervals).values({ userId: u.user.id, startedAt: from, endedAt: to }));
 
 /** A task the driver finished `completedAgo` ago, `tookMs` after taking it. */
 const finished = (u: TestUser, completedAgo: number, tookMs: number) => {
@@ -46,7 +46,8 @@ const finished = (u: TestUser, completedAgo: number, tookMs: number) => {
 describe('who may read analytics (CONTRACT §12)', () => {
   it('admin only', async () => {
     for (const role of ['manager', 'gestor', 'conductor'] as const) {
-      const res = await api().get('/api/admin/analytics/drivers').set(makeUser(role).auth);
+      const { auth } = await makeUser(role);
+      const res = await api().get('/api/admin/analytics/drivers').set(auth);
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ detail: ERR.forbidden });
     }
@@ -56,13 +57,13 @@ describe('who may read analytics (CONTRACT §12)', () => {
 
 describe('GET /api/admin/analytics/drivers', () => {
   it('one row per approved, live conductor, most movements first, every field present', async () => {
-    const idle = makeUser('conductor', { name: 'Ana Vega', email: 'ana@test.local' });
-    const busy = makeUser('conductor', { name: 'Jesús Mora', online: true });
-    db.update(users).set({ movementsCount: 7 }).where(eq(users.id, busy.user.id)).run();
-    makeUser('conductor', { approved: false });
-    const gone = makeUser('conductor');
-    db.update(users).set({ deletedAt: now() }).where(eq(users.id, gone.user.id)).run();
-    makeUser('manager');
+    const idle = await makeUser('conductor', { name: 'Ana Vega', email: 'ana@test.local' });
+    const busy = await makeUser('conductor', { name: 'Jesús Mora', online: true });
+    await tx(() => db.update(users).set({ movementsCount: 7 }).where(eq(users.id, busy.user.id)));
+    await makeUser('conductor', { approved: false });
+    const gone = await makeUser('conductor');
+    await tx(() => db.update(users).set({ deletedAt: now() }).where(eq(users.id, gone.user.id)));
+    await makeUser('manager');
 
     const rows = await analytics();
     expect(rows.map((r) => r.id)).toEqual([busy.user.id, idle.user.id]);
@@ -80,25 +81,25 @@ describe('GET /api/admin/analytics/drivers', () => {
   });
 
   it('online time: presence intervals clipped to the last 24 h, an open one up to now (minutes)', async () => {
-    const d = makeUser('conductor');
-    presence(d, ago(30 * HOUR), ago(20 * HOUR)); // 4 h inside the window
-    presence(d, ago(3 * HOUR), ago(2 * HOUR)); // 1 h
-    presence(d, ago(48 * HOUR), ago(40 * HOUR)); // outside
-    presence(d, ago(30 * MIN), null); // open: 30 min so far
+    const d = await makeUser('conductor');
+    await presence(d, ago(30 * HOUR), ago(20 * HOUR)); // 4 h inside the window
+    await presence(d, ago(3 * HOUR), ago(2 * HOUR)); // 1 h
+    await presence(d, ago(48 * HOUR), ago(40 * HOUR)); // outside
+    await presence(d, ago(30 * MIN), null); // open: 30 min so far
     const minutes = rowOf(await analytics(), d).total_time_online_24h;
     expect(minutes).toBeGreaterThanOrEqual(330);
     expect(minutes).toBeLessThan(330.5);
   });
 
   it('average completion time: completed_at − assigned_at over the last 30 days, in minutes', async () => {
-    const d = makeUser('conductor');
-    finished(d, DAY, 20 * MIN);
-    finished(d, 2 * DAY, 45 * MIN);
-    finished(d, 31 * DAY, 300 * MIN); // older than 30 days
-    const deleted = finished(d, 3 * DAY, 500 * MIN);
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deleted.id)).run();
-    const other = makeUser('conductor');
-    finished(other, 40 * DAY, 10 * MIN);
+    const d = await makeUser('conductor');
+    await finished(d, DAY, 20 * MIN);
+    await finished(d, 2 * DAY, 45 * MIN);
+    await finished(d, 31 * DAY, 300 * MIN); // older than 30 days
+    const deleted = await finished(d, 3 * DAY, 500 * MIN);
+    await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deleted.id)));
+    const other = await makeUser('conductor');
+    await finished(other, 40 * DAY, 10 * MIN);
 
     const rows = await analytics();
     expect(rowOf(rows, d).average_task_completion_time).toBe(32.5);
@@ -106,31 +107,31 @@ describe('GET /api/admin/analytics/drivers', () => {
   });
 
   it('last activity: the latest of presence, punches and task history', async () => {
-    const byPunch = makeUser('conductor');
-    presence(byPunch, ago(5 * HOUR), ago(3 * HOUR));
+    const byPunch = await makeUser('conductor');
+    await presence(byPunch, ago(5 * HOUR), ago(3 * HOUR));
     const punchAt = ago(HOUR);
-    makePunch(byPunch.user.id, 'entrada', punchAt);
+    await makePunch(byPunch.user.id, 'entrada', punchAt);
 
-    const byPresence = makeUser('conductor');
+    const byPresence = await makeUser('conductor');
     const leftAt = ago(2 * HOUR);
-    presence(byPresence, ago(4 * HOUR), leftAt);
-    makePunch(byPresence.user.id, 'salida', ago(6 * HOUR));
+    await presence(byPresence, ago(4 * HOUR), leftAt);
+    await makePunch(byPresence.user.id, 'salida', ago(6 * HOUR));
 
-    const byTask = makeUser('conductor');
-    const task = finished(byTask, 10 * MIN, 15 * MIN);
-    makePunch(byTask.user.id, 'entrada', ago(3 * HOUR));
-    db.insert(taskEvents)
-      .values({
+    const byTask = await makeUser('conductor');
+    const task = await finished(byTask, 10 * MIN, 15 * MIN);
+    await makePunch(byTask.user.id, 'entrada', ago(3 * HOUR));
+    await tx(() =>
+      db.insert(taskEvents).values({
         taskId: task.id,
         type: 'completed',
         actorId: byTask.user.id,
         driverId: byTask.user.id,
         at: task.completedAt!,
-      })
-      .run();
+      }),
+    );
 
-    const online = makeUser('conductor');
-    presence(online, ago(HOUR), null);
+    const online = await makeUser('conductor');
+    await presence(online, ago(HOUR), null);
     const before = now().getTime();
 
     const rows = await analytics();

@@ -3,19 +3,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { LOGIN_RATE_LIMIT, REGISTER_RATE_LIMIT, TOKEN_TTL_MS } from '@shared/constants';
 import { ERR } from '@shared/labels';
-import { activityLog, notifications, users } from '../../server/db/schema';
+import { activityLog, notifications, users } from '../../server/db/tables';
 import { configure } from '../../server/config';
 import { PASSWORD, advanceClock, db, makeUser, setupApp } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeAll(() => {
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeAll(async () => {
   // These tests speak through a proxy on loopback that names the client (TRUST_PROXY=loopback).
   configure({ trustProxy: 'loopback' });
-  api = setupApp().api;
+  ({ api } = await setupApp());
 });
 
-const userByEmail = (email: string) => db.select().from(users).where(eq(users.email, email)).get();
-const logRows = (action: string) => db.select().from(activityLog).where(eq(activityLog.action, action)).all();
+const userByEmail = async (email: string) => (await db.select().from(users).where(eq(users.email, email)))[0];
+const logRows = (action: string) => db.select().from(activityLog).where(eq(activityLog.action, action));
 let seq = 0;
 const freshEmail = () => `persona${++seq}@test.local`;
 /** Each test that counts per IP speaks from its own address. */
@@ -36,10 +36,10 @@ describe('POST /api/auth/register', () => {
       user: { id: expect.any(String), name: 'Ana García', email: 'ana.garcia@test.local', role: 'conductor' },
     });
     expect(JSON.stringify(res.body)).not.toMatch(/password|hash/i);
-    const row = userByEmail('ana.garcia@test.local');
+    const row = await userByEmail('ana.garcia@test.local');
     expect(row).toMatchObject({ isApproved: false, taskTypes: ['semiremolque'], deletedAt: null });
     expect(row?.passwordHash).not.toBe('segura123');
-    expect(logRows('Registrarse').map((r) => r.userId)).toContain(row?.id);
+    expect((await logRows('Registrarse')).map((r) => r.userId)).toContain(row?.id);
   });
 
   it('defaults the role to conductor and gives other roles no task types', async () => {
@@ -52,21 +52,20 @@ describe('POST /api/auth/register', () => {
       .post('/api/auth/register')
       .send({ email, password: 'segura123', name: 'G', role: 'gestor' });
     expect(g.status).toBe(201);
-    expect(userByEmail(email)?.taskTypes).toEqual([]);
+    expect((await userByEmail(email))?.taskTypes).toEqual([]);
   });
 
   it('tells every admin with a user_pending notification', async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     const email = freshEmail();
     await api()
       .post('/api/auth/register')
       .send({ email, password: 'segura123', name: 'Luis Pérez', role: 'manager' })
       .expect(201);
-    const rows = db
+    const rows = await db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.userId, admin.user.id), eq(notifications.type, 'user_pending')))
-      .all();
+      .where(and(eq(notifications.userId, admin.user.id), eq(notifications.type, 'user_pending')));
     expect(rows).toHaveLength(1);
     expect(rows[0].message).toBe(`Luis Pérez (${email}) solicita acceso como Manager`);
     const list = await api().get('/api/notifications').set(admin.auth).expect(200);
@@ -100,7 +99,7 @@ describe('POST /api/auth/register', () => {
     const res = await api().post('/api/auth/register').send(body);
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain(fragment);
-    expect(userByEmail('x@test.local')).toBeUndefined();
+    expect(await userByEmail('x@test.local')).toBeUndefined();
   });
 
   it('answers 400 to malformed JSON', async () => {
@@ -129,13 +128,13 @@ describe('POST /api/auth/register', () => {
         .send({ email: 'masivo-extra@test.local', password: 'segura123', name: 'Extra' });
       expect(blocked.status).toBe(429);
       expect(blocked.body).toEqual({ detail: ERR.tooManyAttempts });
-      expect(userByEmail('masivo-extra@test.local')).toBeUndefined();
+      expect(await userByEmail('masivo-extra@test.local')).toBeUndefined();
       await api()
         .post('/api/auth/register')
         .set(fromIp('10.9.9.10'))
         .send({ email: 'otra-ip@test.local', password: 'segura123', name: 'Otra' })
         .expect(201);
-      advanceClock(REGISTER_RATE_LIMIT.windowMs);
+      await advanceClock(REGISTER_RATE_LIMIT.windowMs);
       await api()
         .post('/api/auth/register')
         .set(fromIp(ip))
@@ -147,7 +146,7 @@ describe('POST /api/auth/register', () => {
 
 describe('POST /api/auth/login', () => {
   it('logs an approved user in, marks them online and writes the activity log', async () => {
-    const driver = makeUser('conductor', { email: 'marta@test.local', name: 'Marta' });
+    const driver = await makeUser('conductor', { email: 'marta@test.local', name: 'Marta' });
     const res = await api().post('/api/auth/login').send({ email: '  MARTA@test.local', password: PASSWORD });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -155,8 +154,8 @@ describe('POST /api/auth/login', () => {
       access_token: expect.any(String),
       user: { id: driver.user.id, name: 'Marta', email: 'marta@test.local', role: 'conductor' },
     });
-    expect(userByEmail('marta@test.local')?.isOnline).toBe(true);
-    expect(logRows('Iniciar sesión').map((r) => r.userName)).toContain('Marta');
+    expect((await userByEmail('marta@test.local'))?.isOnline).toBe(true);
+    expect((await logRows('Iniciar sesión')).map((r) => r.userName)).toContain('Marta');
     await api()
       .get('/api/dashboard/stats')
       .set('Authorization', `Bearer ${res.body.access_token}`)
@@ -164,7 +163,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it('answers the same 401 to a wrong password and to an unknown email', async () => {
-    makeUser('gestor', { email: 'gestor-login@test.local' });
+    await makeUser('gestor', { email: 'gestor-login@test.local' });
     const wrong = await api()
       .post('/api/auth/login')
       .send({ email: 'gestor-login@test.local', password: 'otra-cosa' });
@@ -178,7 +177,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it('refuses a pending account with 403, but only with the right password', async () => {
-    makeUser('conductor', { email: 'pendiente@test.local', approved: false });
+    await makeUser('conductor', { email: 'pendiente@test.local', approved: false });
     const res = await api()
       .post('/api/auth/login')
       .send({ email: 'pendiente@test.local', password: PASSWORD });
@@ -191,8 +190,8 @@ describe('POST /api/auth/login', () => {
   });
 
   it('refuses a deleted account with 401', async () => {
-    const admin = makeUser('admin');
-    const gone = makeUser('manager', { email: 'borrado@test.local' });
+    const admin = await makeUser('admin');
+    const gone = await makeUser('manager', { email: 'borrado@test.local' });
     await api().delete(`/api/admin/delete-user/${gone.user.id}`).set(admin.auth).expect(200);
     const res = await api().post('/api/auth/login').send({ email: 'borrado@test.local', password: PASSWORD });
     expect(res.status).toBe(401);
@@ -205,7 +204,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it(`blocks the ${LOGIN_RATE_LIMIT.max + 1}th failure in a row from one address for one email (429)`, async () => {
-    makeUser('manager', { email: 'objetivo@test.local' });
+    await makeUser('manager', { email: 'objetivo@test.local' });
     const ip = '10.1.1.1';
     const attempt = (password: string, email = 'objetivo@test.local', from = ip) =>
       api().post('/api/auth/login').set(fromIp(from)).send({ email, password });
@@ -218,12 +217,12 @@ describe('POST /api/auth/login', () => {
     // Another address, or another email from the same address, is not affected.
     expect((await attempt(PASSWORD, 'objetivo@test.local', '10.1.1.2')).status).toBe(200);
     expect((await attempt('incorrecta', 'otro@test.local')).status).toBe(401);
-    advanceClock(LOGIN_RATE_LIMIT.windowMs);
+    await advanceClock(LOGIN_RATE_LIMIT.windowMs);
     expect((await attempt(PASSWORD)).status).toBe(200);
   });
 
   it('counts only failures: a success starts the count again', async () => {
-    makeUser('manager', { email: 'despistado@test.local' });
+    await makeUser('manager', { email: 'despistado@test.local' });
     const attempt = (password: string) =>
       api()
         .post('/api/auth/login')
@@ -244,14 +243,14 @@ describe('POST /api/auth/refresh', () => {
   });
 
   it('gives a fresh 12 h token while the old one still expires on time', async () => {
-    const manager = makeUser('manager');
-    advanceClock(TOKEN_TTL_MS - 60 * 60 * 1000);
+    const manager = await makeUser('manager');
+    await advanceClock(TOKEN_TTL_MS - 60 * 60 * 1000);
     const res = await api().post('/api/auth/refresh').set(manager.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ access_token: expect.any(String) });
     expect(res.body.access_token).not.toBe(manager.token);
     const fresh = { Authorization: `Bearer ${res.body.access_token}` };
-    advanceClock(2 * 60 * 60 * 1000);
+    await advanceClock(2 * 60 * 60 * 1000);
     const old = await api().get('/api/dashboard/stats').set(manager.auth);
     expect(old.status).toBe(401);
     expect(old.body.detail).toBe(ERR.sessionExpired);
@@ -259,7 +258,10 @@ describe('POST /api/auth/refresh', () => {
   });
 
   it.each(['conductor', 'gestor', 'manager', 'admin'] as const)('works for a %s', async (role) => {
-    await api().post('/api/auth/refresh').set(makeUser(role).auth).expect(200);
+    await api()
+      .post('/api/auth/refresh')
+      .set((await makeUser(role)).auth)
+      .expect(200);
   });
 });
 
@@ -269,13 +271,13 @@ describe('POST /api/auth/logout', () => {
   });
 
   it('takes the user offline at once and writes the activity log', async () => {
-    const gestor = makeUser('gestor', { name: 'Gestor Saliente' });
+    const gestor = await makeUser('gestor', { name: 'Gestor Saliente' });
     await api().get('/api/dashboard/stats').set(gestor.auth).expect(200);
-    expect(userByEmail(gestor.user.email)?.isOnline).toBe(true);
+    expect((await userByEmail(gestor.user.email))?.isOnline).toBe(true);
     const res = await api().post('/api/auth/logout').set(gestor.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Sesión cerrada' });
-    expect(userByEmail(gestor.user.email)?.isOnline).toBe(false);
-    expect(logRows('Cerrar sesión').map((r) => r.userName)).toContain('Gestor Saliente');
+    expect((await userByEmail(gestor.user.email))?.isOnline).toBe(false);
+    expect((await logRows('Cerrar sesión')).map((r) => r.userName)).toContain('Gestor Saliente');
   });
 });

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_TTL_MS } from '@shared/constants';
 import type { Role } from '@shared/enums';
 import { config, configure } from '../../server/config';
-import { users } from '../../server/db/schema';
+import { users } from '../../server/db/tables';
 import { nowMs } from '../../server/clock';
-import { PASSWORD, db, makeTask, makeUser, setupApp, tokenFor } from '../helpers/context';
+import { PASSWORD, db, makeTask, makeUser, setupApp, tokenFor, tx } from '../helpers/context';
 
 const CALLERS = [
   'none',
@@ -34,7 +34,7 @@ interface Req {
   body?: object;
 }
 /** Builds the request for a caller (fresh fixtures, so an allowed role meets its success case). */
-type Build = (me: { id: string; role: Role }) => Req;
+type Build = (me: { id: string; role: Role }) => Req | Promise<Req>;
 
 const RANGE = 'date_from=2026-01-01&date_to=2026-01-02';
 let trailer = 0;
@@ -60,12 +60,14 @@ const pushSubscription = () => {
   };
 };
 /** A task the caller drives (when the caller is a conductor), for complete/return. */
-const ownActive = (me: { id: string; role: Role }) =>
-  makeTask({
-    status: 'en_proceso',
-    trailerId: newTrailer(),
-    assignedTo: me.role === 'conductor' ? me.id : makeUser('conductor').user.id,
-  }).id;
+const ownActive = async (me: { id: string; role: Role }) =>
+  (
+    await makeTask({
+      status: 'en_proceso',
+      trailerId: newTrailer(),
+      assignedTo: me.role === 'conductor' ? me.id : (await makeUser('conductor')).user.id,
+    })
+  ).id;
 
 // prettier-ignore
 const MATRIX: [string, Build, ...number[]][] = [
@@ -75,7 +77,7 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /health/ready',                              () => ({ method: 'get', path: '/api/health/ready' }),                                                             200, 200, 200, 200, 200, 200, 200, 200, 200],
   ['POST /test/clock',                               () => ({ method: 'post', path: '/api/test/clock', body: { advance_ms: 0 } }),                                   200, 200, 200, 200, 200, 200, 200, 200, 200],
   ['POST /auth/register',                            () => ({ method: 'post', path: '/api/auth/register', body: { email: `r-${crypto.randomUUID()}@t.es`, password: 'abcdefgh1', name: 'Nuevo' } }), 201, 201, 201, 201, 201, 201, 201, 201, 201],
-  ['POST /auth/login',                               () => ({ method: 'post', path: '/api/auth/login', body: { email: makeUser('gestor').user.email, password: PASSWORD } }), 200, 200, 200, 200, 200, 200, 200, 200, 200],
+  ['POST /auth/login',                               async () => ({ method: 'post', path: '/api/auth/login', body: { email: (await makeUser('gestor')).user.email, password: PASSWORD } }), 200, 200, 200, 200, 200, 200, 200, 200, 200],
   ['POST /auth/refresh',                             () => ({ method: 'post', path: '/api/auth/refresh' }),                                                            401, 401, 401, 401, 401, 200, 200, 200, 200],
   ['POST /auth/logout',                              () => ({ method: 'post', path: '/api/auth/logout' }),                                                             401, 401, 401, 401, 401, 200, 200, 200, 200],
   ['GET /dashboard/stats',                           () => ({ method: 'get', path: '/api/dashboard/stats' }),                                                          401, 401, 401, 401, 401, 200, 200, 200, 200],
@@ -85,15 +87,15 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /notifications',                             () => ({ method: 'get', path: '/api/notifications' }),                                                            401, 401, 401, 401, 401, 200, 200, 200, 200],
   ['POST /notifications/{id}/mark-read (unknown)',   () => ({ method: 'post', path: `/api/notifications/${crypto.randomUUID()}/mark-read` }),                          401, 401, 401, 401, 401, 404, 404, 404, 404],
   ['POST /tasks',                                    () => ({ method: 'post', path: '/api/tasks', body: validTask() }),                                              401, 401, 401, 401, 401, 403, 201, 201, 201],
-  ['PUT /tasks/{id} (a pool task\'s priority)',      () => ({ method: 'put', path: `/api/tasks/${makeTask({ trailerId: newTrailer() }).id}`, body: { priority: 'high' } }), 401, 401, 401, 401, 401, 409, 200, 200, 200],
+  ['PUT /tasks/{id} (a pool task\'s priority)',      async () => ({ method: 'put', path: `/api/tasks/${(await makeTask({ trailerId: newTrailer() })).id}`, body: { priority: 'high' } }), 401, 401, 401, 401, 401, 409, 200, 200, 200],
   ['PUT /tasks/{id} (unknown)',                      () => ({ method: 'put', path: `/api/tasks/${crypto.randomUUID()}`, body: { priority: 'high' } }),                 401, 401, 401, 401, 401, 404, 404, 404, 404],
-  ['DELETE /tasks/{id}',                             () => ({ method: 'delete', path: `/api/tasks/${makeTask({ trailerId: newTrailer() }).id}` }),                   401, 401, 401, 401, 401, 403, 200, 200, 200],
-  ['GET /tasks/{id}/eligible-drivers',               () => ({ method: 'get', path: `/api/tasks/${makeTask({ trailerId: newTrailer() }).id}/eligible-drivers` }),      401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['DELETE /tasks/{id}',                             async () => ({ method: 'delete', path: `/api/tasks/${(await makeTask({ trailerId: newTrailer() })).id}` }),                   401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /tasks/{id}/eligible-drivers',               async () => ({ method: 'get', path: `/api/tasks/${(await makeTask({ trailerId: newTrailer() })).id}/eligible-drivers` }),      401, 401, 401, 401, 401, 403, 200, 200, 200],
   ['GET /tasks/swap-available',                      () => ({ method: 'get', path: '/api/tasks/swap-available' }),                                                     401, 401, 401, 401, 401, 200, 403, 403, 403],
   ['GET /tasks/my-active (none: 404)',               () => ({ method: 'get', path: '/api/tasks/my-active' }),                                                          401, 401, 401, 401, 401, 404, 403, 403, 403],
-  ['POST /tasks/{id}/self-assign',                   () => ({ method: 'post', path: `/api/tasks/${makeTask({ vehicleType: 'swap', trailerId: newTrailer() }).id}/self-assign` }), 401, 401, 401, 401, 401, 200, 403, 403, 403],
-  ['POST /tasks/{id}/complete',                      (me) => ({ method: 'post', path: `/api/tasks/${ownActive(me)}/complete` }),                                     401, 401, 401, 401, 401, 200, 403, 403, 403],
-  ['POST /tasks/{id}/return',                        (me) => ({ method: 'post', path: `/api/tasks/${ownActive(me)}/return`, body: { reason: null } }),                401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['POST /tasks/{id}/self-assign',                   async () => ({ method: 'post', path: `/api/tasks/${(await makeTask({ vehicleType: 'swap', trailerId: newTrailer() })).id}/self-assign` }), 401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['POST /tasks/{id}/complete',                      async (me) => ({ method: 'post', path: `/api/tasks/${await ownActive(me)}/complete` }),                                     401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['POST /tasks/{id}/return',                        async (me) => ({ method: 'post', path: `/api/tasks/${await ownActive(me)}/return`, body: { reason: null } }),                401, 401, 401, 401, 401, 200, 403, 403, 403],
   ['GET /timeclock/status',                          () => ({ method: 'get', path: '/api/timeclock/status' }),                                                         401, 401, 401, 401, 401, 200, 403, 403, 403],
   ['POST /timeclock/punch',                          () => ({ method: 'post', path: '/api/timeclock/punch?clock_type=entrada' }),                                      401, 401, 401, 401, 401, 200, 403, 403, 403],
   ['GET /admin/search/tasks',                        () => ({ method: 'get', path: '/api/admin/search/tasks?query=AZ' }),                                              401, 401, 401, 401, 401, 403, 200, 200, 200],
@@ -102,11 +104,11 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /admin/reports/deficiencies',                () => ({ method: 'get', path: '/api/admin/reports/deficiencies' }),                                               401, 401, 401, 401, 401, 403, 403, 200, 200],
   ['GET /admin/reports/delayed-assignments',         () => ({ method: 'get', path: '/api/admin/reports/delayed-assignments' }),                                        401, 401, 401, 401, 401, 403, 403, 200, 200],
   ['GET /admin/pending-users',                       () => ({ method: 'get', path: '/api/admin/pending-users' }),                                                      401, 401, 401, 401, 401, 403, 403, 403, 200],
-  ['POST /admin/approve-user',                       () => ({ method: 'post', path: '/api/admin/approve-user', body: { user_id: makeUser('conductor', { approved: false }).user.id, approved: true } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/approve-user',                       async () => ({ method: 'post', path: '/api/admin/approve-user', body: { user_id: (await makeUser('conductor', { approved: false })).user.id, approved: true } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['GET /admin/users',                               () => ({ method: 'get', path: '/api/admin/users' }),                                                              401, 401, 401, 401, 401, 403, 403, 403, 200],
-  ['POST /admin/update-user-role',                   () => ({ method: 'post', path: '/api/admin/update-user-role', body: { user_id: makeUser('gestor').user.id, new_role: 'manager' } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
-  ['POST /admin/update-user-task-types',             () => ({ method: 'post', path: '/api/admin/update-user-task-types', body: { user_id: makeUser('conductor').user.id, task_types: ['swap'] } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
-  ['DELETE /admin/delete-user/{id}',                 () => ({ method: 'delete', path: `/api/admin/delete-user/${makeUser('gestor').user.id}` }),                    401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/update-user-role',                   async () => ({ method: 'post', path: '/api/admin/update-user-role', body: { user_id: (await makeUser('gestor')).user.id, new_role: 'manager' } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/update-user-task-types',             async () => ({ method: 'post', path: '/api/admin/update-user-task-types', body: { user_id: (await makeUser('conductor')).user.id, task_types: ['swap'] } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['DELETE /admin/delete-user/{id}',                 async () => ({ method: 'delete', path: `/api/admin/delete-user/${(await makeUser('gestor')).user.id}` }),                    401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['GET /admin/analytics/drivers',                   () => ({ method: 'get', path: '/api/admin/analytics/drivers' }),                                                  401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['GET /admin/analytics/export-excel',              () => ({ method: 'get', path: `/api/admin/analytics/export-excel?${RANGE}` }),                                   401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['POST /admin/reset-rankings',                     () => ({ method: 'post', path: '/api/admin/reset-rankings' }),                                                    401, 401, 401, 401, 401, 403, 403, 403, 200],
@@ -118,33 +120,33 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['POST /auth/change-password',                     () => ({ method: 'post', path: '/api/auth/change-password', body: { current_password: PASSWORD, new_password: 'otra-clave-segura' } }), 401, 401, 401, 401, 401, 200, 200, 200, 200],
   ['GET /push/public-key',                           () => ({ method: 'get', path: '/api/push/public-key' }),                                                          401, 401, 401, 401, 401, 200, 200, 200, 200],
   ['POST /push/subscriptions',                       () => ({ method: 'post', path: '/api/push/subscriptions', body: pushSubscription() }),                         401, 401, 401, 401, 401, 200, 403, 403, 403],
-  ['POST /admin/timeclock/punches',                  () => ({ method: 'post', path: '/api/admin/timeclock/punches', body: { user_id: makeUser('conductor').user.id, clock_type: 'entrada', timestamp: new Date(nowMs() - 3_600_000).toISOString(), reason: 'Olvidó fichar' } }), 401, 401, 401, 401, 401, 403, 403, 201, 201],
-  ['PUT /admin/users/{id}',                          () => ({ method: 'put', path: `/api/admin/users/${makeUser('gestor').user.id}`, body: { name: 'Nombre Corregido' } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
-  ['POST /admin/users/{id}/reset-password',          () => ({ method: 'post', path: `/api/admin/users/${makeUser('gestor').user.id}/reset-password` }),              401, 401, 401, 401, 401, 403, 403, 403, 200],
-  ['GET /admin/users/{id}/sessions',                 () => ({ method: 'get', path: `/api/admin/users/${makeUser('gestor').user.id}/sessions` }),                     401, 401, 401, 401, 401, 403, 403, 403, 200],
-  ['DELETE /admin/users/{id}/sessions/{sid}',        () => { const u = makeUser('gestor'); return { method: 'delete', path: `/api/admin/users/${u.user.id}/sessions/${(jwt.decode(u.token) as { sid: string }).sid}` }; }, 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/timeclock/punches',                  async () => ({ method: 'post', path: '/api/admin/timeclock/punches', body: { user_id: (await makeUser('conductor')).user.id, clock_type: 'entrada', timestamp: new Date(nowMs() - 3_600_000).toISOString(), reason: 'Olvidó fichar' } }), 401, 401, 401, 401, 401, 403, 403, 201, 201],
+  ['PUT /admin/users/{id}',                          async () => ({ method: 'put', path: `/api/admin/users/${(await makeUser('gestor')).user.id}`, body: { name: 'Nombre Corregido' } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/users/{id}/reset-password',          async () => ({ method: 'post', path: `/api/admin/users/${(await makeUser('gestor')).user.id}/reset-password` }),              401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /admin/users/{id}/sessions',                 async () => ({ method: 'get', path: `/api/admin/users/${(await makeUser('gestor')).user.id}/sessions` }),                     401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['DELETE /admin/users/{id}/sessions/{sid}',        async () => { const u = await makeUser('gestor'); return { method: 'delete', path: `/api/admin/users/${u.user.id}/sessions/${(jwt.decode(u.token) as { sid: string }).sid}` }; }, 401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, 200],
 ];
 
-let api: ReturnType<typeof setupApp>['api'];
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-authz-'));
-beforeAll(() => {
-  ({ api } = setupApp());
+beforeAll(async () => {
+  ({ api } = await setupApp());
   configure({ dataDir: tmp }); // the backup cell writes here, not into the repository's data/
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** The Authorization header of a caller kind (all invalid kinds are made for an admin: the strongest). */
-function authFor(caller: Caller): { header?: string; me: { id: string; role: Role } } {
+async function authFor(caller: Caller): Promise<{ header?: string; me: { id: string; role: Role } }> {
   if (caller === 'none') return { me: { id: '', role: 'admin' } };
   if (caller === 'forged') {
-    const { user } = makeUser('admin');
+    const { user } = await makeUser('admin');
     const iat = Math.floor(nowMs() / 1000);
     const token = jwt.sign({ sub: user.id, tv: 0, iat, exp: iat + 3600 }, 'no-es-el-secreto-del-servidor');
     return { header: `Bearer ${token}`, me: user };
   }
   if (caller === 'expired') {
-    const { user } = makeUser('admin');
+    const { user } = await makeUser('admin');
     const iat = Math.floor((nowMs() - TOKEN_TTL_MS - 60_000) / 1000);
     const token = jwt.sign(
       { sub: user.id, tv: user.tokenVersion, iat, exp: iat + TOKEN_TTL_MS / 1000 },
@@ -153,23 +155,30 @@ function authFor(caller: Caller): { header?: string; me: { id: string; role: Rol
     return { header: `Bearer ${token}`, me: user };
   }
   if (caller === 'revoked') {
-    const { user, token } = makeUser('admin');
-    db.update(users)
-      .set({ tokenVersion: user.tokenVersion + 1 })
-      .where(eq(users.id, user.id))
-      .run();
+    const { user, token } = await makeUser('admin');
+    await tx(() =>
+      db
+        .update(users)
+        .set({ tokenVersion: user.tokenVersion + 1 })
+        .where(eq(users.id, user.id)),
+    );
     return { header: `Bearer ${token}`, me: user };
   }
   if (caller === 'deleted') {
-    const { user, token } = makeUser('admin');
-    db.update(users)
-      .set({ deletedAt: new Date(nowMs()) })
-      .where(eq(users.id, user.id))
-      .run();
+    const { user, token } = await makeUser('admin');
+    await tx(() =>
+      db
+        .update(users)
+        .set({ deletedAt: new Date(nowMs()) })
+        .where(eq(users.id, user.id)),
+    );
     return { header: `Bearer ${token}`, me: user };
   }
-  const { user } = makeUser(caller, caller === 'conductor' ? { taskTypes: ['semiremolque', 'swap'] } : {});
-  return { header: `Bearer ${tokenFor(user)}`, me: user };
+  const { user } = await makeUser(
+    caller,
+    caller === 'conductor' ? { taskTypes: ['semiremolque', 'swap'] } : {},
+  );
+  return { header: `Bearer ${await tokenFor(user)}`, me: user };
 }
 
 function send(req: Req, header?: string) {
@@ -189,8 +198,8 @@ describe('authorization matrix', () => {
       const got: Record<string, number> = {};
       const want: Record<string, number> = {};
       for (const [i, caller] of CALLERS.entries()) {
-        const { header, me } = authFor(caller);
-        const res = await send(build(me), header);
+        const { header, me } = await authFor(caller);
+        const res = await send(await build(me), header);
         got[caller] = res.status;
         want[caller] = expected[i];
         if (res.status >= 400) {
@@ -205,27 +214,27 @@ describe('authorization matrix', () => {
 
 describe('refusals carry the right Spanish detail', () => {
   it('an expired token says the session expired; a revoked or deleted one that it is no longer valid', async () => {
-    const expired = await send({ method: 'get', path: '/api/tasks' }, authFor('expired').header);
+    const expired = await send({ method: 'get', path: '/api/tasks' }, (await authFor('expired')).header);
     expect(expired.body.detail).toBe('Tu sesión ha caducado. Inicia sesión de nuevo');
     for (const kind of ['revoked', 'deleted'] as const) {
-      const res = await send({ method: 'get', path: '/api/tasks' }, authFor(kind).header);
+      const res = await send({ method: 'get', path: '/api/tasks' }, (await authFor(kind)).header);
       expect(res.body.detail).toBe('Tu sesión ya no es válida. Inicia sesión de nuevo');
     }
-    const forged = await send({ method: 'get', path: '/api/tasks' }, authFor('forged').header);
+    const forged = await send({ method: 'get', path: '/api/tasks' }, (await authFor('forged')).header);
     expect(forged.body.detail).toBe('No autorizado');
     const malformed = await api().get('/api/tasks').set('Authorization', 'Basic abc');
     expect(malformed.status).toBe(401);
   });
 
   it('a token signed with another algorithm (none) is refused', async () => {
-    const { user } = makeUser('admin');
+    const { user } = await makeUser('admin');
     const iat = Math.floor(nowMs() / 1000);
     const token = jwt.sign({ sub: user.id, tv: 0, iat, exp: iat + 3600 }, '', { algorithm: 'none' });
     expect((await api().get('/api/tasks').set('Authorization', `Bearer ${token}`)).status).toBe(401);
   });
 
   it('a pending account cannot log in (403) and a rejected/unapproved token is refused', async () => {
-    const pending = makeUser('conductor', { approved: false });
+    const pending = await makeUser('conductor', { approved: false });
     const res = await api().post('/api/auth/login').send({ email: pending.user.email, password: PASSWORD });
     expect(res.status).toBe(403);
     expect(res.body.detail).toBe('Tu cuenta está pendiente de aprobación por el administrador');
@@ -233,8 +242,8 @@ describe('refusals carry the right Spanish detail', () => {
   });
 
   it('a role change takes effect at once: the old token is refused', async () => {
-    const admin = makeUser('admin');
-    const target = makeUser('manager');
+    const admin = await makeUser('admin');
+    const target = await makeUser('manager');
     const changed = await api()
       .post('/api/admin/update-user-role')
       .set(admin.auth)
@@ -264,7 +273,7 @@ describe('the role gate comes before validation', () => {
   ];
   for (const [role, req] of cases) {
     it(`${role}: ${req.method.toUpperCase()} ${req.path}`, async () => {
-      const res = await send(req, authFor(role).header);
+      const res = await send(req, (await authFor(role)).header);
       expect(res.status).toBe(403);
       expect(res.body.detail).toBe('No tienes permiso para esta acción');
       expect((await send(req)).status).toBe(401);

@@ -9,21 +9,21 @@ import { BACKUPS_KEPT } from '@shared/constants';
 import { HEALTH_MSG } from '@shared/labels';
 import type { BackupResult, HealthCheck, LogEntry } from '@shared/schemas';
 import { config, configure } from '../../server/config';
-import { users } from '../../server/db/schema';
+import { tasks, users } from '../../server/db/tables';
 import { backupIfDue, backupsDir, takeBackup } from '../../server/services/backups';
 import {
   BACKUP_CHECK_EVERY_MS,
   BACKUP_FIRST_CHECK_MS,
   startBackgroundJobs,
 } from '../../server/services/jobs';
-import { advanceClock, db, makeTask, makeUser, setupApp } from '../helpers/context';
+import { advanceClock, db, makeTask, makeUser, setupApp, sleep, tx } from '../helpers/context';
 
 const NAME = /^torre-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.db$/;
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-backups-'));
-let api: ReturnType<typeof setupApp>['api'];
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
 
-beforeEach(() => {
-  ({ api } = setupApp());
+beforeEach(async () => {
+  ({ api } = await setupApp());
   configure({ dataDir: fs.mkdtempSync(path.join(tmpRoot, 'data-')) });
 });
 afterAll(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -35,11 +35,11 @@ const health = async (auth: { Authorization: string }) =>
 
 describe('POST /admin/system/backup', () => {
   it('writes a valid SQLite copy with the same data into data/backups and logs it', async () => {
-    const admin = makeUser('admin', { name: 'Ana Admin' });
-    makeUser('conductor');
-    makeUser('gestor');
-    makeTask();
-    makeTask({ status: 'finalizada' });
+    const admin = await makeUser('admin', { name: 'Ana Admin' });
+    await makeUser('conductor');
+    await makeUser('gestor');
+    await makeTask();
+    await makeTask({ status: 'finalizada' });
 
     const res = await backupNow(admin.auth);
     expect(res.status).toBe(200);
@@ -51,7 +51,7 @@ describe('POST /admin/system/backup', () => {
     const copy = new Database(path.join(backupsDir(), body.file));
     try {
       expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
-      const live = db.select({ id: users.id, email: users.email }).from(users).all();
+      const live = await db.select({ id: users.id, email: users.email }).from(users);
       const copied = copy.prepare('SELECT id, email FROM users').all();
       expect(live.length).toBe(3);
       expect(copied).toEqual(expect.arrayContaining(live));
@@ -71,13 +71,13 @@ describe('POST /admin/system/backup', () => {
   });
 
   it(`keeps only the newest ${BACKUPS_KEPT}, leaving other files alone`, async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     fs.mkdirSync(backupsDir(), { recursive: true });
     fs.writeFileSync(path.join(backupsDir(), 'LEEME.txt'), 'no es una copia');
     const made: string[] = [];
     for (let i = 0; i < BACKUPS_KEPT + 2; i++) {
       made.push(((await backupNow(admin.auth)).body as BackupResult).file);
-      advanceClock(60_000);
+      await advanceClock(60_000);
     }
     expect(new Set(made).size).toBe(BACKUPS_KEPT + 2);
     expect(files()).toEqual(['LEEME.txt', ...made.slice(2)].sort());
@@ -87,7 +87,7 @@ describe('POST /admin/system/backup', () => {
   });
 
   it('gives two backups taken at once two files, and clears a partial file left by a crash', async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     fs.mkdirSync(backupsDir(), { recursive: true });
     fs.writeFileSync(path.join(backupsDir(), 'torre-2020-01-01T00-00-00-000Z.db.partial'), 'x');
     const [a, b] = await Promise.all([backupNow(admin.auth), backupNow(admin.auth)]);
@@ -97,20 +97,52 @@ describe('POST /admin/system/backup', () => {
   });
 });
 
+describe('a backup while transactions are open', () => {
+  it('waits for the open one and copies only what is committed', async () => {
+    await makeTask({ trailerId: 'ANTES' });
+    let giveUp!: () => void;
+    const held = new Promise<void>((resolve) => (giveUp = resolve));
+    // A request's transaction awaiting between its statements: its row is written, not committed.
+    const open = tx(async () => {
+      await makeTask({ trailerId: 'NUNCA' });
+      await held;
+      throw new Error('rolled back');
+    });
+    await sleep(20);
+    const backup = takeBackup(null);
+    await sleep(50);
+    giveUp();
+    await expect(open).rejects.toThrow('rolled back');
+    const { file } = await backup;
+
+    const copy = new Database(path.join(backupsDir(), file), { readonly: true });
+    try {
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.prepare('SELECT trailer_id AS t FROM tasks').all()).toEqual([{ t: 'ANTES' }]);
+    } finally {
+      copy.close();
+    }
+    expect(await db.select({ t: tasks.trailerId }).from(tasks)).toEqual([{ t: 'ANTES' }]);
+  });
+});
+
 describe('daily backup', () => {
   it('is taken when none is younger than a day, by the Sistema actor', async () => {
     const first = await backupIfDue();
     expect(first?.file).toMatch(NAME);
     expect(await backupIfDue()).toBeNull();
-    advanceClock(23 * 60 * 60_000);
+    await advanceClock(23 * 60 * 60_000);
     expect(await backupIfDue()).toBeNull();
-    advanceClock(60 * 60_000);
+    await advanceClock(60 * 60_000);
     const second = await backupIfDue();
     expect(second?.file).toMatch(NAME);
     expect(files()).toEqual([first!.file, second!.file].sort());
 
-    const logs = (await api().get('/api/admin/system/logs?limit=1').set(makeUser('admin').auth))
-      .body as LogEntry[];
+    const logs = (
+      await api()
+        .get('/api/admin/system/logs?limit=1')
+        .set((await makeUser('admin')).auth)
+    ).body as LogEntry[];
     expect(logs[0]).toMatchObject({
       type: 'system',
       user: 'Sistema',
@@ -137,13 +169,13 @@ describe('daily backup', () => {
         await vi.waitFor(() => expect(files()).toHaveLength(1));
 
         vi.advanceTimersByTime(BACKUP_CHECK_EVERY_MS); // a day has not passed: nothing
-        advanceClock(24 * 60 * 60_000);
+        await advanceClock(24 * 60 * 60_000);
         vi.advanceTimersByTime(BACKUP_CHECK_EVERY_MS);
         await vi.waitFor(() => expect(files()).toHaveLength(2));
       } finally {
         stop();
       }
-      advanceClock(24 * 60 * 60_000);
+      await advanceClock(24 * 60 * 60_000);
       vi.advanceTimersByTime(2 * BACKUP_CHECK_EVERY_MS);
       await takeBackup(null); // waits for anything a stray timer might have started
       expect(files()).toHaveLength(3);
@@ -151,6 +183,8 @@ describe('daily backup', () => {
 
     it('schedules nothing for an in-memory database', async () => {
       fakeTimers();
+      // What the job looks at (the test's database itself is a file).
+      configure({ dbPath: ':memory:' });
       const stop = startBackgroundJobs();
       vi.advanceTimersByTime(2 * BACKUP_CHECK_EVERY_MS);
       stop();
@@ -161,25 +195,25 @@ describe('daily backup', () => {
 
 describe('health check: backup', () => {
   it('is healthy on a young server without backups, and warns once it is over a day old', async () => {
-    expect((await health(makeUser('admin').auth)).checks.backup).toEqual({
+    expect((await health((await makeUser('admin')).auth)).checks.backup).toEqual({
       status: 'healthy',
       message: HEALTH_MSG.backupNoneYet,
     });
-    advanceClock(25 * 60 * 60_000);
-    const old = await health(makeUser('admin').auth);
+    await advanceClock(25 * 60 * 60_000);
+    const old = await health((await makeUser('admin')).auth);
     expect(old.checks.backup).toEqual({ status: 'warning', message: 'No hay ninguna copia de seguridad' });
     expect(old.overall_status).not.toBe('healthy');
   });
 
   it('is healthy within 26 h of the newest backup and warns after', async () => {
     const { file } = await takeBackup(null);
-    advanceClock(3 * 60 * 60_000 + 5 * 60_000);
-    expect((await health(makeUser('admin').auth)).checks.backup).toEqual({
+    await advanceClock(3 * 60 * 60_000 + 5 * 60_000);
+    expect((await health((await makeUser('admin')).auth)).checks.backup).toEqual({
       status: 'healthy',
       message: `Última copia hace 3 h 05 min (${file})`,
     });
-    advanceClock(23 * 60 * 60_000);
-    const stale = await health(makeUser('admin').auth);
+    await advanceClock(23 * 60 * 60_000);
+    const stale = await health((await makeUser('admin')).auth);
     expect(stale.checks.backup).toEqual({
       status: 'warning',
       message: `La última copia es de hace 1 d 2 h (${file}); debería haber una cada día`,

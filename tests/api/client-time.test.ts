@@ -5,12 +5,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
 import type { DailySummary } from '@shared/schemas';
-import { punches, taskEvents, tasks } from '../../server/db/schema';
+import { punches, taskEvents, tasks } from '../../server/db/tables';
 import { db, makePunch, makeTask, makeUser, now, setupApp } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeEach(() => {
-  api = setupApp().api;
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeEach(async () => {
+  ({ api } = await setupApp());
 });
 
 const MIN = 60_000;
@@ -23,26 +23,28 @@ const punch = (auth: Auth, type: 'entrada' | 'salida', body?: object) => {
   return body ? req.send(body) : req;
 };
 const punchesOf = (userId: string) =>
-  db.select().from(punches).where(eq(punches.userId, userId)).orderBy(punches.timestamp).all();
-const taskRow = (id: string) => db.select().from(tasks).where(eq(tasks.id, id)).get()!;
-const eventAt = (taskId: string, type: 'completed' | 'returned') =>
-  db
-    .select()
-    .from(taskEvents)
-    .where(and(eq(taskEvents.taskId, taskId), eq(taskEvents.type, type)))
-    .get()!.at;
+  db.select().from(punches).where(eq(punches.userId, userId)).orderBy(punches.timestamp);
+const taskRow = async (id: string) => (await db.select().from(tasks).where(eq(tasks.id, id)))[0]!;
+const eventAt = async (taskId: string, type: 'completed' | 'returned') =>
+  (
+    await db
+      .select()
+      .from(taskEvents)
+      .where(and(eq(taskEvents.taskId, taskId), eq(taskEvents.type, type)))
+      .limit(1)
+  )[0]!.at;
 /** True when the time is the server's "now" of the request (not the client's). */
 const isServerTime = (at: Date, before: number) => at.getTime() >= before && at.getTime() <= now().getTime();
 
 describe('POST /timeclock/punch with client_time', () => {
   it('a valid client_time is the punch time, marked offline (answer, row, daily summary)', async () => {
-    const driver = makeUser('conductor');
-    const manager = makeUser('manager');
+    const driver = await makeUser('conductor');
+    const manager = await makeUser('manager');
     const clientTime = ago(30 * MIN);
     const res = await punch(driver.auth, 'entrada', { client_time: clientTime.toISOString() });
     expect(res.status).toBe(200);
     expect(res.body.timestamp).toBe(clientTime.toISOString());
-    const [row] = punchesOf(driver.user.id);
+    const [row] = await punchesOf(driver.user.id);
     expect(row.timestamp.getTime()).toBe(clientTime.getTime());
     expect(row.offline).toBe(true);
 
@@ -56,63 +58,63 @@ describe('POST /timeclock/punch with client_time', () => {
   });
 
   it('accepts an offset other than Z', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const clientTime = ago(10 * MIN);
     const withOffset = new Date(clientTime.getTime() + 2 * HOUR).toISOString().replace('Z', '+02:00');
     const res = await punch(driver.auth, 'entrada', { client_time: withOffset });
     expect(res.status).toBe(200);
-    expect(punchesOf(driver.user.id)[0].timestamp.getTime()).toBe(clientTime.getTime());
+    expect((await punchesOf(driver.user.id))[0].timestamp.getTime()).toBe(clientTime.getTime());
   });
 
   it.each([
     ['in the future', () => new Date(now().getTime() + 5 * MIN)],
     ['older than 12 h', () => ago(12 * HOUR + MIN)],
   ])('a client_time %s is ignored: server time, not offline', async (_label, time) => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const before = now().getTime();
     const res = await punch(driver.auth, 'entrada', { client_time: time().toISOString() });
     expect(res.status).toBe(200);
-    const [row] = punchesOf(driver.user.id);
+    const [row] = await punchesOf(driver.user.id);
     expect(row.offline).toBe(false);
     expect(isServerTime(row.timestamp, before)).toBe(true);
     expect(res.body.timestamp).toBe(row.timestamp.toISOString());
   });
 
   it('before the previous punch it is ignored; after it, used', async () => {
-    const driver = makeUser('conductor');
-    makePunch(driver.user.id, 'entrada', ago(2 * HOUR));
+    const driver = await makeUser('conductor');
+    await makePunch(driver.user.id, 'entrada', ago(2 * HOUR));
     const before = now().getTime();
     const early = await punch(driver.auth, 'salida', { client_time: ago(3 * HOUR).toISOString() });
     expect(early.status).toBe(200);
-    const salida = punchesOf(driver.user.id)[1];
+    const salida = (await punchesOf(driver.user.id))[1];
     expect(salida.offline).toBe(false);
     expect(isServerTime(salida.timestamp, before)).toBe(true);
 
-    const other = makeUser('conductor');
-    makePunch(other.user.id, 'entrada', ago(2 * HOUR));
+    const other = await makeUser('conductor');
+    await makePunch(other.user.id, 'entrada', ago(2 * HOUR));
     const between = ago(HOUR);
     const ok = await punch(other.auth, 'salida', { client_time: between.toISOString() });
     expect(ok.body.timestamp).toBe(between.toISOString());
-    expect(punchesOf(other.user.id)[1]).toMatchObject({ timestamp: between, offline: true });
+    expect((await punchesOf(other.user.id))[1]).toMatchObject({ timestamp: between, offline: true });
   });
 
   it('without a body, or an empty one, the punch is the server time as before', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     expect((await punch(driver.auth, 'entrada', {})).status).toBe(200);
-    expect(punchesOf(driver.user.id)[0].offline).toBe(false);
-    const other = makeUser('conductor');
+    expect((await punchesOf(driver.user.id))[0].offline).toBe(false);
+    const other = await makeUser('conductor');
     expect((await punch(other.auth, 'entrada')).status).toBe(200);
-    expect(punchesOf(other.user.id)[0].offline).toBe(false);
+    expect((await punchesOf(other.user.id))[0].offline).toBe(false);
   });
 
   it('a client_time that is not an ISO date-time: 400 with the Spanish detail, no punch', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     for (const bad of ['ayer', '2026-01-01', 12345, '2026-13-01T10:00:00Z']) {
       const res = await punch(driver.auth, 'entrada', { client_time: bad });
       expect(res.status).toBe(400);
       expect(res.body.detail).toContain(ERR.clientTimeInvalid);
     }
-    expect(punchesOf(driver.user.id)).toHaveLength(0);
+    expect(await punchesOf(driver.user.id)).toHaveLength(0);
   });
 });
 
@@ -125,13 +127,13 @@ describe('POST /tasks/{id}/complete and /return with client_time', () => {
     api().post(`/api/tasks/${id}/return`).set(auth).send(body);
 
   it('complete: a valid client_time is completed_at and the history event time', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, assignedAt: ago(HOUR) });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, assignedAt: ago(HOUR) });
     const clientTime = ago(20 * MIN);
     const res = await complete(driver.auth, task.id, { client_time: clientTime.toISOString() });
     expect(res.status).toBe(200);
-    expect(taskRow(task.id)).toMatchObject({ status: 'finalizada', completedAt: clientTime });
-    expect(eventAt(task.id, 'completed')).toEqual(clientTime);
+    expect(await taskRow(task.id)).toMatchObject({ status: 'finalizada', completedAt: clientTime });
+    expect(await eventAt(task.id, 'completed')).toEqual(clientTime);
   });
 
   it.each([
@@ -139,8 +141,8 @@ describe('POST /tasks/{id}/complete and /return with client_time', () => {
     ['older than 12 h', () => ago(12 * HOUR + MIN), 13 * HOUR],
     ['before assigned_at', () => ago(2 * HOUR), HOUR],
   ])('complete: a client_time %s is ignored (server time)', async (_label, time, assignedAgo) => {
-    const driver = makeUser('conductor');
-    const task = makeTask({
+    const driver = await makeUser('conductor');
+    const task = await makeTask({
       status: 'en_proceso',
       assignedTo: driver.user.id,
       createdAt: ago(assignedAgo),
@@ -149,23 +151,23 @@ describe('POST /tasks/{id}/complete and /return with client_time', () => {
     const before = now().getTime();
     const res = await complete(driver.auth, task.id, { client_time: time().toISOString() });
     expect(res.status).toBe(200);
-    const row = taskRow(task.id);
+    const row = await taskRow(task.id);
     expect(isServerTime(row.completedAt!, before)).toBe(true);
-    expect(eventAt(task.id, 'completed')).toEqual(row.completedAt);
+    expect(await eventAt(task.id, 'completed')).toEqual(row.completedAt);
   });
 
   it('complete: a malformed client_time is a 400, the task untouched', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const res = await complete(driver.auth, task.id, { client_time: 'hace un rato' });
     expect(res.status).toBe(400);
     expect(res.body.detail).toContain(ERR.clientTimeInvalid);
-    expect(taskRow(task.id).status).toBe('en_proceso');
+    expect((await taskRow(task.id)).status).toBe('en_proceso');
   });
 
   it('return: a valid client_time is the return event time; one before assigned_at is ignored', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({
+    const driver = await makeUser('conductor');
+    const task = await makeTask({
       status: 'en_proceso',
       assignedTo: driver.user.id,
       vehicleType: 'swap',
@@ -177,10 +179,10 @@ describe('POST /tasks/{id}/complete and /return with client_time', () => {
       client_time: clientTime.toISOString(),
     });
     expect(res.status).toBe(200);
-    expect(eventAt(task.id, 'returned')).toEqual(clientTime);
-    expect(taskRow(task.id)).toMatchObject({ status: 'bolsa_trabajo', returnedAt: clientTime });
+    expect(await eventAt(task.id, 'returned')).toEqual(clientTime);
+    expect(await taskRow(task.id)).toMatchObject({ status: 'bolsa_trabajo', returnedAt: clientTime });
 
-    const second = makeTask({
+    const second = await makeTask({
       status: 'en_proceso',
       assignedTo: driver.user.id,
       vehicleType: 'swap',
@@ -188,6 +190,6 @@ describe('POST /tasks/{id}/complete and /return with client_time', () => {
     });
     const before = now().getTime();
     await giveBack(driver.auth, second.id, { client_time: ago(2 * HOUR).toISOString() });
-    expect(isServerTime(eventAt(second.id, 'returned'), before)).toBe(true);
+    expect(isServerTime(await eventAt(second.id, 'returned'), before)).toBe(true);
   });
 });

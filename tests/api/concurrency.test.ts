@@ -1,18 +1,25 @@
 // Races over a real listening server (CONTRACT §3, §5): many HTTP requests in flight at once against
 // one task, one driver, one pending user. Exactly one wins where only one may; the losers get a 4xx
 // with a detail, never a 500; and the database invariants hold afterwards.
+// The requests of a race meet at the writer: a transaction of the test holds it until every request has
+// reached the server and done what it does before its own transaction (SQLite runs a request's
+// transaction in the very turn the request arrives, so without the hold they would merely queue, each
+// seeing its predecessors' commits). Every request of a race has then read before any has written: a
+// decision read outside its transaction, or a write not checked against what it read, shows as two
+// winners (PostgreSQL's transactions interleave by themselves; the hold changes nothing there).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '@shared/schemas';
-import { sqlite } from '../../server/db';
-import { makeUser, setupServer, type TestUser } from '../helpers/context';
+import { ERR } from '@shared/labels';
+import { query } from '../../server/db';
+import { makeUser, setupServer, sleep, tx, type TestUser } from '../helpers/context';
 
 let server: Awaited<ReturnType<typeof setupServer>>;
 let gestor: TestUser;
 let admin: TestUser;
 beforeAll(async () => {
   server = await setupServer();
-  gestor = makeUser('gestor');
-  admin = makeUser('admin');
+  gestor = await makeUser('gestor');
+  admin = await makeUser('admin');
 });
 afterAll(async () => {
   await server.close();
@@ -36,49 +43,93 @@ async function swapTask(): Promise<Task> {
   return res.body;
 }
 const driver = () => makeUser('conductor', { taskTypes: ['swap'] });
+const drivers = (n: number) => Promise.all(Array.from({ length: n }, driver));
+/** The one row of a raw query. */
+const one = async <T>(text: string, params: unknown[] = []) => (await query<T>(text, params))[0];
 const count = (statuses: number[], s: number) => statuses.filter((x) => x === s).length;
 
-async function all(requests: (() => PromiseLike<{ status: number; body: { detail?: string } }>)[]) {
-  const res = await Promise.all(requests.map((r) => r()));
+type Answer = { status: number; body: { detail?: string } };
+
+/** Runs fn while a transaction of the test holds the writer; resolves once the writer is free again. */
+async function holdingWriter<T>(fn: () => Promise<T>): Promise<T> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => (held = resolve));
+  const hold = tx(async () => {
+    held();
+    await released;
+  });
+  await holding;
+  try {
+    return await fn();
+  } finally {
+    release();
+    await hold;
+  }
+}
+
+/** The requests, all in flight at once, meeting at the held writer (above); every answer is checked. */
+async function race(requests: (() => PromiseLike<Answer>)[]): Promise<Answer[]> {
+  let arrived = 0;
+  const onRequest = () => void arrived++;
+  server.http.on('request', onRequest);
+  let answers: Promise<Answer[]> | undefined;
+  try {
+    await holdingWriter(async () => {
+      answers = Promise.all(requests.map((r) => r()));
+      while (arrived < requests.length) await sleep(5);
+      // Bodies parsed, users authenticated, whatever precedes the transaction done.
+      await sleep(100);
+    });
+  } finally {
+    server.http.off('request', onRequest);
+  }
+  const res = await answers!;
   for (const r of res) {
     expect(r.status).toBeLessThan(500);
     if (r.status >= 400) expect(typeof r.body.detail).toBe('string');
   }
-  return res.map((r) => r.status);
+  return res;
 }
+const all = async (requests: (() => PromiseLike<Answer>)[]) => (await race(requests)).map((r) => r.status);
 
 describe('concurrent requests', () => {
   it('50 drivers self-assign one task at once: one 200, 49 × 409', async () => {
     const task = await swapTask();
-    const drivers = Array.from({ length: 50 }, driver);
-    const statuses = await all(
-      drivers.map((d) => () => server.api().post(`/api/tasks/${task.id}/self-assign`).set(d.auth)),
+    const racers = await drivers(50);
+    const answers = await race(
+      racers.map((d) => () => server.api().post(`/api/tasks/${task.id}/self-assign`).set(d.auth)),
     );
+    const statuses = answers.map((r) => r.status);
     expect(count(statuses, 200)).toBe(1);
     expect(count(statuses, 409)).toBe(49);
-    const winner = drivers[statuses.indexOf(200)];
-    const row = sqlite.prepare('SELECT status, assigned_to FROM tasks WHERE id = ?').get(task.id);
+    // Each loser decided on the task as the winner left it (read inside its own transaction).
+    for (const r of answers) if (r.status === 409) expect(r.body.detail).toBe(ERR.alreadyAssigned);
+    const winner = racers[statuses.indexOf(200)];
+    const row = await one('SELECT status, assigned_to FROM tasks WHERE id = ?', [task.id]);
     expect(row).toEqual({ status: 'en_proceso', assigned_to: winner.user.id });
   });
 
   it('one driver self-assigns ten tasks at once: only one becomes theirs', async () => {
     const tasks = await Promise.all(Array.from({ length: 10 }, swapTask));
-    const d = driver();
+    const d = await driver();
     const statuses = await all(
       tasks.map((t) => () => server.api().post(`/api/tasks/${t.id}/self-assign`).set(d.auth)),
     );
     expect(count(statuses, 200)).toBe(1);
     expect(count(statuses, 409)).toBe(9);
-    const active = sqlite
-      .prepare("SELECT count(*) AS n FROM tasks WHERE assigned_to = ? AND status = 'en_proceso'")
-      .get(d.user.id) as { n: number };
-    expect(active.n).toBe(1);
+    const active = await one<{ n: number }>(
+      "SELECT count(*) AS n FROM tasks WHERE assigned_to = ? AND status = 'en_proceso'",
+      [d.user.id],
+    );
+    expect(active!.n).toBe(1);
   });
 
   it('complete, return, PUT and DELETE race on one task: every answer is a 2xx/404/409', async () => {
     for (let round = 0; round < 3; round++) {
       const task = await swapTask();
-      const d = driver();
+      const d = await driver();
       expect((await server.api().post(`/api/tasks/${task.id}/self-assign`).set(d.auth)).status).toBe(200);
       const url = `/api/tasks/${task.id}`;
       const statuses = await all([
@@ -97,9 +148,10 @@ describe('concurrent requests', () => {
       for (const s of statuses) expect([200, 404, 409]).toContain(s);
       // A repeated completion is answered 200 (a driver's retry) but happens once; a task is returned
       // or deleted once at most, and a returned task cannot be completed by the driver any more.
-      const events = sqlite
-        .prepare('SELECT type, driver_id FROM task_events WHERE task_id = ? ORDER BY id')
-        .all(task.id) as { type: string; driver_id: string | null }[];
+      const events = await query<{ type: string; driver_id: string | null }>(
+        'SELECT type, driver_id FROM task_events WHERE task_id = ? ORDER BY id',
+        [task.id],
+      );
       const n = (type: string) => events.filter((e) => e.type === type).length;
       expect(n('completed')).toBeLessThanOrEqual(1);
       expect(n('returned')).toBeLessThanOrEqual(1);
@@ -111,7 +163,7 @@ describe('concurrent requests', () => {
   });
 
   it('a driver punching entrada ten times at once clocks in once; salida likewise', async () => {
-    const d = driver();
+    const d = await driver();
     for (const type of ['entrada', 'salida']) {
       const statuses = await all(
         Array.from(
@@ -122,14 +174,15 @@ describe('concurrent requests', () => {
       expect(count(statuses, 200)).toBe(1);
       expect(count(statuses, 409)).toBe(9);
     }
-    const rows = sqlite
-      .prepare('SELECT clock_type FROM punches WHERE user_id = ? ORDER BY timestamp')
-      .all(d.user.id) as { clock_type: string }[];
+    const rows = await query<{ clock_type: string }>(
+      'SELECT clock_type FROM punches WHERE user_id = ? ORDER BY timestamp',
+      [d.user.id],
+    );
     expect(rows.map((r) => r.clock_type)).toEqual(['entrada', 'salida']);
   });
 
   it('twenty approvals of one pending user at once: one 200, the rest 409', async () => {
-    const pending = makeUser('conductor', { approved: false });
+    const pending = await makeUser('conductor', { approved: false });
     const statuses = await all(
       Array.from(
         { length: 20 },
@@ -147,35 +200,29 @@ describe('concurrent requests', () => {
 });
 
 describe('invariants after the races', () => {
-  it('at most one active task per driver, and every en_proceso task has an assignee', () => {
-    const doubles = sqlite
-      .prepare(
-        "SELECT assigned_to, count(*) AS n FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL GROUP BY assigned_to HAVING n > 1",
-      )
-      .all();
+  it('at most one active task per driver, and every en_proceso task has an assignee', async () => {
+    const doubles = await query(
+      "SELECT assigned_to, count(*) AS n FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL GROUP BY assigned_to HAVING n > 1",
+    );
     expect(doubles).toEqual([]);
-    const orphan = sqlite
-      .prepare(
-        "SELECT count(*) AS n FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL AND (assigned_to IS NULL OR assigned_to NOT IN (SELECT id FROM users WHERE role = 'conductor' AND deleted_at IS NULL))",
-      )
-      .get() as { n: number };
-    expect(orphan.n).toBe(0);
-    const pooledWithDriver = sqlite
-      .prepare("SELECT count(*) AS n FROM tasks WHERE status = 'bolsa_trabajo' AND assigned_to IS NOT NULL")
-      .get() as { n: number };
-    expect(pooledWithDriver.n).toBe(0);
+    const orphan = await one<{ n: number }>(
+      "SELECT count(*) AS n FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL AND (assigned_to IS NULL OR assigned_to NOT IN (SELECT id FROM users WHERE role = 'conductor' AND deleted_at IS NULL))",
+    );
+    expect(orphan!.n).toBe(0);
+    const pooledWithDriver = await one<{ n: number }>(
+      "SELECT count(*) AS n FROM tasks WHERE status = 'bolsa_trabajo' AND assigned_to IS NOT NULL",
+    );
+    expect(pooledWithDriver!.n).toBe(0);
   });
 
-  it('movements_count = completions credited − reopenings (no reset happened)', () => {
-    const rows = sqlite
-      .prepare(
-        `SELECT u.id, u.movements_count AS count,
+  it('movements_count = completions credited − reopenings (no reset happened)', async () => {
+    const rows = await query<{ count: number; completed: number; reopened: number; credited: number }>(
+      `SELECT u.id, u.movements_count AS count,
            (SELECT count(*) FROM task_events e WHERE e.driver_id = u.id AND e.type = 'completed') AS completed,
            (SELECT count(*) FROM task_events e WHERE e.driver_id = u.id AND e.type = 'reopened') AS reopened,
            (SELECT count(*) FROM tasks t WHERE t.credited_to = u.id AND t.status = 'finalizada') AS credited
          FROM users u WHERE u.role = 'conductor'`,
-      )
-      .all() as { count: number; completed: number; reopened: number; credited: number }[];
+    );
     expect(rows.some((r) => r.completed > 0)).toBe(true);
     for (const r of rows) {
       expect(r.count).toBe(r.completed - r.reopened);
@@ -183,14 +230,12 @@ describe('invariants after the races', () => {
     }
   });
 
-  it("a task's version counts its changes (one task_events row per change)", () => {
-    const mismatched = sqlite
-      .prepare(
-        `SELECT t.id, t.version, (SELECT count(*) FROM task_events e WHERE e.task_id = t.id) AS events
+  it("a task's version counts its changes (one task_events row per change)", async () => {
+    const mismatched = await query(
+      `SELECT t.id, t.version, (SELECT count(*) FROM task_events e WHERE e.task_id = t.id) AS events
          FROM tasks t WHERE t.version != (SELECT count(*) FROM task_events e WHERE e.task_id = t.id)`,
-      )
-      .all();
+    );
     expect(mismatched).toEqual([]);
-    expect(sqlite.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    expect(await one('PRAGMA integrity_check')).toEqual({ integrity_check: 'ok' });
   });
 });

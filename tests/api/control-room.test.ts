@@ -3,7 +3,7 @@
 // rule and `since`, and the derived presence of a task's assignee.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/schema';
+import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/tables';
 import { runAssignment } from '../../server/services/assignment';
 import { presence } from '../../server/services/presence';
 import {
@@ -17,32 +17,32 @@ import {
   type TestUser,
 } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeEach(() => {
-  api = setupApp().api;
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeEach(async () => {
+  ({ api } = await setupApp());
 });
 
-const row = (id: string) => db.select().from(tasks).where(eq(tasks.id, id)).get()!;
+const row = async (id: string) => (await db.select().from(tasks).where(eq(tasks.id, id)))[0]!;
 const eventsOf = (id: string) =>
-  db.select().from(taskEvents).where(eq(taskEvents.taskId, id)).orderBy(asc(taskEvents.id)).all();
-const notesOf = (userId: string) =>
-  db.select().from(notifications).where(eq(notifications.userId, userId)).all();
-const movements = (id: string) => db.select().from(users).where(eq(users.id, id)).get()!.movementsCount;
-const logsOf = (action: string) => db.select().from(activityLog).where(eq(activityLog.action, action)).all();
+  db.select().from(taskEvents).where(eq(taskEvents.taskId, id)).orderBy(asc(taskEvents.id));
+const notesOf = (userId: string) => db.select().from(notifications).where(eq(notifications.userId, userId));
+const movements = async (id: string) =>
+  (await db.select().from(users).where(eq(users.id, id)))[0]!.movementsCount;
+const logsOf = (action: string) => db.select().from(activityLog).where(eq(activityLog.action, action));
 const put = (id: string, body: object, who: TestUser) =>
   api().put(`/api/tasks/${id}`).set(who.auth).send(body);
 
 /** An approved conductor who is online and clocked in, with no task: available to the engine. */
-function availableDriver(taskTypes?: ('semiremolque' | 'swap')[]): TestUser {
-  const driver = makeUser('conductor', { online: true, taskTypes });
-  makePunch(driver.user.id, 'entrada');
+async function availableDriver(taskTypes?: ('semiremolque' | 'swap')[]): Promise<TestUser> {
+  const driver = await makeUser('conductor', { online: true, taskTypes });
+  await makePunch(driver.user.id, 'entrada');
   return driver;
 }
 
 describe('hold and release (CONTRACT §15)', () => {
   it('a held pool task is never auto-assigned, even with an available driver', async () => {
-    const manager = makeUser('manager');
-    const task = makeTask();
+    const manager = await makeUser('manager');
+    const task = await makeTask();
     const res = await put(task.id, { on_hold: true, hold_reason: '  Revisar frenos\u200b ' }, manager);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -51,26 +51,26 @@ describe('hold and release (CONTRACT §15)', () => {
       hold_reason: 'Revisar frenos',
       version: 2,
     });
-    const held = eventsOf(task.id).at(-1)!;
+    const held = (await eventsOf(task.id)).at(-1)!;
     expect(held).toMatchObject({ type: 'held', actorId: manager.user.id, reason: 'Revisar frenos' });
-    expect(logsOf('Retener tarea')).toHaveLength(1);
+    expect(await logsOf('Retener tarea')).toHaveLength(1);
 
-    const driver = availableDriver();
-    runAssignment();
-    expect(row(task.id)).toMatchObject({ status: 'bolsa_trabajo', assignedTo: null, onHold: true });
+    const driver = await availableDriver();
+    await runAssignment();
+    expect(await row(task.id)).toMatchObject({ status: 'bolsa_trabajo', assignedTo: null, onHold: true });
     // A new task in the same pool is taken at once: the driver really was available.
-    const other = makeTask();
-    runAssignment();
-    expect(row(other.id)).toMatchObject({ status: 'en_proceso', assignedTo: driver.user.id });
+    const other = await makeTask();
+    await runAssignment();
+    expect(await row(other.id)).toMatchObject({ status: 'en_proceso', assignedTo: driver.user.id });
   });
 
   it('a held task is not tried by the engine and is left out of the deficiency report and health', async () => {
-    const admin = makeUser('admin');
-    const task = makeTask();
+    const admin = await makeUser('admin');
+    const task = await makeTask();
     expect((await put(task.id, { on_hold: true }, admin)).status).toBe(200);
-    runAssignment();
-    expect(row(task.id).noDriversAvailable).toBeNull();
-    advanceClock(40 * 60_000);
+    await runAssignment();
+    expect((await row(task.id)).noDriversAvailable).toBeNull();
+    await advanceClock(40 * 60_000);
     const report = await api().get('/api/admin/reports/deficiencies').set(admin.auth);
     expect(report.status).toBe(200);
     expect(report.body.incidents).toEqual([]);
@@ -80,10 +80,10 @@ describe('hold and release (CONTRACT §15)', () => {
     // Released, it counts again from its release: the engine tries it, health sees it waiting. Its held
     // 40 minutes are not a deficiency; 11 minutes of waiting after the release are.
     expect((await put(task.id, { on_hold: false }, admin)).status).toBe(200);
-    expect(row(task.id).noDriversAvailable).toBe(true);
+    expect((await row(task.id)).noDriversAvailable).toBe(true);
     const after = await api().get('/api/admin/reports/deficiencies').set(admin.auth);
     expect(after.body.incidents).toEqual([]);
-    advanceClock(11 * 60_000);
+    await advanceClock(11 * 60_000);
     const waiting = await api().get('/api/admin/system/health-check').set(admin.auth);
     expect(waiting.body.checks.auto_assignment.status).toBe('warning');
     const later = await api().get('/api/admin/reports/deficiencies').set(admin.auth);
@@ -91,15 +91,15 @@ describe('hold and release (CONTRACT §15)', () => {
   });
 
   it('releasing enters matching at once: assigned to the available driver in the same answer', async () => {
-    const gestor = makeUser('gestor');
-    const task = makeTask();
+    const gestor = await makeUser('gestor');
+    const task = await makeTask();
     await put(task.id, { on_hold: true, hold_reason: 'Pendiente de taller' }, gestor);
-    const driver = availableDriver();
-    runAssignment();
-    expect(row(task.id).status).toBe('bolsa_trabajo');
-    const heldVersion = row(task.id).version;
+    const driver = await availableDriver();
+    await runAssignment();
+    expect((await row(task.id)).status).toBe('bolsa_trabajo');
+    const heldVersion = (await row(task.id)).version;
 
-    advanceClock(60_000);
+    await advanceClock(60_000);
     const res = await put(task.id, { on_hold: false }, gestor);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -109,18 +109,21 @@ describe('hold and release (CONTRACT §15)', () => {
       hold_reason: null,
     });
     expect(res.body.version).toBe(heldVersion + 2); // released, then assigned
-    expect(eventsOf(task.id).map((e) => e.type)).toEqual(['held', 'released', 'assigned']);
-    expect(eventsOf(task.id)[1]).toMatchObject({ actorId: gestor.user.id, reason: 'Pendiente de taller' });
-    expect(logsOf('Soltar tarea retenida')).toHaveLength(1);
-    expect(notesOf(driver.user.id).map((n) => n.type)).toEqual(['task_assigned']);
+    expect((await eventsOf(task.id)).map((e) => e.type)).toEqual(['held', 'released', 'assigned']);
+    expect((await eventsOf(task.id))[1]).toMatchObject({
+      actorId: gestor.user.id,
+      reason: 'Pendiente de taller',
+    });
+    expect(await logsOf('Soltar tarea retenida')).toHaveLength(1);
+    expect((await notesOf(driver.user.id)).map((n) => n.type)).toEqual(['task_assigned']);
   });
 
   it('holding restarts the pool clock; {hold_reason} alone changes the reason of a held task', async () => {
-    const admin = makeUser('admin');
-    const task = makeTask();
-    advanceClock(5 * 60_000);
+    const admin = await makeUser('admin');
+    const task = await makeTask();
+    await advanceClock(5 * 60_000);
     const held = await put(task.id, { on_hold: true }, admin);
-    expect(held.body.status_since).not.toBe(row(task.id).createdAt.toISOString());
+    expect(held.body.status_since).not.toBe((await row(task.id)).createdAt.toISOString());
     expect(held.body).toMatchObject({ on_hold: true, hold_reason: null });
     const reason = await put(task.id, { hold_reason: 'Sin llaves' }, admin);
     expect(reason.body).toMatchObject({ on_hold: true, hold_reason: 'Sin llaves', version: 3 });
@@ -129,29 +132,29 @@ describe('hold and release (CONTRACT §15)', () => {
     const again = await put(task.id, { on_hold: true }, admin);
     expect(again.body).toMatchObject({ hold_reason: 'Sin llaves', version: 3 });
     // Releasing a task that is not held changes nothing either.
-    const other = makeTask({ vehicleType: 'swap' });
+    const other = await makeTask({ vehicleType: 'swap' });
     const noop = await put(other.id, { on_hold: false }, admin);
     expect(noop.status).toBe(200);
     expect(noop.body.version).toBe(1);
   });
 
   it('only pool tasks can be held: 409, nothing written', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor');
-    const busy = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
-    const done = makeTask({ status: 'finalizada' });
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor');
+    const busy = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const done = await makeTask({ status: 'finalizada' });
     for (const task of [busy, done]) {
       const res = await put(task.id, { on_hold: true, hold_reason: 'x' }, admin);
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ detail: 'Solo se pueden retener tareas de la bolsa' });
-      expect(row(task.id)).toMatchObject({ version: 1, onHold: false, holdReason: null });
+      expect(await row(task.id)).toMatchObject({ version: 1, onHold: false, holdReason: null });
     }
     // Assigning and holding in one request cannot both hold: refused, the assignment rolled back.
-    const pool = makeTask();
-    const other = makeUser('conductor');
+    const pool = await makeTask();
+    const other = await makeUser('conductor');
     const both = await put(pool.id, { assigned_to: other.user.id, on_hold: true }, admin);
     expect(both.status).toBe(409);
-    expect(row(pool.id)).toMatchObject({ status: 'bolsa_trabajo', assignedTo: null, version: 1 });
+    expect(await row(pool.id)).toMatchObject({ status: 'bolsa_trabajo', assignedTo: null, version: 1 });
     // Moving an in-process task to the pool and holding it in one request is fine.
     const moved = await put(busy.id, { status: 'bolsa_trabajo', on_hold: true }, admin);
     expect(moved.status).toBe(200);
@@ -159,8 +162,8 @@ describe('hold and release (CONTRACT §15)', () => {
   });
 
   it('refuses bad hold input with a 400 and a Spanish detail', async () => {
-    const admin = makeUser('admin');
-    const task = makeTask();
+    const admin = await makeUser('admin');
+    const task = await makeTask();
     const cases: [object, string][] = [
       [{ on_hold: 'sí' }, 'Indica si la tarea queda retenida (sí o no)'],
       [
@@ -175,14 +178,14 @@ describe('hold and release (CONTRACT §15)', () => {
       expect(res.status).toBe(400);
       expect(res.body.detail).toContain(detail);
     }
-    expect(row(task.id).version).toBe(1);
+    expect((await row(task.id)).version).toBe(1);
   });
 
   it('a held task is not claimable and not in swap-available; a driver may not hold', async () => {
-    const admin = makeUser('admin');
-    const swapper = makeUser('conductor', { taskTypes: ['swap'] });
-    const task = makeTask({ vehicleType: 'swap' });
-    const free = makeTask({ vehicleType: 'swap' });
+    const admin = await makeUser('admin');
+    const swapper = await makeUser('conductor', { taskTypes: ['swap'] });
+    const task = await makeTask({ vehicleType: 'swap' });
+    const free = await makeTask({ vehicleType: 'swap' });
     await put(task.id, { on_hold: true, hold_reason: 'Precinto roto' }, admin);
 
     const claim = await api().post(`/api/tasks/${task.id}/self-assign`).set(swapper.auth);
@@ -191,7 +194,7 @@ describe('hold and release (CONTRACT §15)', () => {
     const drag = await put(task.id, { status: 'en_proceso' }, swapper);
     expect(drag.status).toBe(409);
     expect(drag.body).toEqual({ detail: 'Esta tarea está retenida' });
-    expect(row(task.id)).toMatchObject({ status: 'bolsa_trabajo', assignedTo: null });
+    expect(await row(task.id)).toMatchObject({ status: 'bolsa_trabajo', assignedTo: null });
 
     const swaps = await api().get('/api/tasks/swap-available').set(swapper.auth);
     expect(swaps.body.map((t: { id: string }) => t.id)).toEqual([free.id]);
@@ -209,13 +212,13 @@ describe('hold and release (CONTRACT §15)', () => {
         detail: 'Solo puedes mover tus propias tareas o asignarte tareas disponibles',
       });
     }
-    expect(row(free.id)).toMatchObject({ onHold: false, version: 1 });
+    expect(await row(free.id)).toMatchObject({ onHold: false, version: 1 });
   });
 
   it('staff assigning a held task by hand release it', async () => {
-    const manager = makeUser('manager');
-    const driver = makeUser('conductor');
-    const task = makeTask();
+    const manager = await makeUser('manager');
+    const driver = await makeUser('conductor');
+    const task = await makeTask();
     await put(task.id, { on_hold: true, hold_reason: 'Revisar' }, manager);
     const res = await put(task.id, { assigned_to: driver.user.id }, manager);
     expect(res.status).toBe(200);
@@ -225,22 +228,22 @@ describe('hold and release (CONTRACT §15)', () => {
       on_hold: false,
       hold_reason: null,
     });
-    expect(eventsOf(task.id).map((e) => e.type)).toEqual(['held', 'released', 'assigned']);
+    expect((await eventsOf(task.id)).map((e) => e.type)).toEqual(['held', 'released', 'assigned']);
   });
 });
 
 describe('driver returns and last_return_reason', () => {
   it('a damaged return holds the task with its reason: not reassigned, even after the cooldown', async () => {
-    const manager = makeUser('manager');
-    const driver = availableDriver();
-    const other = availableDriver();
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const manager = await makeUser('manager');
+    const driver = await availableDriver();
+    const other = await availableDriver();
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const res = await api()
       .post(`/api/tasks/${task.id}/return`)
       .set(driver.auth)
       .send({ reason: 'Remolque dañado' });
     expect(res.status).toBe(200);
-    expect(row(task.id)).toMatchObject({
+    expect(await row(task.id)).toMatchObject({
       status: 'bolsa_trabajo',
       assignedTo: null,
       onHold: true,
@@ -249,13 +252,13 @@ describe('driver returns and last_return_reason', () => {
       lastReturnReason: 'Remolque dañado',
       version: 2,
     });
-    expect(eventsOf(task.id).map((e) => [e.type, e.actorId, e.reason])).toEqual([
+    expect((await eventsOf(task.id)).map((e) => [e.type, e.actorId, e.reason])).toEqual([
       ['returned', driver.user.id, 'Remolque dañado'],
       ['held', driver.user.id, 'Remolque dañado'],
     ]);
-    advanceClock(31 * 60_000); // runs a round: the 30-minute rule would allow even the same driver now
-    expect(row(task.id)).toMatchObject({ status: 'bolsa_trabajo', onHold: true });
-    expect(notesOf(other.user.id)).toEqual([]);
+    await advanceClock(31 * 60_000); // runs a round: the 30-minute rule would allow even the same driver now
+    expect(await row(task.id)).toMatchObject({ status: 'bolsa_trabajo', onHold: true });
+    expect(await notesOf(other.user.id)).toEqual([]);
 
     // Staff review: assign it by hand, then move it back to the pool: the last reason stays.
     const assigned = await put(task.id, { assigned_to: other.user.id }, manager);
@@ -270,21 +273,21 @@ describe('driver returns and last_return_reason', () => {
     expect(again.body.last_return_reason).toBe('Remolque dañado');
     // Completed: forgotten.
     await api().post(`/api/tasks/${task.id}/complete`).set(other.auth).expect(200);
-    expect(row(task.id)).toMatchObject({ status: 'finalizada', lastReturnReason: null, onHold: false });
+    expect(await row(task.id)).toMatchObject({ status: 'finalizada', lastReturnReason: null, onHold: false });
   });
 
   it('other returns are not held; each return sets last_return_reason, null without a reason', async () => {
-    const driver = availableDriver();
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await availableDriver();
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     await api()
       .post(`/api/tasks/${task.id}/return`)
       .set(driver.auth)
       .send({ reason: 'Remolque no encontrado' })
       .expect(200);
-    expect(row(task.id)).toMatchObject({ onHold: false, lastReturnReason: 'Remolque no encontrado' });
-    const second = availableDriver();
-    runAssignment(); // the first driver is cooling down: it goes to the second
-    expect(row(task.id)).toMatchObject({
+    expect(await row(task.id)).toMatchObject({ onHold: false, lastReturnReason: 'Remolque no encontrado' });
+    const second = await availableDriver();
+    await runAssignment(); // the first driver is cooling down: it goes to the second
+    expect(await row(task.id)).toMatchObject({
       status: 'en_proceso',
       assignedTo: second.user.id,
       returnReason: null,
@@ -293,19 +296,19 @@ describe('driver returns and last_return_reason', () => {
     const mine = await api().get('/api/tasks/my-active').set(second.auth);
     expect(mine.body.last_return_reason).toBe('Remolque no encontrado');
     await api().post(`/api/tasks/${task.id}/return`).set(second.auth).send({}).expect(200);
-    expect(row(task.id)).toMatchObject({ lastReturnReason: null, returnReason: null });
+    expect(await row(task.id)).toMatchObject({ lastReturnReason: null, returnReason: null });
   });
 });
 
 describe('staff finishing a driver’s task', () => {
   it('credits the driver and tells them the tower closed it, without congratulations', async () => {
-    const gestor = makeUser('gestor');
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'R-7788-XY' });
+    const gestor = await makeUser('gestor');
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'R-7788-XY' });
     const res = await put(task.id, { status: 'finalizada' }, gestor);
     expect(res.status).toBe(200);
-    expect(movements(driver.user.id)).toBe(1);
-    expect(notesOf(driver.user.id)).toEqual([
+    expect(await movements(driver.user.id)).toBe(1);
+    expect(await notesOf(driver.user.id)).toEqual([
       expect.objectContaining({
         type: 'task_closed_by_staff',
         title: 'Tarea finalizada por la torre',
@@ -319,10 +322,10 @@ describe('staff finishing a driver’s task', () => {
   });
 
   it('the driver’s own completion still congratulates', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     await api().post(`/api/tasks/${task.id}/complete`).set(driver.auth).expect(200);
-    expect(notesOf(driver.user.id).map((n) => n.type)).toEqual(['congratulations']);
+    expect((await notesOf(driver.user.id)).map((n) => n.type)).toEqual(['congratulations']);
   });
 });
 
@@ -330,10 +333,10 @@ describe('the workload alert (CONTRACT §6)', () => {
   const stats = async (who: TestUser) => (await api().get('/api/dashboard/stats').set(who.auth)).body;
 
   it('every driver busy with nothing waiting is normal', async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     for (let i = 0; i < 3; i++) {
-      const d = availableDriver();
-      makeTask({ status: 'en_proceso', assignedTo: d.user.id });
+      const d = await availableDriver();
+      await makeTask({ status: 'en_proceso', assignedTo: d.user.id });
     }
     const body = await stats(admin);
     expect(body.workload_alert).toMatchObject({
@@ -344,13 +347,13 @@ describe('the workload alert (CONTRACT §6)', () => {
   });
 
   it('busy drivers and a waiting pool is a warning when utilization ≥ 80', async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     for (let i = 0; i < 4; i++) {
-      const d = availableDriver(['swap']);
-      makeTask({ status: 'en_proceso', assignedTo: d.user.id, vehicleType: 'swap' });
+      const d = await availableDriver(['swap']);
+      await makeTask({ status: 'en_proceso', assignedTo: d.user.id, vehicleType: 'swap' });
     }
-    availableDriver(['swap']);
-    makeTask(); // a semiremolque nobody free has: it waits
+    await availableDriver(['swap']);
+    await makeTask(); // a semiremolque nobody free has: it waits
     const body = await stats(admin);
     expect(body.workload_alert).toMatchObject({
       status: 'warning',
@@ -359,10 +362,10 @@ describe('the workload alert (CONTRACT §6)', () => {
   });
 
   it('held tasks are left out of pending_tasks (the pool count keeps them)', async () => {
-    const admin = makeUser('admin');
-    makeUser('conductor', { online: true }); // nobody available
-    const a = makeTask();
-    const b = makeTask();
+    const admin = await makeUser('admin');
+    await makeUser('conductor', { online: true }); // nobody available
+    const a = await makeTask();
+    const b = await makeTask();
     await put(a.id, { on_hold: true }, admin);
     await put(b.id, { on_hold: true }, admin);
     const body = await stats(admin);
@@ -376,23 +379,23 @@ describe('the workload alert (CONTRACT §6)', () => {
   });
 
   it('since: the start time on a fresh server, kept while the status holds, now when it changes', async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     const first = (await stats(admin)).workload_alert;
     expect(first.status).toBe('normal');
     expect(Date.parse(first.since)).toBeLessThanOrEqual(now().getTime());
 
-    advanceClock(5 * 60_000);
-    makeUser('conductor', { online: true });
+    await advanceClock(5 * 60_000);
+    await makeUser('conductor', { online: true });
     expect((await stats(admin)).workload_alert.since).toBe(first.since); // still normal
 
-    makeTask();
+    await makeTask();
     const critical = (await stats(admin)).workload_alert;
     expect(critical.status).toBe('critical');
     expect(Math.abs(Date.parse(critical.since) - now().getTime())).toBeLessThan(1000);
     expect(Date.parse(critical.since)).toBeGreaterThan(Date.parse(first.since) + 4 * 60_000);
 
-    advanceClock(2 * 60_000);
-    makeTask();
+    await advanceClock(2 * 60_000);
+    await makeTask();
     const stillCritical = (await stats(admin)).workload_alert;
     expect(stillCritical).toMatchObject({ status: 'critical', metrics: { pending_tasks: 2 } });
     expect(stillCritical.since).toBe(critical.since);
@@ -401,30 +404,30 @@ describe('the workload alert (CONTRACT §6)', () => {
 
 describe('the assignee’s presence on a task (derived, never a new version)', () => {
   it('is null without an assignee; follows the driver going online and offline', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor');
-    const pool = makeTask();
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor');
+    const pool = await makeTask();
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const find = async (id: string) =>
       (await api().get('/api/tasks').set(admin.auth)).body.find((t: { id: string }) => t.id === id);
 
     expect(await find(pool.id)).toMatchObject({ assignee_online: null, assignee_offline_since: null });
-    presence.touch(driver.user.id);
+    await presence.touch(driver.user.id);
     expect(await find(task.id)).toMatchObject({
       assignee_online: true,
       assignee_offline_since: null,
       version: 1,
     });
 
-    advanceClock(60_000);
-    presence.forget(driver.user.id);
+    await advanceClock(60_000);
+    await presence.forget(driver.user.id);
     const offlineAt = now();
     const offline = await find(task.id);
     expect(offline).toMatchObject({ assignee_online: false, version: 1 });
     expect(Math.abs(Date.parse(offline.assignee_offline_since) - offlineAt.getTime())).toBeLessThan(1000);
     const mine = await api().get('/api/tasks/my-active').set(driver.auth);
     expect(mine.body).toMatchObject({ version: 1, assignee_online: true }); // their request: online again
-    expect(row(task.id).version).toBe(1);
-    expect(eventsOf(task.id)).toEqual([]);
+    expect((await row(task.id)).version).toBe(1);
+    expect(await eventsOf(task.id)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeDb, openDb, runMigrations, sqlite } from '../../server/db';
+import { closeDb, openDb, query, runMigrations, sqlite } from '../../server/db';
 import { ADMIN, startAppProcess } from '../browser/global-setup';
 
 const TOTAL = 1000;
@@ -48,8 +48,8 @@ async function login(): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-const appliedMigrations = () =>
-  (sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n;
+const appliedMigrations = async () =>
+  (await query<{ n: number }>('SELECT count(*) AS n FROM __drizzle_migrations'))[0].n;
 
 describe('SIGKILL in the middle of a stream of writes', () => {
   it('keeps every acknowledged task, an intact file and idempotent migrations', async () => {
@@ -110,17 +110,15 @@ describe('SIGKILL in the middle of a stream of writes', () => {
     openDb(dbFile);
     expect(sqlite.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     const ids = new Set(
-      (sqlite.prepare("SELECT id FROM tasks WHERE trailer_id LIKE 'CRASH-%'").all() as { id: string }[]).map(
-        (r) => r.id,
-      ),
+      (await query<{ id: string }>("SELECT id FROM tasks WHERE trailer_id LIKE 'CRASH-%'")).map((r) => r.id),
     );
     for (const id of acked) expect(ids.has(id)).toBe(true);
     const journal = JSON.parse(
       fs.readFileSync(path.resolve(import.meta.dirname, '../../migrations/meta/_journal.json'), 'utf8'),
     ) as { entries: unknown[] };
-    expect(appliedMigrations()).toBe(journal.entries.length);
+    expect(await appliedMigrations()).toBe(journal.entries.length);
     expect(runMigrations()).toBe(0);
-    expect(appliedMigrations()).toBe(journal.entries.length);
+    expect(await appliedMigrations()).toBe(journal.entries.length);
     closeDb();
   }, 120_000);
 });

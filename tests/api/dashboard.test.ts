@@ -1,19 +1,19 @@
 // Dashboard figures (CONTRACT §6): stats, the workload alert, online drivers and rankings.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { tasks, users } from '../../server/db/schema';
-import { workloadAlert } from '../../server/services/dashboard';
-import { db, makePunch, makeTask, makeUser, now, setupApp } from '../helpers/context';
+import { tasks, users } from '../../server/db/tables';
+import { dashboardStats, workloadAlert } from '../../server/services/dashboard';
+import { db, makePunch, makeTask, makeUser, now, setupApp, tx } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeEach(() => {
-  api = setupApp().api;
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeEach(async () => {
+  ({ api } = await setupApp());
 });
 
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(now().getTime() - ms);
 const set = (id: string, fields: Partial<typeof users.$inferInsert>) =>
-  db.update(users).set(fields).where(eq(users.id, id)).run();
+  tx(() => db.update(users).set(fields).where(eq(users.id, id)));
 const ROLES = ['conductor', 'gestor', 'manager', 'admin'] as const;
 
 describe('who may read the dashboard', () => {
@@ -21,37 +21,41 @@ describe('who may read the dashboard', () => {
     '%s: 401 without a token, 200 for every role',
     async (path) => {
       expect((await api().get(path)).status).toBe(401);
-      for (const role of ROLES) expect((await api().get(path).set(makeUser(role).auth)).status).toBe(200);
+      for (const role of ROLES) {
+        const { auth } = await makeUser(role);
+        expect((await api().get(path).set(auth)).status).toBe(200);
+      }
     },
   );
 });
 
 describe('GET /api/dashboard/stats', () => {
   it('counts tasks and drivers as CONTRACT §6 says', async () => {
-    const admin = makeUser('admin');
-    const manager = makeUser('manager');
-    const available = makeUser('conductor', { online: true });
-    makePunch(available.user.id, 'entrada');
-    const busyOnline = makeUser('conductor', { online: true });
-    makePunch(busyOnline.user.id, 'entrada');
-    makeTask({ status: 'en_proceso', assignedTo: busyOnline.user.id });
-    makeUser('conductor', { online: true }); // online, not clocked in
-    const offlineClockedIn = makeUser('conductor');
-    makePunch(offlineClockedIn.user.id, 'entrada');
-    const busyOffline = makeUser('conductor');
-    makeTask({ status: 'en_proceso', assignedTo: busyOffline.user.id });
-    makeUser('conductor', { online: true, approved: false });
-    makeUser('gestor', { approved: false });
-    const deleted = makeUser('conductor', { online: true });
-    set(deleted.user.id, { deletedAt: now() });
-    makePunch(deleted.user.id, 'entrada');
+    const admin = await makeUser('admin');
+    const manager = await makeUser('manager');
+    const available = await makeUser('conductor', { online: true });
+    await makePunch(available.user.id, 'entrada');
+    const busyOnline = await makeUser('conductor', { online: true });
+    await makePunch(busyOnline.user.id, 'entrada');
+    await makeTask({ status: 'en_proceso', assignedTo: busyOnline.user.id });
+    await makeUser('conductor', { online: true }); // online, not clocked in
+    const offlineClockedIn = await makeUser('conductor');
+    await makePunch(offlineClockedIn.user.id, 'entrada');
+    const busyOffline = await makeUser('conductor');
+    await makeTask({ status: 'en_proceso', assignedTo: busyOffline.user.id });
+    await makeUser('conductor', { online: true, approved: false });
+    await makeUser('gestor', { approved: false });
+    const deleted = await makeUser('conductor', { online: true });
+    await set(deleted.user.id, { deletedAt: now() });
+    await makePunch(deleted.user.id, 'entrada');
 
-    for (let i = 0; i < 3; i++) makeTask();
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, makeTask().id)).run();
-    makeTask({ status: 'finalizada', completedAt: ago(23 * HOUR), createdAt: ago(30 * HOUR) });
-    makeTask({ status: 'finalizada', completedAt: ago(25 * HOUR), createdAt: ago(30 * HOUR) });
-    const deletedDone = makeTask({ status: 'finalizada', completedAt: ago(HOUR) });
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deletedDone.id)).run();
+    for (let i = 0; i < 3; i++) await makeTask();
+    const deletedTask = await makeTask();
+    await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deletedTask.id)));
+    await makeTask({ status: 'finalizada', completedAt: ago(23 * HOUR), createdAt: ago(30 * HOUR) });
+    await makeTask({ status: 'finalizada', completedAt: ago(25 * HOUR), createdAt: ago(30 * HOUR) });
+    const deletedDone = await makeTask({ status: 'finalizada', completedAt: ago(HOUR) });
+    await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deletedDone.id)));
 
     const res = await api().get('/api/dashboard/stats').set(admin.auth);
     expect(res.status).toBe(200);
@@ -77,9 +81,9 @@ describe('GET /api/dashboard/stats', () => {
   });
 
   it('is critical when work waits and nobody can take it', async () => {
-    const admin = makeUser('admin');
-    makeUser('conductor', { online: true });
-    makeTask({ priority: 'high' });
+    const admin = await makeUser('admin');
+    await makeUser('conductor', { online: true });
+    await makeTask({ priority: 'high' });
     const res = await api().get('/api/dashboard/stats').set(admin.auth);
     expect(res.body.workload_alert).toEqual({
       status: 'critical',
@@ -93,9 +97,9 @@ describe('GET /api/dashboard/stats', () => {
   });
 
   it('is normal with an empty pool and free drivers', async () => {
-    const gestor = makeUser('gestor');
-    const driver = makeUser('conductor', { online: true });
-    makePunch(driver.user.id, 'entrada');
+    const gestor = await makeUser('gestor');
+    const driver = await makeUser('conductor', { online: true });
+    await makePunch(driver.user.id, 'entrada');
     const res = await api().get('/api/dashboard/stats').set(gestor.auth);
     expect(res.body.workload_alert).toMatchObject({
       status: 'normal',
@@ -103,6 +107,22 @@ describe('GET /api/dashboard/stats', () => {
       message: 'La carga de trabajo está equilibrada',
       metrics: { pending_tasks: 0, available_drivers: 1, busy_drivers: 0, driver_utilization: 0 },
     });
+  });
+});
+
+describe('the stats between two changes', () => {
+  it('are read again after every commit; readings side by side agree', async () => {
+    const gestor = await makeUser('gestor');
+    const pool = async () =>
+      ((await api().get('/api/dashboard/stats').set(gestor.auth)).body as { bolsa_trabajo: number })
+        .bolsa_trabajo;
+    expect(await pool()).toBe(0);
+    await makeTask();
+    expect(await pool()).toBe(1); // within the memo's second: the commit alone makes it stale
+    await makeTask();
+    const [other, admin] = await Promise.all([dashboardStats(false), dashboardStats(true)]);
+    expect(other).toEqual({ ...admin, pending_users: 0 });
+    expect(admin.bolsa_trabajo).toBe(2);
   });
 });
 
@@ -131,18 +151,18 @@ describe('workloadAlert levels', () => {
 
 describe('GET /api/dashboard/online-drivers and /rankings', () => {
   it('every approved conductor by movements, then name; online ones in the same order', async () => {
-    const viewer = makeUser('manager');
-    const beatriz = makeUser('conductor', { name: 'Beatriz', online: true });
-    const angel = makeUser('conductor', { name: 'Ángel', online: true });
-    const carlos = makeUser('conductor', { name: 'Carlos' });
-    const dani = makeUser('conductor', { name: 'Dani', online: true });
-    set(beatriz.user.id, { movementsCount: 5 });
-    set(angel.user.id, { movementsCount: 5 });
-    set(carlos.user.id, { movementsCount: 9 });
-    makeUser('conductor', { name: 'Pendiente', online: true, approved: false });
-    makeUser('gestor', { name: 'Gestora', online: true });
-    const gone = makeUser('conductor', { name: 'Ido', online: true });
-    set(gone.user.id, { deletedAt: now(), movementsCount: 50 });
+    const viewer = await makeUser('manager');
+    const beatriz = await makeUser('conductor', { name: 'Beatriz', online: true });
+    const angel = await makeUser('conductor', { name: 'Ángel', online: true });
+    const carlos = await makeUser('conductor', { name: 'Carlos' });
+    const dani = await makeUser('conductor', { name: 'Dani', online: true });
+    await set(beatriz.user.id, { movementsCount: 5 });
+    await set(angel.user.id, { movementsCount: 5 });
+    await set(carlos.user.id, { movementsCount: 9 });
+    await makeUser('conductor', { name: 'Pendiente', online: true, approved: false });
+    await makeUser('gestor', { name: 'Gestora', online: true });
+    const gone = await makeUser('conductor', { name: 'Ido', online: true });
+    await set(gone.user.id, { deletedAt: now(), movementsCount: 50 });
 
     const rankings = await api().get('/api/dashboard/rankings').set(viewer.auth);
     expect(rankings.status).toBe(200);

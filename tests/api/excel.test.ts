@@ -5,38 +5,38 @@ import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
 import type { Response } from 'superagent';
 import { ERR, EXCEL, SUPERVISION_ERR } from '@shared/labels';
-import { users } from '../../server/db/schema';
+import { users } from '../../server/db/tables';
 import { EXPORT_MAX_DAYS } from '../../server/services/timeclock-summary';
-import { db, makePunch, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+import { db, makePunch, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
 const MIN = 60_000;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-let api: ReturnType<typeof setupApp>['api'];
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let admin: TestUser;
 let ana: TestUser, bruno: TestUser, diego: TestUser;
 const at = (iso: string) => new Date(iso);
 
-beforeAll(() => {
-  api = setupApp().api;
-  admin = makeUser('admin');
-  ana = makeUser('conductor', { name: 'Ana Ruiz', email: 'ana@test.local' });
-  bruno = makeUser('conductor', { name: 'Bruno Gil', email: 'bruno@test.local' });
-  makeUser('conductor', { name: 'Carla Sanz', email: 'carla@test.local' }); // no punch, no task
-  diego = makeUser('conductor', { name: 'Diego Paz', email: 'diego@test.local' });
+beforeAll(async () => {
+  ({ api } = await setupApp());
+  admin = await makeUser('admin');
+  ana = await makeUser('conductor', { name: 'Ana Ruiz', email: 'ana@test.local' });
+  bruno = await makeUser('conductor', { name: 'Bruno Gil', email: 'bruno@test.local' });
+  await makeUser('conductor', { name: 'Carla Sanz', email: 'carla@test.local' }); // no punch, no task
+  diego = await makeUser('conductor', { name: 'Diego Paz', email: 'diego@test.local' });
 
   // Ana: a night shift, 22:00 on the 19th to 06:00 on the 20th (Madrid, UTC+1).
-  makePunch(ana.user.id, 'entrada', at('2026-11-19T21:00:00Z'));
-  makePunch(ana.user.id, 'salida', at('2026-11-20T05:00:00Z'));
+  await makePunch(ana.user.id, 'entrada', at('2026-11-19T21:00:00Z'));
+  await makePunch(ana.user.id, 'salida', at('2026-11-20T05:00:00Z'));
   // Bruno: 08:00–16:00 on the 20th; and a shift on the 21st, outside the range.
-  makePunch(bruno.user.id, 'entrada', at('2026-11-20T07:00:00Z'));
-  makePunch(bruno.user.id, 'salida', at('2026-11-20T15:00:00Z'));
-  makePunch(bruno.user.id, 'entrada', at('2026-11-21T07:00:00Z'));
-  makePunch(bruno.user.id, 'salida', at('2026-11-21T15:00:00Z'));
+  await makePunch(bruno.user.id, 'entrada', at('2026-11-20T07:00:00Z'));
+  await makePunch(bruno.user.id, 'salida', at('2026-11-20T15:00:00Z'));
+  await makePunch(bruno.user.id, 'entrada', at('2026-11-21T07:00:00Z'));
+  await makePunch(bruno.user.id, 'salida', at('2026-11-21T15:00:00Z'));
   // Diego: 4 hours on the 20th, then his account was deleted: his history stays in the exports.
-  makePunch(diego.user.id, 'entrada', at('2026-11-20T08:00:00Z'));
-  makePunch(diego.user.id, 'salida', at('2026-11-20T12:00:00Z'));
-  db.update(users).set({ deletedAt: now() }).where(eq(users.id, diego.user.id)).run();
+  await makePunch(diego.user.id, 'entrada', at('2026-11-20T08:00:00Z'));
+  await makePunch(diego.user.id, 'salida', at('2026-11-20T12:00:00Z'));
+  await tx(() => db.update(users).set({ deletedAt: now() }).where(eq(users.id, diego.user.id)));
 
   const done = (u: TestUser, completedIso: string, tookMin: number, origin = 'Muelle 1') => {
     const completedAt = at(completedIso);
@@ -49,11 +49,11 @@ beforeAll(() => {
       completedAt,
     });
   };
-  done(ana, '2026-11-19T22:00:00Z', 20, 'Báscula');
-  done(ana, '2026-11-20T03:00:00Z', 40);
-  done(bruno, '2026-11-20T10:00:00Z', 15);
-  done(diego, '2026-11-20T11:00:00Z', 30);
-  done(bruno, '2026-11-21T10:00:00Z', 15); // outside the range
+  await done(ana, '2026-11-19T22:00:00Z', 20, 'Báscula');
+  await done(ana, '2026-11-20T03:00:00Z', 40);
+  await done(bruno, '2026-11-20T10:00:00Z', 15);
+  await done(diego, '2026-11-20T11:00:00Z', 30);
+  await done(bruno, '2026-11-21T10:00:00Z', 15); // outside the range
 });
 
 const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
@@ -94,7 +94,7 @@ const wall = (iso: string) => new Date(`${iso}Z`);
 
 describe('GET /api/admin/timeclock/export-excel', () => {
   it('control_horario_{from}_to_{to}.xlsx: per day, totals and punches, in Madrid time', async () => {
-    const manager = makeUser('manager');
+    const manager = await makeUser('manager');
     const { res, wb } = await download('/api/admin/timeclock/export-excel', manager, {
       date_from: '2026-11-19',
       date_to: '2026-11-20',
@@ -156,7 +156,7 @@ describe('GET /api/admin/timeclock/export-excel', () => {
     const res = await api()
       .get('/api/admin/timeclock/export-excel')
       .query(query)
-      .set(makeUser('gestor').auth);
+      .set((await makeUser('gestor')).auth);
     expect(res.status).toBe(403);
   });
 
@@ -221,7 +221,7 @@ describe('GET /api/admin/analytics/export-excel', () => {
     const res = await api()
       .get('/api/admin/analytics/export-excel')
       .query(query)
-      .set(makeUser('manager').auth);
+      .set((await makeUser('manager')).auth);
     expect(res.status).toBe(403);
     const missing = await api().get('/api/admin/analytics/export-excel').set(admin.auth);
     expect(missing.status).toBe(400);

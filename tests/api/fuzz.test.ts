@@ -11,14 +11,14 @@ import { updateTaskSchema } from '@shared/schemas';
 import type { ZodType } from 'zod';
 import { makeTask, makeUser, setupApp, type TestUser } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
 const who = {} as Record<Role, TestUser>;
 let taskId: string;
-beforeAll(() => {
-  ({ api } = setupApp());
+beforeAll(async () => {
+  ({ api } = await setupApp());
   for (const role of ['admin', 'manager', 'gestor', 'conductor'] as const)
-    who[role] = makeUser(role, role === 'conductor' ? { taskTypes: ['semiremolque', 'swap'] } : {});
-  taskId = makeTask({ vehicleType: 'swap' }).id;
+    who[role] = await makeUser(role, role === 'conductor' ? { taskTypes: ['semiremolque', 'swap'] } : {});
+  taskId = (await makeTask({ vehicleType: 'swap' })).id;
 });
 
 const RUNS = 40;

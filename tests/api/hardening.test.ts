@@ -9,16 +9,16 @@ import { LOGIN_RATE_LIMIT } from '@shared/constants';
 import { ERR } from '@shared/labels';
 import { configure } from '../../server/config';
 import { createApp } from '../../server/app';
-import { activityLog, taskEvents, tasks } from '../../server/db/schema';
-import { db, makeTask, makeUser, setupApp, type TestUser } from '../helpers/context';
+import { activityLog, taskEvents, tasks } from '../../server/db/tables';
+import { db, makeTask, makeUser, setupApp, tx, type TestUser } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeEach(() => {
-  api = setupApp().api;
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeEach(async () => {
+  ({ api } = await setupApp());
 });
 
-const row = (id: string) => db.select().from(tasks).where(eq(tasks.id, id)).get()!;
-const eventsOf = (id: string) => db.select().from(taskEvents).where(eq(taskEvents.taskId, id)).all();
+const row = async (id: string) => (await db.select().from(tasks).where(eq(tasks.id, id)))[0]!;
+const eventsOf = (id: string) => db.select().from(taskEvents).where(eq(taskEvents.taskId, id));
 const payload = (over: Record<string, unknown> = {}) => ({
   title: 'Mover',
   origin: 'Muelle 3',
@@ -29,7 +29,7 @@ const payload = (over: Record<string, unknown> = {}) => ({
 
 describe('invisible characters in task text (CONTRACT §14)', () => {
   it('a zero-width space or full-width letters do not make a second open task for one trailer', async () => {
-    const gestor = makeUser('gestor');
+    const gestor = await makeUser('gestor');
     const create = (trailer: string) =>
       api()
         .post('/api/tasks')
@@ -50,18 +50,12 @@ describe('invisible characters in task text (CONTRACT §14)', () => {
       .send({ trailer_id: 'DUP-1\uFEFF' });
     expect(renamed.status).toBe(409);
     expect(renamed.body.detail).toBe('El remolque DUP-1 ya tiene una tarea abierta');
-    expect(row(other.body.id).trailerId).toBe('DUP-2');
-    expect(
-      db
-        .select()
-        .from(tasks)
-        .all()
-        .map((t) => t.trailerId),
-    ).toEqual(['DUP-1', 'DUP-2']);
+    expect((await row(other.body.id)).trailerId).toBe('DUP-2');
+    expect((await db.select().from(tasks)).map((t) => t.trailerId)).toEqual(['DUP-1', 'DUP-2']);
   });
 
   it('NUL, bidi overrides and zero-width characters are not stored; text is stored in NFC', async () => {
-    const gestor = makeUser('gestor');
+    const gestor = await makeUser('gestor');
     const res = await api()
       .post('/api/tasks')
       .set(gestor.auth)
@@ -74,13 +68,13 @@ describe('invisible characters in task text (CONTRACT §14)', () => {
         }),
       );
     expect(res.status).toBe(201);
-    expect(row(res.body.id)).toMatchObject({
+    expect(await row(res.body.id)).toMatchObject({
       origin: 'Muelle 3',
       destination: 'Camión Norte',
       trailerId: 'R-9',
       description: 'Línea 1\nLínea 2\n\tfin',
     });
-    expect(row(res.body.id).destination).toBe('Camión Norte'.normalize('NFC'));
+    expect((await row(res.body.id)).destination).toBe('Camión Norte'.normalize('NFC'));
     expect(res.body.origin).toBe('Muelle 3');
 
     const edit = await api()
@@ -88,11 +82,11 @@ describe('invisible characters in task text (CONTRACT §14)', () => {
       .set(gestor.auth)
       .send({ origin: 'Puerta\u202E 2\u0007' });
     expect(edit.status).toBe(200);
-    expect(row(res.body.id).origin).toBe('Puerta 2');
+    expect((await row(res.body.id)).origin).toBe('Puerta 2');
   });
 
   it('a text of invisible characters only is empty: 400, nothing stored', async () => {
-    const gestor = makeUser('gestor');
+    const gestor = await makeUser('gestor');
     const blank = '\u200B\u200C\u200D\u2060\uFEFF\u202E\u0000';
     for (const field of ['origin', 'destination', 'trailer_id']) {
       const res = await api()
@@ -102,24 +96,24 @@ describe('invisible characters in task text (CONTRACT §14)', () => {
       expect(res.status, field).toBe(400);
       expect(res.body.detail).toMatch(/^\w+: El (origen|destino|remolque) es obligatorio$/);
     }
-    expect(db.select().from(tasks).all()).toEqual([]);
-    const task = makeTask({ origin: 'Muelle 1' });
+    expect(await db.select().from(tasks)).toEqual([]);
+    const task = await makeTask({ origin: 'Muelle 1' });
     const res = await api().put(`/api/tasks/${task.id}`).set(gestor.auth).send({ origin: blank });
     expect(res.status).toBe(400);
     expect(res.body.detail).toBe('origin: El origen es obligatorio');
-    expect(row(task.id)).toMatchObject({ origin: 'Muelle 1', version: task.version });
+    expect(await row(task.id)).toMatchObject({ origin: 'Muelle 1', version: task.version });
     // A description of invisible characters only is no description.
     const described = await api()
       .post('/api/tasks')
       .set(gestor.auth)
       .send(payload({ trailer_id: 'R-DESC', description: blank }));
     expect(described.status).toBe(201);
-    expect(row(described.body.id).description).toBeNull();
+    expect((await row(described.body.id)).description).toBeNull();
   });
 
   it('the searcher ignores a pasted zero-width space, and a query of invisible characters is no criterion', async () => {
-    const gestor = makeUser('gestor');
-    makeTask({ trailerId: 'ZW-7' });
+    const gestor = await makeUser('gestor');
+    await makeTask({ trailerId: 'ZW-7' });
     const found = await api()
       .get('/api/admin/search/tasks')
       .query({ search_type: 'trailer', query: 'ZW\u200B-7' })
@@ -137,9 +131,9 @@ describe('invisible characters in task text (CONTRACT §14)', () => {
 
 describe('lost update between two staff (CONTRACT §5 version)', () => {
   it('two staff save the same version one after the other: the first wins, the second gets 409 and writes nothing', async () => {
-    const gestor = makeUser('gestor');
-    const manager = makeUser('manager');
-    const task = makeTask({ destination: 'Campa A' });
+    const gestor = await makeUser('gestor');
+    const manager = await makeUser('manager');
+    const task = await makeTask({ destination: 'Campa A' });
     const opened = (await api().get('/api/tasks').set(gestor.auth)).body[0].version as number;
     expect(opened).toBe(task.version);
 
@@ -149,7 +143,7 @@ describe('lost update between two staff (CONTRACT §5 version)', () => {
       .send({ destination: 'Muelle 4', version: opened });
     expect(first.status).toBe(200);
     expect(first.body.version).toBe(opened + 1);
-    const logs = db.select().from(activityLog).all().length;
+    const logs = (await db.select().from(activityLog)).length;
 
     const second = await api()
       .put(`/api/tasks/${task.id}`)
@@ -160,9 +154,13 @@ describe('lost update between two staff (CONTRACT §5 version)', () => {
       'La tarea ha cambiado mientras la editabas; revisa los datos y vuelve a intentarlo',
     );
     expect(second.body.detail).toBe(ERR.versionConflict);
-    expect(row(task.id)).toMatchObject({ destination: 'Muelle 4', priority: 'normal', version: opened + 1 });
-    expect(eventsOf(task.id)).toHaveLength(1);
-    expect(db.select().from(activityLog).all()).toHaveLength(logs);
+    expect(await row(task.id)).toMatchObject({
+      destination: 'Muelle 4',
+      priority: 'normal',
+      version: opened + 1,
+    });
+    expect(await eventsOf(task.id)).toHaveLength(1);
+    expect(await db.select().from(activityLog)).toHaveLength(logs);
 
     // With the version they now see, the second editor's save goes through.
     const retry = await api()
@@ -170,29 +168,29 @@ describe('lost update between two staff (CONTRACT §5 version)', () => {
       .set(manager.auth)
       .send({ destination: 'Muelle 9', version: opened + 1 });
     expect(retry.status).toBe(200);
-    expect(row(task.id)).toMatchObject({ destination: 'Muelle 9', version: opened + 2 });
+    expect(await row(task.id)).toMatchObject({ destination: 'Muelle 9', version: opened + 2 });
   });
 
   it('two staff save the same version at once: exactly one 200, one 409, the winner kept', async () => {
     for (let round = 0; round < 5; round++) {
-      const a = makeUser('gestor');
-      const b = makeUser('admin');
-      const task = makeTask();
+      const a = await makeUser('gestor');
+      const b = await makeUser('admin');
+      const task = await makeTask();
       const [ra, rb] = await Promise.all([
         api().put(`/api/tasks/${task.id}`).set(a.auth).send({ origin: 'Puerta A', version: task.version }),
         api().put(`/api/tasks/${task.id}`).set(b.auth).send({ origin: 'Puerta B', version: task.version }),
       ]);
       expect([ra.status, rb.status].sort()).toEqual([200, 409]);
       const winner = ra.status === 200 ? 'Puerta A' : 'Puerta B';
-      expect(row(task.id)).toMatchObject({ origin: winner, version: task.version + 1 });
+      expect(await row(task.id)).toMatchObject({ origin: winner, version: task.version + 1 });
     }
   });
 
   it('a move with a stale version, and a driver with one, are refused too; without a version nothing changes', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor', { taskTypes: ['swap'] });
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, vehicleType: 'swap' });
-    db.update(tasks).set({ version: 5 }).where(eq(tasks.id, task.id)).run();
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor', { taskTypes: ['swap'] });
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, vehicleType: 'swap' });
+    await tx(() => db.update(tasks).set({ version: 5 }).where(eq(tasks.id, task.id)));
     const stale = await api()
       .put(`/api/tasks/${task.id}`)
       .set(admin.auth)
@@ -205,7 +203,7 @@ describe('lost update between two staff (CONTRACT §5 version)', () => {
       .send({ status: 'finalizada', version: 3 });
     expect(mine.status).toBe(409);
     expect(mine.body.detail).toBe(ERR.versionConflict);
-    expect(row(task.id)).toMatchObject({ status: 'en_proceso', version: 5 });
+    expect(await row(task.id)).toMatchObject({ status: 'en_proceso', version: 5 });
 
     for (const body of [
       { version: 'x' },
@@ -226,21 +224,21 @@ describe('lost update between two staff (CONTRACT §5 version)', () => {
       .set(driver.auth)
       .send({ status: 'finalizada', version: 5 });
     expect(current.status).toBe(200);
-    expect(row(task.id)).toMatchObject({ status: 'finalizada', version: 6 });
+    expect(await row(task.id)).toMatchObject({ status: 'finalizada', version: 6 });
   });
 });
 
 describe('a move that lost a race is a 409, never a 400 (CONTRACT §5)', () => {
   it('staff reassign ({assigned_to} alone) a task the driver has just completed: 409', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor', { taskTypes: ['swap'] });
-    const other = makeUser('conductor', { taskTypes: ['swap'] });
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, vehicleType: 'swap' });
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor', { taskTypes: ['swap'] });
+    const other = await makeUser('conductor', { taskTypes: ['swap'] });
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, vehicleType: 'swap' });
     expect((await api().post(`/api/tasks/${task.id}/complete`).set(driver.auth)).status).toBe(200);
     const res = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ assigned_to: other.user.id });
     expect(res.status).toBe(409);
     expect(res.body.detail).toBe(ERR.taskFinished);
-    expect(row(task.id)).toMatchObject({ status: 'finalizada', assignedTo: driver.user.id });
+    expect(await row(task.id)).toMatchObject({ status: 'finalizada', assignedTo: driver.user.id });
     // Naming a driver together with a status that takes none can never succeed: still a 400.
     const never = await api()
       .put(`/api/tasks/${task.id}`)
@@ -250,8 +248,8 @@ describe('a move that lost a race is a 409, never a 400 (CONTRACT §5)', () => {
   });
 
   it("the driver's complete and the staff's PUT at once, repeated: every answer 200 or 409, never 400", async () => {
-    const admin = makeUser('admin');
-    const gestor = makeUser('gestor');
+    const admin = await makeUser('admin');
+    const gestor = await makeUser('gestor');
     const seen = new Set<number>();
     let staffLost = 0;
     const staffBodies = (task: { version: number }, other: TestUser) => [
@@ -262,9 +260,13 @@ describe('a move that lost a race is a 409, never a 400 (CONTRACT §5)', () => {
     ];
     for (let round = 0; round < 8; round++) {
       for (let i = 0; i < 4; i++) {
-        const driver = makeUser('conductor', { taskTypes: ['swap'] });
-        const other = makeUser('conductor', { taskTypes: ['swap'] });
-        const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, vehicleType: 'swap' });
+        const driver = await makeUser('conductor', { taskTypes: ['swap'] });
+        const other = await makeUser('conductor', { taskTypes: ['swap'] });
+        const task = await makeTask({
+          status: 'en_proceso',
+          assignedTo: driver.user.id,
+          vehicleType: 'swap',
+        });
         const staff = i % 2 ? admin : gestor;
         const body = staffBodies(task, other)[i];
         const calls = [
@@ -284,7 +286,7 @@ describe('a move that lost a race is a 409, never a 400 (CONTRACT §5)', () => {
         }
         const staffAnswer = round % 2 ? answers[0] : answers[1];
         if (staffAnswer.status === 409) staffLost++;
-        const done = row(task.id);
+        const done = await row(task.id);
         expect(['en_proceso', 'finalizada', 'bolsa_trabajo']).toContain(done.status);
       }
     }
@@ -308,7 +310,7 @@ describe('X-Forwarded-For only through TRUST_PROXY (CONTRACT §14)', () => {
   it('off by default: a loopback client cannot pick a new address per request; the 11th failure is a 429', async () => {
     configure({ trustProxy: false });
     const app = supertest(createApp());
-    const victim = makeUser('gestor');
+    const victim = await makeUser('gestor');
     for (let i = 0; i < LOGIN_RATE_LIMIT.max; i++) {
       const res = await wrongLogin(app, victim.user.email, `203.0.113.${i + 1}`);
       expect(res.status).not.toBe(200);
@@ -329,7 +331,7 @@ describe('X-Forwarded-For only through TRUST_PROXY (CONTRACT §14)', () => {
   it('with TRUST_PROXY=1 the forwarded address counts: another client behind the proxy is not blocked', async () => {
     configure({ trustProxy: 1 });
     const app = supertest(createApp());
-    const victim = makeUser('gestor');
+    const victim = await makeUser('gestor');
     for (let i = 0; i < LOGIN_RATE_LIMIT.max; i++)
       expect((await wrongLogin(app, victim.user.email, '203.0.113.10')).status).toBe(401);
     expect((await wrongLogin(app, victim.user.email, '203.0.113.10')).status).toBe(429);
@@ -368,7 +370,7 @@ describe('HTTP headers (CONTRACT §14)', () => {
   });
 
   it('every /api answer says Cache-Control: no-store, errors and 404s included', async () => {
-    const gestor = makeUser('gestor');
+    const gestor = await makeUser('gestor');
     const answers = [
       await api().get('/api/server-time'),
       await api().get('/api/tasks').set(gestor.auth),

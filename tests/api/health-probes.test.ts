@@ -15,7 +15,7 @@ afterEach(() => setDraining(false));
 
 describe('GET /api/health/live and /api/health/ready', () => {
   it('answer 200 without a token, with nothing but a status, and are never cached', async () => {
-    const { api } = setupApp();
+    const { api } = await setupApp();
     for (const probe of ['/api/health/live', '/api/health/ready']) {
       const res = await api().get(probe);
       expect(res.status, probe).toBe(200);
@@ -25,7 +25,7 @@ describe('GET /api/health/live and /api/health/ready', () => {
   });
 
   it('ready is 503 while the node drains (a shutdown started); live stays 200', async () => {
-    const { api } = setupApp();
+    const { api } = await setupApp();
     setDraining(true);
     const ready = await api().get('/api/health/ready');
     expect(ready.status).toBe(503);
@@ -36,7 +36,7 @@ describe('GET /api/health/live and /api/health/ready', () => {
   });
 
   it('ready is 503 when the database is closed, or its file was deleted under it', async () => {
-    const { api } = setupApp();
+    const { api } = await setupApp();
     closeDb();
     expect((await api().get('/api/health/ready')).status).toBe(503);
     expect((await api().get('/api/health/live')).status).toBe(200);

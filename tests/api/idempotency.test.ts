@@ -7,12 +7,13 @@ import { and, eq } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
 import { HttpError } from '../../server/http/errors';
 import { passwordWork } from '../../server/http/rate-limit';
-import { idempotencyKeys, punches, taskEvents, tasks, users } from '../../server/db/schema';
-import { advanceClock, db, makeTask, makeUser, now, setupApp, tokenFor } from '../helpers/context';
+import { idempotencyKeys, punches, taskEvents, tasks, users } from '../../server/db/tables';
+import { session } from '../../server/db';
+import { advanceClock, db, makeTask, makeUser, now, setupApp, tokenFor, tx } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeEach(() => {
-  api = setupApp().api;
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeEach(async () => {
+  ({ api } = await setupApp());
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -28,17 +29,18 @@ const post = (path: string, auth: Auth, key?: string, body?: object) => {
 };
 const punch = (auth: Auth, type: 'entrada' | 'salida', key?: string) =>
   post(`/api/timeclock/punch?clock_type=${type}`, auth, key);
-const punchesOf = (userId: string) => db.select().from(punches).where(eq(punches.userId, userId)).all();
+const punchesOf = (userId: string) => db.select().from(punches).where(eq(punches.userId, userId));
 const eventsOf = (taskId: string, type: string) =>
   db
     .select()
     .from(taskEvents)
-    .where(and(eq(taskEvents.taskId, taskId), eq(taskEvents.type, type as 'completed')))
-    .all();
-const movements = (userId: string) =>
-  db.select().from(users).where(eq(users.id, userId)).get()!.movementsCount;
-const keyRows = (key: string) => db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)).all();
-const tasksByTrailer = (trailer: string) => db.select().from(tasks).where(eq(tasks.trailerId, trailer)).all();
+    .where(and(eq(taskEvents.taskId, taskId), eq(taskEvents.type, type as 'completed')));
+const movements = async (userId: string) =>
+  (await db.select().from(users).where(eq(users.id, userId)))[0]!.movementsCount;
+const keyRows = (key: string) => db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+const tasksByTrailer = (trailer: string) => db.select().from(tasks).where(eq(tasks.trailerId, trailer));
+const statusOf = async (taskId: string) =>
+  (await db.select().from(tasks).where(eq(tasks.id, taskId)))[0]!.status;
 const answer = (res: { status: number; body: unknown }) => ({ status: res.status, body: res.body });
 const newTask = (trailer: string) => ({
   title: 'Mover',
@@ -50,67 +52,67 @@ const newTask = (trailer: string) => ({
 
 describe('the same key twice: the first answer again, one effect', () => {
   it('complete: one completion, one movement credited, one history event', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const key = newKey();
     const first = await post(`/api/tasks/${task.id}/complete`, driver.auth, key);
     const second = await post(`/api/tasks/${task.id}/complete`, driver.auth, key);
     expect(first.status).toBe(200);
     expect(answer(second)).toEqual(answer(first));
     expect(second.headers['idempotent-replayed']).toBe('true');
-    expect(movements(driver.user.id)).toBe(1);
-    expect(eventsOf(task.id, 'completed')).toHaveLength(1);
-    expect(keyRows(key)).toMatchObject([{ userId: driver.user.id, status: 200 }]);
+    expect(await movements(driver.user.id)).toBe(1);
+    expect(await eventsOf(task.id, 'completed')).toHaveLength(1);
+    expect(await keyRows(key)).toMatchObject([{ userId: driver.user.id, status: 200 }]);
   });
 
   it('return: one return event, the task in the pool once', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, vehicleType: 'swap' });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, vehicleType: 'swap' });
     const key = newKey();
     const body = { reason: 'Remolque no encontrado' };
     const first = await post(`/api/tasks/${task.id}/return`, driver.auth, key, body);
     const second = await post(`/api/tasks/${task.id}/return`, driver.auth, key, body);
     expect(first.status).toBe(200);
     expect(answer(second)).toEqual(answer(first));
-    expect(eventsOf(task.id, 'returned')).toHaveLength(1);
+    expect(await eventsOf(task.id, 'returned')).toHaveLength(1);
     // Without the key the repeat is refused: the task is no longer the driver's.
     expect((await post(`/api/tasks/${task.id}/return`, driver.auth, undefined, body)).status).toBe(409);
   });
 
   it('punch: one punch; without a key the repeat is refused as always', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const key = newKey();
     const first = await punch(driver.auth, 'entrada', key);
-    advanceClock(60_000);
+    await advanceClock(60_000);
     const second = await punch(driver.auth, 'entrada', key);
     expect(first.status).toBe(200);
     expect(answer(second)).toEqual(answer(first));
-    expect(punchesOf(driver.user.id)).toHaveLength(1);
+    expect(await punchesOf(driver.user.id)).toHaveLength(1);
     const plain = await punch(driver.auth, 'entrada');
     expect(plain.status).toBe(409);
     expect(plain.body).toEqual({ detail: ERR.alreadyClockedIn });
   });
 
   it('create (POST /tasks): one task, the same 201 body with the same id', async () => {
-    const staff = makeUser('gestor');
+    const staff = await makeUser('gestor');
     const key = newKey();
     const first = await post('/api/tasks', staff.auth, key, newTask('IDEM-001'));
     const second = await post('/api/tasks', staff.auth, key, newTask('IDEM-001'));
     expect(first.status).toBe(201);
     expect(answer(second)).toEqual(answer(first));
-    expect(tasksByTrailer('IDEM-001')).toHaveLength(1);
-    expect(eventsOf(first.body.id, 'created')).toHaveLength(1);
+    expect(await tasksByTrailer('IDEM-001')).toHaveLength(1);
+    expect(await eventsOf(first.body.id, 'created')).toHaveLength(1);
   });
 
   it('self-assign: one assignment event', async () => {
-    const driver = makeUser('conductor', { taskTypes: ['swap'] });
-    const task = makeTask({ vehicleType: 'swap' });
+    const driver = await makeUser('conductor', { taskTypes: ['swap'] });
+    const task = await makeTask({ vehicleType: 'swap' });
     const key = newKey();
     const first = await post(`/api/tasks/${task.id}/self-assign`, driver.auth, key);
     const second = await post(`/api/tasks/${task.id}/self-assign`, driver.auth, key);
     expect(first.status).toBe(200);
     expect(answer(second)).toEqual(answer(first));
-    expect(eventsOf(task.id, 'assigned')).toHaveLength(1);
+    expect(await eventsOf(task.id, 'assigned')).toHaveLength(1);
     // A fresh attempt without the key meets the rule: the task is already taken.
     expect((await post(`/api/tasks/${task.id}/self-assign`, driver.auth)).status).toBe(409);
   });
@@ -118,8 +120,8 @@ describe('the same key twice: the first answer again, one effect', () => {
 
 describe('the same key twice at once', () => {
   it('complete: both get the same answer, one effect', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const key = newKey();
     const [a, b] = await Promise.all([
       post(`/api/tasks/${task.id}/complete`, driver.auth, key),
@@ -127,12 +129,12 @@ describe('the same key twice at once', () => {
     ]);
     expect(a.status).toBe(200);
     expect(answer(b)).toEqual(answer(a));
-    expect(movements(driver.user.id)).toBe(1);
-    expect(eventsOf(task.id, 'completed')).toHaveLength(1);
+    expect(await movements(driver.user.id)).toBe(1);
+    expect(await eventsOf(task.id, 'completed')).toHaveLength(1);
   });
 
   it('create (answered after a batched transaction): the duplicate waits and gets the same task', async () => {
-    const staff = makeUser('manager');
+    const staff = await makeUser('manager');
     const key = newKey();
     const [a, b, other] = await Promise.all([
       post('/api/tasks', staff.auth, key, newTask('IDEM-002')),
@@ -142,12 +144,12 @@ describe('the same key twice at once', () => {
     expect(a.status).toBe(201);
     expect(answer(b)).toEqual(answer(a));
     expect(other.status).toBe(201);
-    expect(tasksByTrailer('IDEM-002')).toHaveLength(1);
-    expect(tasksByTrailer('IDEM-003')).toHaveLength(1);
+    expect(await tasksByTrailer('IDEM-002')).toHaveLength(1);
+    expect(await tasksByTrailer('IDEM-003')).toHaveLength(1);
   });
 
   it('punch: both get the same answer, one punch', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const key = newKey();
     const [a, b] = await Promise.all([
       punch(driver.auth, 'entrada', key),
@@ -155,12 +157,12 @@ describe('the same key twice at once', () => {
     ]);
     expect(a.status).toBe(200);
     expect(answer(b)).toEqual(answer(a));
-    expect(punchesOf(driver.user.id)).toHaveLength(1);
+    expect(await punchesOf(driver.user.id)).toHaveLength(1);
   });
 
   it('return: both get the same answer, one return event, the task in the pool', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const key = newKey();
     const [a, b] = await Promise.all([
       post(`/api/tasks/${task.id}/return`, driver.auth, key, { reason: 'Otro' }),
@@ -168,13 +170,13 @@ describe('the same key twice at once', () => {
     ]);
     expect(a.status).toBe(200);
     expect(answer(b)).toEqual(answer(a));
-    expect(eventsOf(task.id, 'returned')).toHaveLength(1);
-    expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()!.status).toBe('bolsa_trabajo');
+    expect(await eventsOf(task.id, 'returned')).toHaveLength(1);
+    expect(await statusOf(task.id)).toBe('bolsa_trabajo');
   });
 
   it('self-assign: both get the same answer, one assignment event', async () => {
-    const driver = makeUser('conductor', { taskTypes: ['swap'] });
-    const task = makeTask({ vehicleType: 'swap' });
+    const driver = await makeUser('conductor', { taskTypes: ['swap'] });
+    const task = await makeTask({ vehicleType: 'swap' });
     const key = newKey();
     const [a, b] = await Promise.all([
       post(`/api/tasks/${task.id}/self-assign`, driver.auth, key),
@@ -182,111 +184,115 @@ describe('the same key twice at once', () => {
     ]);
     expect(a.status).toBe(200);
     expect(answer(b)).toEqual(answer(a));
-    expect(eventsOf(task.id, 'assigned')).toHaveLength(1);
+    expect(await eventsOf(task.id, 'assigned')).toHaveLength(1);
   });
 });
 
 describe('scope: user, method and path', () => {
   it('a different key is a new request: a second effect where the rules allow it', async () => {
-    const staff = makeUser('gestor');
+    const staff = await makeUser('gestor');
     const first = await post('/api/tasks', staff.auth, newKey(), newTask('IDEM-010'));
     const second = await post('/api/tasks', staff.auth, newKey(), newTask('IDEM-011'));
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.body.id).not.toBe(first.body.id);
 
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     expect((await punch(driver.auth, 'entrada', newKey())).status).toBe(200);
-    advanceClock(60_000);
+    await advanceClock(60_000);
     expect((await punch(driver.auth, 'salida', newKey())).status).toBe(200);
-    expect(punchesOf(driver.user.id).map((p) => p.clockType)).toEqual(['entrada', 'salida']);
+    expect((await punchesOf(driver.user.id)).map((p) => p.clockType)).toEqual(['entrada', 'salida']);
   });
 
   it('the same key by another user is independent', async () => {
-    const a = makeUser('conductor');
-    const b = makeUser('conductor');
+    const a = await makeUser('conductor');
+    const b = await makeUser('conductor');
     const key = newKey();
     expect((await punch(a.auth, 'entrada', key)).status).toBe(200);
     expect((await punch(b.auth, 'entrada', key)).status).toBe(200);
-    expect(punchesOf(a.user.id)).toHaveLength(1);
-    expect(punchesOf(b.user.id)).toHaveLength(1);
-    expect(keyRows(key)).toHaveLength(2);
+    expect(await punchesOf(a.user.id)).toHaveLength(1);
+    expect(await punchesOf(b.user.id)).toHaveLength(1);
+    expect(await keyRows(key)).toHaveLength(2);
   });
 
   it('the same key on another path is independent', async () => {
-    const driver = makeUser('conductor');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const key = newKey();
     expect((await punch(driver.auth, 'entrada', key)).status).toBe(200);
     const done = await post(`/api/tasks/${task.id}/complete`, driver.auth, key);
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ message: expect.any(String) });
-    expect(punchesOf(driver.user.id)).toHaveLength(1);
-    expect(eventsOf(task.id, 'completed')).toHaveLength(1);
+    expect(await punchesOf(driver.user.id)).toHaveLength(1);
+    expect(await eventsOf(task.id, 'completed')).toHaveLength(1);
   });
 });
 
 describe('what is stored and what is not', () => {
   it('a 409 is stored: the repeat is still the 409 even once the action could succeed', async () => {
-    const holder = makeUser('conductor', { taskTypes: ['swap'] });
-    const other = makeUser('conductor', { taskTypes: ['swap'] });
-    const task = makeTask({ vehicleType: 'swap', status: 'en_proceso', assignedTo: holder.user.id });
+    const holder = await makeUser('conductor', { taskTypes: ['swap'] });
+    const other = await makeUser('conductor', { taskTypes: ['swap'] });
+    const task = await makeTask({ vehicleType: 'swap', status: 'en_proceso', assignedTo: holder.user.id });
     const key = newKey();
     const refused = await post(`/api/tasks/${task.id}/self-assign`, other.auth, key);
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ detail: ERR.alreadyAssigned });
-    expect(keyRows(key)).toMatchObject([{ status: 409 }]);
+    expect(await keyRows(key)).toMatchObject([{ status: 409 }]);
     // The holder gives it back: the task is claimable now, but the key's answer stays the refusal.
     expect((await post(`/api/tasks/${task.id}/return`, holder.auth)).status).toBe(200);
     const again = await post(`/api/tasks/${task.id}/self-assign`, other.auth, key);
     expect(answer(again)).toEqual(answer(refused));
-    expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()!.status).toBe('bolsa_trabajo');
+    expect(await statusOf(task.id)).toBe('bolsa_trabajo');
   });
 
   it('a 5xx is not stored, and the key rolled back with the failed effect: a retry runs again', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const key = newKey();
-    const insert = db.insert.bind(db);
     const seenInside: unknown[] = [];
-    vi.spyOn(db, 'insert').mockImplementation(((table: typeof punches) => {
-      if (table === punches) {
-        // Inside the effect's transaction, the key's placeholder is already written…
-        seenInside.push(...keyRows(key));
+    // Every handle of the engine shares drizzle's class: spied on there, a punch's insert fails inside the
+    // effect's transaction too.
+    const proto = Object.getPrototypeOf(session().db) as { insert: (table: unknown) => unknown };
+    const insert = proto.insert;
+    vi.spyOn(proto, 'insert').mockImplementation(function (this: unknown, table: unknown) {
+      if (table !== punches) return insert.call(this, table);
+      // Inside the effect's transaction, the key's placeholder is already written…
+      const failing = keyRows(key).then((rows) => {
+        seenInside.push(...rows);
         throw new Error('fallo simulado');
-      }
-      return insert(table);
-    }) as typeof db.insert);
+      });
+      return { values: () => failing };
+    });
     const failed = await punch(driver.auth, 'entrada', key);
     expect(failed.status).toBe(500);
     expect(seenInside).toMatchObject([{ userId: driver.user.id, path: '/api/timeclock/punch', status: 0 }]);
     // …and it rolled back with the failed effect.
-    expect(keyRows(key)).toHaveLength(0);
-    expect(punchesOf(driver.user.id)).toHaveLength(0);
+    expect(await keyRows(key)).toHaveLength(0);
+    expect(await punchesOf(driver.user.id)).toHaveLength(0);
     vi.restoreAllMocks();
     const retry = await punch(driver.auth, 'entrada', key);
     expect(retry.status).toBe(200);
-    expect(punchesOf(driver.user.id)).toHaveLength(1);
-    expect(keyRows(key)).toMatchObject([{ status: 200 }]);
+    expect(await punchesOf(driver.user.id)).toHaveLength(1);
+    expect(await keyRows(key)).toMatchObject([{ status: 200 }]);
   });
 
   it('a 429 is not stored: a retry runs again (and its answer is then kept)', async () => {
-    const user = makeUser('manager');
+    const user = await makeUser('manager');
     const key = newKey();
     vi.spyOn(passwordWork, 'run').mockRejectedValueOnce(new HttpError(429, ERR.tooManyAttempts));
     const body = { current_password: 'no-es-la-buena', new_password: 'otra-contraseña-larga' };
     const limited = await post('/api/auth/change-password', user.auth, key, body);
     expect(limited.status).toBe(429);
-    expect(keyRows(key)).toHaveLength(0);
+    expect(await keyRows(key)).toHaveLength(0);
     const retry = await post('/api/auth/change-password', user.auth, key, body);
     expect(retry.status).toBe(400);
     expect(retry.body).toEqual({ detail: ERR.wrongCurrentPassword });
-    expect(keyRows(key)).toMatchObject([{ status: 400 }]);
+    expect(await keyRows(key)).toMatchObject([{ status: 400 }]);
   });
 
   it('an effect committed without its answer (the process stopped): a repeat gets 409, nothing runs', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const key = newKey();
-    db.insert(idempotencyKeys)
-      .values({
+    await tx(() =>
+      db.insert(idempotencyKeys).values({
         userId: driver.user.id,
         method: 'POST',
         path: '/api/timeclock/punch',
@@ -294,22 +300,22 @@ describe('what is stored and what is not', () => {
         status: 0,
         body: '',
         createdAt: now(),
-      })
-      .run();
+      }),
+    );
     const res = await punch(driver.auth, 'entrada', key);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ detail: ERR.idempotencyAlreadyApplied });
-    expect(punchesOf(driver.user.id)).toHaveLength(0);
+    expect(await punchesOf(driver.user.id)).toHaveLength(0);
   });
 
   it('a malformed key: 400 with the Spanish detail, no effect', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     for (const bad of ['abc', '', '123e4567-e89b-12d3-a456-42661417400Z']) {
       const res = await punch(driver.auth, 'entrada', bad);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ detail: ERR.idempotencyKeyInvalid });
     }
-    expect(punchesOf(driver.user.id)).toHaveLength(0);
+    expect(await punchesOf(driver.user.id)).toHaveLength(0);
   });
 
   it('without a valid token the key changes nothing: 401 as always, nothing stored', async () => {
@@ -319,38 +325,38 @@ describe('what is stored and what is not', () => {
       .set('Idempotency-Key', key)
       .set('Authorization', 'Bearer nope');
     expect(res.status).toBe(401);
-    expect(keyRows(key)).toHaveLength(0);
+    expect(await keyRows(key)).toHaveLength(0);
   });
 });
 
 describe('expiry', () => {
   it('a key is kept 24 h: after that the same key runs again and old rows are swept', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     // Tokens expire long before a day passes: a fresh login session for each step.
-    const auth = () => ({ Authorization: `Bearer ${tokenFor(driver.user)}` });
+    const auth = async () => ({ Authorization: `Bearer ${await tokenFor(driver.user)}` });
     const key = newKey();
-    expect((await punch(auth(), 'entrada', key)).status).toBe(200);
-    advanceClock(HOUR);
-    expect((await punch(auth(), 'salida', newKey())).status).toBe(200);
-    advanceClock(23 * HOUR - 60_000);
+    expect((await punch(await auth(), 'entrada', key)).status).toBe(200);
+    await advanceClock(HOUR);
+    expect((await punch(await auth(), 'salida', newKey())).status).toBe(200);
+    await advanceClock(23 * HOUR - 60_000);
     // Still within 24 h: the entrada's answer, no new punch.
-    const replayed = await punch(auth(), 'entrada', key);
+    const replayed = await punch(await auth(), 'entrada', key);
     expect(replayed.status).toBe(200);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
-    expect(punchesOf(driver.user.id)).toHaveLength(2);
-    advanceClock(2 * 60_000);
-    const again = await punch(auth(), 'entrada', key);
+    expect(await punchesOf(driver.user.id)).toHaveLength(2);
+    await advanceClock(2 * 60_000);
+    const again = await punch(await auth(), 'entrada', key);
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
-    expect(punchesOf(driver.user.id)).toHaveLength(3);
+    expect(await punchesOf(driver.user.id)).toHaveLength(3);
     // The expired row was replaced by the new answer's.
-    expect(keyRows(key)).toHaveLength(1);
-    expect(keyRows(key)[0].createdAt.getTime()).toBeGreaterThan(now().getTime() - 60_000);
-    advanceClock(25 * HOUR);
-    const other = makeUser('conductor');
+    expect(await keyRows(key)).toHaveLength(1);
+    expect((await keyRows(key))[0].createdAt.getTime()).toBeGreaterThan(now().getTime() - 60_000);
+    await advanceClock(25 * HOUR);
+    const other = await makeUser('conductor');
     expect((await punch(other.auth, 'entrada', newKey())).status).toBe(200);
     const cutoff = now().getTime() - 24 * HOUR;
-    const rows = db.select().from(idempotencyKeys).all();
+    const rows = await db.select().from(idempotencyKeys);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.filter((r) => r.createdAt.getTime() <= cutoff)).toHaveLength(0);
   });

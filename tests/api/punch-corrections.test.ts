@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Response } from 'superagent';
 import { ERR, EXCEL, PUNCH_CORRECTION, SUPERVISION_ERR } from '@shared/labels';
 import type { DailySummary, LogEntry, PunchCorrectionResponse, TimeclockStatus } from '@shared/schemas';
-import { activityLog, punchCorrections, punches } from '../../server/db/schema';
+import { activityLog, punchCorrections, punches } from '../../server/db/tables';
 import {
   collect,
   connectSocket,
@@ -31,8 +31,8 @@ let manager: TestUser;
 let admin: TestUser;
 beforeAll(async () => {
   server = await setupServer();
-  manager = makeUser('manager', { name: 'Marta Jefa' });
-  admin = makeUser('admin', { name: 'Admin Patio' });
+  manager = await makeUser('manager', { name: 'Marta Jefa' });
+  admin = await makeUser('admin', { name: 'Admin Patio' });
 });
 afterAll(async () => {
   await server.close();
@@ -52,12 +52,14 @@ async function daily(query: Record<string, string> = { last_24h: 'true' }): Prom
   return res.body;
 }
 const rowOf = (rows: DailySummary[], u: TestUser) => rows.find((r) => r.user_id === u.user.id)!;
-const punchId = (userId: string, timestamp: Date) =>
-  db
-    .select()
-    .from(punches)
-    .where(and(eq(punches.userId, userId), eq(punches.timestamp, timestamp)))
-    .get()!.id;
+const punchId = async (userId: string, timestamp: Date) =>
+  (
+    await db
+      .select()
+      .from(punches)
+      .where(and(eq(punches.userId, userId), eq(punches.timestamp, timestamp)))
+      .limit(1)
+  )[0]!.id;
 async function status(u: TestUser): Promise<TimeclockStatus> {
   const res = await api().get('/api/timeclock/status').set(u.auth);
   expect(res.status).toBe(200);
@@ -71,7 +73,7 @@ async function lastLog(): Promise<LogEntry> {
 
 describe('POST /api/admin/timeclock/punches', () => {
   it('adds a forgotten punch: corrected, in the history, the log, the summary and the status', async () => {
-    const driver = makeUser('conductor', { name: 'Jesús Jiménez' });
+    const driver = await makeUser('conductor', { name: 'Jesús Jiménez' });
     const when = ago(2 * HOUR);
     const res = await add(manager, {
       user_id: driver.user.id,
@@ -93,13 +95,12 @@ describe('POST /api/admin/timeclock/punches', () => {
       },
     });
 
-    const stored = db.select().from(punches).where(eq(punches.id, body.punch.id)).get()!;
+    const [stored] = await db.select().from(punches).where(eq(punches.id, body.punch.id));
     expect(stored).toMatchObject({ userId: driver.user.id, corrected: true, deletedAt: null });
-    const history = db
+    const history = await db
       .select()
       .from(punchCorrections)
-      .where(eq(punchCorrections.punchId, body.punch.id))
-      .all();
+      .where(eq(punchCorrections.punchId, body.punch.id));
     expect(history).toEqual([
       {
         id: expect.any(Number),
@@ -135,8 +136,8 @@ describe('POST /api/admin/timeclock/punches', () => {
   });
 
   it('closes a night shift: the forgotten salida makes the day it started count 8 h', async () => {
-    const driver = makeUser('conductor');
-    makePunch(driver.user.id, 'entrada', at('2026-10-20T20:00:00Z')); // 22:00 CEST on the 20th
+    const driver = await makeUser('conductor');
+    await makePunch(driver.user.id, 'entrada', at('2026-10-20T20:00:00Z')); // 22:00 CEST on the 20th
     expect(rowOf(await daily({ date: '2026-10-20' }), driver).status).toBe('incomplete');
     const res = await add(admin, {
       user_id: driver.user.id,
@@ -154,8 +155,8 @@ describe('POST /api/admin/timeclock/punches', () => {
   });
 
   it('reaches the driver (timeclock:updated) and the supervisors (timeclock:changed)', async () => {
-    const driver = makeUser('conductor');
-    const gestor = makeUser('gestor');
+    const driver = await makeUser('conductor');
+    const gestor = await makeUser('gestor');
     const sockets: TestSocket[] = await Promise.all(
       [driver, manager, gestor].map((u) => connectSocket(server.url, u.token)),
     );
@@ -190,7 +191,7 @@ describe('POST /api/admin/timeclock/punches', () => {
     const unknown = await add(manager, { ...body, user_id: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ detail: ERR.userNotFound });
-    for (const other of [makeUser('gestor'), makeUser('conductor', { approved: false })]) {
+    for (const other of [await makeUser('gestor'), await makeUser('conductor', { approved: false })]) {
       const res = await add(manager, { ...body, user_id: other.user.id });
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ detail: SUPERVISION_ERR.punchNotDriver });
@@ -198,7 +199,7 @@ describe('POST /api/admin/timeclock/punches', () => {
   });
 
   it('400 for a bad type, time, reason or field; a future time; 409 for the same punch twice', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const good = {
       user_id: driver.user.id,
       clock_type: 'salida',
@@ -227,7 +228,7 @@ describe('POST /api/admin/timeclock/punches', () => {
     });
     expect(future.status).toBe(400);
     expect(future.body).toEqual({ detail: SUPERVISION_ERR.punchInFuture });
-    expect(db.select().from(punches).where(eq(punches.userId, driver.user.id)).all()).toEqual([]);
+    expect(await db.select().from(punches).where(eq(punches.userId, driver.user.id))).toEqual([]);
 
     expect((await add(manager, good)).status).toBe(201);
     const twice = await add(manager, good);
@@ -238,19 +239,19 @@ describe('POST /api/admin/timeclock/punches', () => {
 
 describe('DELETE /api/admin/timeclock/punches/{id}', () => {
   it('removes a wrong punch softly: out of status, hours and counts; the row and its history stay', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const entrada = ago(5 * HOUR);
     const wrong = ago(4 * HOUR);
     const salida = ago(HOUR);
-    makePunch(driver.user.id, 'entrada', entrada);
+    await makePunch(driver.user.id, 'entrada', entrada);
     const stray = ago(4 * HOUR - MIN);
-    makePunch(driver.user.id, 'salida', wrong); // pressed by mistake
-    makePunch(driver.user.id, 'entrada', stray);
-    makePunch(driver.user.id, 'salida', salida);
+    await makePunch(driver.user.id, 'salida', wrong); // pressed by mistake
+    await makePunch(driver.user.id, 'entrada', stray);
+    await makePunch(driver.user.id, 'salida', salida);
     const before = rowOf(await daily(), driver);
     expect(before.punches).toHaveLength(4);
-    const wrongId = punchId(driver.user.id, wrong);
-    const secondEntrada = punchId(driver.user.id, stray);
+    const wrongId = await punchId(driver.user.id, wrong);
+    const secondEntrada = await punchId(driver.user.id, stray);
 
     const res = await remove(admin, wrongId, { reason: 'Pulsó salida por error' });
     expect(res.status).toBe(200);
@@ -267,9 +268,9 @@ describe('DELETE /api/admin/timeclock/punches/{id}', () => {
     // Removing the stray entrada too leaves one shift of 4 h.
     expect((await remove(admin, secondEntrada, { reason: 'Entrada duplicada' })).status).toBe(200);
 
-    const stored = db.select().from(punches).where(eq(punches.id, wrongId)).get()!;
-    expect(stored.deletedAt).toBeInstanceOf(Date);
-    expect(db.select().from(punchCorrections).where(eq(punchCorrections.punchId, wrongId)).all()).toEqual([
+    const [stored] = await db.select().from(punches).where(eq(punches.id, wrongId));
+    expect(stored!.deletedAt).toBeInstanceOf(Date);
+    expect(await db.select().from(punchCorrections).where(eq(punchCorrections.punchId, wrongId))).toEqual([
       {
         id: expect.any(Number),
         punchId: wrongId,
@@ -297,19 +298,19 @@ describe('DELETE /api/admin/timeclock/punches/{id}', () => {
   });
 
   it('a removed entrada no longer keeps the driver clocked in', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const when = ago(10 * MIN);
-    makePunch(driver.user.id, 'entrada', when);
+    await makePunch(driver.user.id, 'entrada', when);
     expect((await status(driver)).status).toBe('clocked_in');
-    expect((await remove(manager, punchId(driver.user.id, when))).status).toBe(200);
+    expect((await remove(manager, await punchId(driver.user.id, when))).status).toBe(200);
     expect(await status(driver)).toMatchObject({ status: 'not_clocked_in', punches_today: 0 });
   });
 
   it('404 for an unknown or already removed punch; 400 for a bad id or no reason', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const when = ago(3 * HOUR);
-    makePunch(driver.user.id, 'entrada', when);
-    const id = punchId(driver.user.id, when);
+    await makePunch(driver.user.id, 'entrada', when);
+    const id = await punchId(driver.user.id, when);
     expect((await remove(manager, id, {})).status).toBe(400);
     expect((await remove(manager, id, { reason: '   ' })).status).toBe(400);
     expect((await remove(manager, 'abc')).status).toBe(400);
@@ -320,16 +321,16 @@ describe('DELETE /api/admin/timeclock/punches/{id}', () => {
     const again = await remove(manager, id);
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ detail: SUPERVISION_ERR.punchNotFound });
-    expect(db.select().from(punchCorrections).where(eq(punchCorrections.punchId, id)).all()).toHaveLength(1);
+    expect(await db.select().from(punchCorrections).where(eq(punchCorrections.punchId, id))).toHaveLength(1);
   });
 });
 
 describe('who may correct punches (CONTRACT §12)', () => {
   it('admin and manager; gestor and conductor 403; anonymous 401 — and nothing changes', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const when = ago(2 * HOUR);
-    makePunch(driver.user.id, 'entrada', when);
-    const id = punchId(driver.user.id, when);
+    await makePunch(driver.user.id, 'entrada', when);
+    const id = await punchId(driver.user.id, when);
     const body = {
       user_id: driver.user.id,
       clock_type: 'salida',
@@ -337,7 +338,7 @@ describe('who may correct punches (CONTRACT §12)', () => {
       reason: 'x',
     };
     for (const role of ['gestor', 'conductor'] as const) {
-      const who = makeUser(role);
+      const who = await makeUser(role);
       const added = await add(who, body);
       expect(added.status).toBe(403);
       expect(added.body).toEqual({ detail: ERR.forbidden });
@@ -345,9 +346,9 @@ describe('who may correct punches (CONTRACT §12)', () => {
     }
     expect((await api().post(PATH).send(body)).status).toBe(401);
     expect((await api().delete(`${PATH}/${id}`).send({ reason: 'x' })).status).toBe(401);
-    expect(db.select().from(punches).where(eq(punches.userId, driver.user.id)).all()).toHaveLength(1);
-    expect(db.select().from(punchCorrections).where(eq(punchCorrections.punchId, id)).all()).toEqual([]);
-    const logs = db.select().from(activityLog).where(eq(activityLog.action, 'Añadir fichaje')).all();
+    expect(await db.select().from(punches).where(eq(punches.userId, driver.user.id))).toHaveLength(1);
+    expect(await db.select().from(punchCorrections).where(eq(punchCorrections.punchId, id))).toEqual([]);
+    const logs = await db.select().from(activityLog).where(eq(activityLog.action, 'Añadir fichaje'));
     expect(logs.every((l) => l.userId === manager.user.id || l.userId === admin.user.id)).toBe(true);
   });
 });
@@ -366,11 +367,11 @@ const wall = (iso: string) => new Date(`${iso}Z`);
 
 describe('the Excel export shows the corrections', () => {
   it('Corregido on the day and the punch; a Correcciones sheet says who, when and why', async () => {
-    const driver = makeUser('conductor', { name: 'Zoe Excel' });
-    makePunch(driver.user.id, 'entrada', at('2026-09-10T06:00:00Z')); // 08:00 CEST
-    makePunch(driver.user.id, 'salida', at('2026-09-10T07:00:00Z')); // a stray salida at 09:00
+    const driver = await makeUser('conductor', { name: 'Zoe Excel' });
+    await makePunch(driver.user.id, 'entrada', at('2026-09-10T06:00:00Z')); // 08:00 CEST
+    await makePunch(driver.user.id, 'salida', at('2026-09-10T07:00:00Z')); // a stray salida at 09:00
     expect(
-      (await remove(manager, punchId(driver.user.id, at('2026-09-10T07:00:00Z')), { reason: 'Error' }))
+      (await remove(manager, await punchId(driver.user.id, at('2026-09-10T07:00:00Z')), { reason: 'Error' }))
         .status,
     ).toBe(200);
     const added = await add(manager, {

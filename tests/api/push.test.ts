@@ -11,13 +11,13 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PUSH_INPUT, PUSH_MSG, STARTUP_ERR } from '@shared/labels';
 import { checkConfig, config, configure, DEFAULT_VAPID_SUBJECT } from '../../server/config';
-import { pushSubscriptions } from '../../server/db/schema';
+import { pushSubscriptions } from '../../server/db/tables';
 import { PUSH_SUBSCRIPTIONS_MAX, PUSH_TTL_S, VAPID_FILE, vapidKeys } from '../../server/services/push';
 import { db, makePunch, makeTask, makeUser, setupApp } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeEach(() => {
-  api = setupApp().api;
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeEach(async () => {
+  ({ api } = await setupApp());
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -39,15 +39,17 @@ const subscription = (host = 'push.example.com') => ({
   keys: browserKeys(),
 });
 const rowsOf = (userId: string) =>
-  db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).all();
-const rowByEndpoint = (endpoint: string) =>
-  db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint)).get();
+  db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+const rowByEndpoint = async (endpoint: string) =>
+  (await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint)))[0];
 
 describe('GET /api/push/public-key', () => {
   it('answers the VAPID public key (uncompressed P-256, base64url) to every signed-in role, the same each time', async () => {
     const keys: string[] = [];
     for (const role of ['conductor', 'gestor', 'manager', 'admin'] as const) {
-      const res = await api().get('/api/push/public-key').set(makeUser(role).auth);
+      const res = await api()
+        .get('/api/push/public-key')
+        .set((await makeUser(role)).auth);
       expect(res.status, role).toBe(200);
       expect(Object.keys(res.body)).toEqual(['public_key']);
       keys.push(res.body.public_key);
@@ -71,7 +73,9 @@ describe('GET /api/push/public-key', () => {
   it('answers VAPID_PUBLIC_KEY when the keys come from the environment', async () => {
     const pair = webpush.generateVAPIDKeys();
     configure({ vapidPublicKey: pair.publicKey, vapidPrivateKey: pair.privateKey });
-    const res = await api().get('/api/push/public-key').set(makeUser('conductor').auth);
+    const res = await api()
+      .get('/api/push/public-key')
+      .set((await makeUser('conductor')).auth);
     expect(res.body).toEqual({ public_key: pair.publicKey });
   });
 });
@@ -121,17 +125,17 @@ describe('the generated VAPID key pair', () => {
 
 describe('POST/DELETE /api/push/subscriptions', () => {
   it('stores the driver’s subscription; the same endpoint again updates it, never a second row', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const sub = subscription();
     const res = await api().post('/api/push/subscriptions').set(driver.auth).send(sub);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: PUSH_MSG.subscribed });
-    expect(rowsOf(driver.user.id)).toEqual([
+    expect(await rowsOf(driver.user.id)).toEqual([
       expect.objectContaining({ endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth }),
     ]);
     const renewed = { endpoint: sub.endpoint, keys: browserKeys() };
     expect((await api().post('/api/push/subscriptions').set(driver.auth).send(renewed)).status).toBe(200);
-    expect(rowsOf(driver.user.id)).toEqual([
+    expect(await rowsOf(driver.user.id)).toEqual([
       expect.objectContaining({
         endpoint: sub.endpoint,
         p256dh: renewed.keys.p256dh,
@@ -141,28 +145,28 @@ describe('POST/DELETE /api/push/subscriptions', () => {
   });
 
   it('an endpoint stored for another driver (a shared phone) moves to the one subscribing now', async () => {
-    const first = makeUser('conductor');
-    const second = makeUser('conductor');
+    const first = await makeUser('conductor');
+    const second = await makeUser('conductor');
     const sub = subscription();
     await api().post('/api/push/subscriptions').set(first.auth).send(sub);
     await api().post('/api/push/subscriptions').set(second.auth).send(sub);
-    expect(rowsOf(first.user.id)).toEqual([]);
-    expect(rowsOf(second.user.id).map((r) => r.endpoint)).toEqual([sub.endpoint]);
+    expect(await rowsOf(first.user.id)).toEqual([]);
+    expect((await rowsOf(second.user.id)).map((r) => r.endpoint)).toEqual([sub.endpoint]);
   });
 
   it(`keeps at most ${PUSH_SUBSCRIPTIONS_MAX} per driver, dropping the oldest`, async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const subs = Array.from({ length: PUSH_SUBSCRIPTIONS_MAX + 2 }, () => subscription());
     for (const sub of subs) await api().post('/api/push/subscriptions').set(driver.auth).send(sub);
-    const kept = rowsOf(driver.user.id).map((r) => r.endpoint);
+    const kept = (await rowsOf(driver.user.id)).map((r) => r.endpoint);
     expect(kept).toHaveLength(PUSH_SUBSCRIPTIONS_MAX);
     // Rows made within one millisecond tie on created_at: at least the last one stays.
     expect(kept).toContain(subs.at(-1)!.endpoint);
   });
 
   it('DELETE removes the driver’s own subscription; another’s or an unknown endpoint is a 404 and stays', async () => {
-    const owner = makeUser('conductor');
-    const other = makeUser('conductor');
+    const owner = await makeUser('conductor');
+    const other = await makeUser('conductor');
     const sub = subscription();
     await api().post('/api/push/subscriptions').set(owner.auth).send(sub);
     const foreign = await api()
@@ -171,14 +175,14 @@ describe('POST/DELETE /api/push/subscriptions', () => {
       .send({ endpoint: sub.endpoint });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ detail: PUSH_INPUT.subscriptionNotFound });
-    expect(rowByEndpoint(sub.endpoint)?.userId).toBe(owner.user.id);
+    expect((await rowByEndpoint(sub.endpoint))?.userId).toBe(owner.user.id);
     const res = await api()
       .delete('/api/push/subscriptions')
       .set(owner.auth)
       .send({ endpoint: sub.endpoint });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: PUSH_MSG.unsubscribed });
-    expect(rowByEndpoint(sub.endpoint)).toBeUndefined();
+    expect(await rowByEndpoint(sub.endpoint)).toBeUndefined();
     const again = await api()
       .delete('/api/push/subscriptions')
       .set(owner.auth)
@@ -187,23 +191,23 @@ describe('POST/DELETE /api/push/subscriptions', () => {
   });
 
   it('deleting a driver’s account removes their subscriptions (and only theirs)', async () => {
-    const leaving = makeUser('conductor');
-    const staying = makeUser('conductor');
-    const admin = makeUser('admin');
+    const leaving = await makeUser('conductor');
+    const staying = await makeUser('conductor');
+    const admin = await makeUser('admin');
     for (const who of [leaving, leaving, staying])
       expect((await api().post('/api/push/subscriptions').set(who.auth).send(subscription())).status).toBe(
         200,
       );
-    expect(rowsOf(leaving.user.id)).toHaveLength(2);
+    expect(await rowsOf(leaving.user.id)).toHaveLength(2);
     const res = await api().delete(`/api/admin/delete-user/${leaving.user.id}`).set(admin.auth);
     expect(res.status).toBe(200);
-    expect(rowsOf(leaving.user.id)).toHaveLength(0);
-    expect(rowsOf(staying.user.id)).toHaveLength(1);
+    expect(await rowsOf(leaving.user.id)).toHaveLength(0);
+    expect(await rowsOf(staying.user.id)).toHaveLength(1);
   });
 
   it('staff get 403 on subscriptions (conductor only); no token is a 401', async () => {
     for (const role of ['gestor', 'manager', 'admin'] as const) {
-      const who = makeUser(role);
+      const who = await makeUser(role);
       const post = await api().post('/api/push/subscriptions').set(who.auth).send(subscription());
       expect(post.status, role).toBe(403);
       const del = await api()
@@ -211,7 +215,7 @@ describe('POST/DELETE /api/push/subscriptions', () => {
         .set(who.auth)
         .send({ endpoint: 'https://a.b/c' });
       expect(del.status, role).toBe(403);
-      expect(rowsOf(who.user.id)).toEqual([]);
+      expect(await rowsOf(who.user.id)).toEqual([]);
     }
     expect((await api().post('/api/push/subscriptions').send(subscription())).status).toBe(401);
     expect((await api().delete('/api/push/subscriptions').send({ endpoint: 'https://a.b/c' })).status).toBe(
@@ -255,17 +259,17 @@ describe('POST/DELETE /api/push/subscriptions', () => {
   ];
   for (const [what, body, detail] of invalid) {
     it(`400 for ${what}, nothing stored`, async () => {
-      const driver = makeUser('conductor');
+      const driver = await makeUser('conductor');
       const req = api().post('/api/push/subscriptions').set(driver.auth);
       const res = await (body === undefined ? req : req.send(body as object));
       expect(res.status).toBe(400);
       expect(res.body.detail).toContain(detail);
-      expect(rowsOf(driver.user.id)).toEqual([]);
+      expect(await rowsOf(driver.user.id)).toEqual([]);
     });
   }
 
   it('400 for a DELETE without a valid endpoint', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     for (const body of [{}, { endpoint: 'http://push.example.com/x' }, { endpoint: ['https://a.b/c'] }]) {
       const res = await api().delete('/api/push/subscriptions').set(driver.auth).send(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -277,8 +281,8 @@ describe('POST/DELETE /api/push/subscriptions', () => {
 describe('pushes after a task_assigned or task_closed_by_staff notification', () => {
   /** A clocked-in, online driver with two phones subscribed. */
   async function driverWithPhones() {
-    const driver = makeUser('conductor', { online: true });
-    makePunch(driver.user.id, 'entrada');
+    const driver = await makeUser('conductor', { online: true });
+    await makePunch(driver.user.id, 'entrada');
     const phones = [subscription('fcm.googleapis.com'), subscription('updates.push.services.mozilla.com')];
     for (const p of phones) await api().post('/api/push/subscriptions').set(driver.auth).send(p);
     return { driver, phones };
@@ -296,13 +300,13 @@ describe('pushes after a task_assigned or task_closed_by_staff notification', ()
       .spyOn(webpush, 'sendNotification')
       .mockResolvedValue({ statusCode: 201, body: '', headers: {} });
     const { driver, phones } = await driverWithPhones();
-    const bystander = makeUser('conductor');
+    const bystander = await makeUser('conductor');
     await api().post('/api/push/subscriptions').set(bystander.auth).send(subscription());
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     const res = await api().post('/api/tasks').set(admin.auth).send(newTask);
     expect(res.status).toBe(201);
     expect(res.body.assigned_to).toBe(driver.user.id);
-    expect(send).toHaveBeenCalledTimes(2);
+    await vi.waitFor(() => expect(send).toHaveBeenCalledTimes(2));
     const { publicKey } = vapidKeys();
     // The push says what the notification says.
     const notes = (await api().get('/api/notifications').set(driver.auth)).body as { message: string }[];
@@ -334,11 +338,11 @@ describe('pushes after a task_assigned or task_closed_by_staff notification', ()
       .spyOn(webpush, 'sendNotification')
       .mockResolvedValue({ statusCode: 201, body: '', headers: {} });
     const { driver } = await driverWithPhones();
-    const admin = makeUser('admin');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'R-7788-XY' });
+    const admin = await makeUser('admin');
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'R-7788-XY' });
     const done = await api().put(`/api/tasks/${task.id}`).set(admin.auth).send({ status: 'finalizada' });
     expect(done.status).toBe(200);
-    expect(send).toHaveBeenCalledTimes(2);
+    await vi.waitFor(() => expect(send).toHaveBeenCalledTimes(2));
     for (const call of send.mock.calls)
       expect(JSON.parse(call[1] as string)).toEqual({
         type: 'task_closed_by_staff',
@@ -347,7 +351,7 @@ describe('pushes after a task_assigned or task_closed_by_staff notification', ()
         body: 'La torre ha finalizado tu tarea R-7788-XY',
       });
     send.mockClear();
-    const own = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'R-7789-XY' });
+    const own = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'R-7789-XY' });
     const mine = await api().post(`/api/tasks/${own.id}/complete`).set(driver.auth);
     expect(mine.status).toBe(200);
     expect(send).not.toHaveBeenCalled(); // congratulations stay on the screen
@@ -360,13 +364,13 @@ describe('pushes after a task_assigned or task_closed_by_staff notification', ()
       .spyOn(webpush, 'sendNotification')
       .mockImplementationOnce(() => Promise.reject(gone))
       .mockImplementationOnce(() => new Promise(() => {})); // never answers
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     const res = await api().post('/api/tasks').set(admin.auth).send(newTask);
     expect(res.status).toBe(201);
     expect(res.body.assigned_to).toBe(driver.user.id);
-    expect(send).toHaveBeenCalledTimes(2);
-    await vi.waitFor(() => expect(rowByEndpoint(phones[0].endpoint)).toBeUndefined());
-    expect(rowByEndpoint(phones[1].endpoint)).toBeDefined();
+    await vi.waitFor(() => expect(send).toHaveBeenCalledTimes(2));
+    await vi.waitFor(async () => expect(await rowByEndpoint(phones[0].endpoint)).toBeUndefined());
+    expect(await rowByEndpoint(phones[1].endpoint)).toBeDefined();
 
     // Another failure (a 500 of the push service, a refused connection) keeps the subscription.
     send.mockReset();
@@ -376,13 +380,13 @@ describe('pushes after a task_assigned or task_closed_by_staff notification', ()
       .set(admin.auth)
       .send({ status: 'finalizada' });
     expect(closed.status).toBe(200);
-    expect(send).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(send).toHaveBeenCalledTimes(1));
     await new Promise((r) => setTimeout(r, 20));
-    expect(rowByEndpoint(phones[1].endpoint)).toBeDefined();
+    expect(await rowByEndpoint(phones[1].endpoint)).toBeDefined();
     const notFoundErr = new webpush.WebPushError('Not Found', 404, {}, '', phones[1].endpoint);
     send.mockRejectedValueOnce(notFoundErr);
-    const next = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const next = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     await api().put(`/api/tasks/${next.id}`).set(admin.auth).send({ status: 'finalizada' });
-    await vi.waitFor(() => expect(rowsOf(driver.user.id)).toEqual([]));
+    await vi.waitFor(async () => expect(await rowsOf(driver.user.id)).toEqual([]));
   });
 });

@@ -4,17 +4,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
-import { taskEvents, tasks } from '../../server/db/schema';
-import { advanceClock, db, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+import { taskEvents, tasks } from '../../server/db/tables';
+import { advanceClock, db, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-let api: ReturnType<typeof setupApp>['api'];
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let manager: TestUser;
-beforeEach(() => {
-  api = setupApp().api;
-  manager = makeUser('manager');
+beforeEach(async () => {
+  ({ api } = await setupApp());
+  manager = await makeUser('manager');
 });
 
 const ago = (ms: number) => new Date(now().getTime() - ms);
@@ -27,8 +27,8 @@ const delayed = (query: Record<string, string | number> = {}) =>
   api().get('/api/admin/reports/delayed-assignments').query(query).set(manager.auth);
 
 /** A pool task created at `createdAt` that a driver got `waitMs` later. */
-function waited(createdAt: Date, waitMs: number, fields: Parameters<typeof makeTask>[0] = {}) {
-  const driver = makeUser('conductor');
+async function waited(createdAt: Date, waitMs: number, fields: Parameters<typeof makeTask>[0] = {}) {
+  const driver = await makeUser('conductor');
   return makeTask({
     status: 'finalizada',
     assignedTo: driver.user.id,
@@ -40,8 +40,8 @@ function waited(createdAt: Date, waitMs: number, fields: Parameters<typeof makeT
 }
 
 /** A task assigned at `assignedAt` and finished `tookMs` later (null: still en_proceso). */
-function took(assignedAt: Date, tookMs: number | null, name?: string) {
-  const driver = makeUser('conductor', { name });
+async function took(assignedAt: Date, tookMs: number | null, name?: string) {
+  const driver = await makeUser('conductor', { name });
   return makeTask({
     status: tookMs === null ? 'en_proceso' : 'finalizada',
     assignedTo: driver.user.id,
@@ -57,9 +57,11 @@ describe('who may read reports (CONTRACT §12)', () => {
     async (r) => {
       const path = `/api/admin/reports/${r}`;
       expect((await api().get(path).set(manager.auth)).status).toBe(200);
-      expect((await api().get(path).set(makeUser('admin').auth)).status).toBe(200);
+      const admin = await makeUser('admin');
+      expect((await api().get(path).set(admin.auth)).status).toBe(200);
       for (const role of ['gestor', 'conductor'] as const) {
-        const res = await api().get(path).set(makeUser(role).auth);
+        const { auth } = await makeUser(role);
+        const res = await api().get(path).set(auth);
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ detail: ERR.forbidden });
       }
@@ -103,16 +105,16 @@ describe('report query validation', () => {
 describe('deficiencies: the wait for the first driver of auto-assigned tasks', () => {
   it('counts a wait over 10 minutes, not exactly 10; averages and maxima over the incidents', async () => {
     const base = ago(2 * HOUR);
-    waited(base, 10 * MIN, { trailerId: 'EXACTO-10' });
-    const slow = waited(plus(base, MIN), 10.1 * 60_000, { priority: 'high' });
-    const slower = waited(plus(base, 2 * MIN), 25 * MIN, { vehicleType: 'semiremolque_out_km0' });
-    waited(plus(base, 3 * MIN), 40 * MIN, { vehicleType: 'swap' }); // swap is never auto-assigned
-    const deleted = waited(plus(base, 4 * MIN), 50 * MIN);
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deleted.id)).run();
-    waited(ago(25 * HOUR), 60 * MIN); // before the last 24 h
+    await waited(base, 10 * MIN, { trailerId: 'EXACTO-10' });
+    const slow = await waited(plus(base, MIN), 10.1 * 60_000, { priority: 'high' });
+    const slower = await waited(plus(base, 2 * MIN), 25 * MIN, { vehicleType: 'semiremolque_out_km0' });
+    await waited(plus(base, 3 * MIN), 40 * MIN, { vehicleType: 'swap' }); // swap is never auto-assigned
+    const deleted = await waited(plus(base, 4 * MIN), 50 * MIN);
+    await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, deleted.id)));
+    await waited(ago(25 * HOUR), 60 * MIN); // before the last 24 h
     // Still in the pool after 45 minutes: the wait runs up to now; the engine found nobody.
-    const waiting = makeTask({ createdAt: ago(45 * MIN) });
-    db.update(tasks).set({ noDriversAvailable: true }).where(eq(tasks.id, waiting.id)).run();
+    const waiting = await makeTask({ createdAt: ago(45 * MIN) });
+    await tx(() => db.update(tasks).set({ noDriversAvailable: true }).where(eq(tasks.id, waiting.id)));
 
     const res = await deficiencies({ period: '24h' });
     expect(res.status).toBe(200);
@@ -148,21 +150,22 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
 
   it('measures up to the first assignment in the history, not a later reassignment', async () => {
     const created = ago(3 * HOUR);
-    const driver = makeUser('conductor');
-    const task = makeTask({
+    const driver = await makeUser('conductor');
+    const task = await makeTask({
       status: 'en_proceso',
       assignedTo: driver.user.id,
       createdAt: created,
       assignedAt: plus(created, 90 * MIN),
     });
     const event = (type: 'assigned' | 'returned', afterMs: number) =>
-      db
-        .insert(taskEvents)
-        .values({ taskId: task.id, type, driverId: driver.user.id, at: plus(created, afterMs) })
-        .run();
-    event('assigned', 12 * MIN);
-    event('returned', 20 * MIN);
-    event('assigned', 90 * MIN);
+      tx(() =>
+        db
+          .insert(taskEvents)
+          .values({ taskId: task.id, type, driverId: driver.user.id, at: plus(created, afterMs) }),
+      );
+    await event('assigned', 12 * MIN);
+    await event('returned', 20 * MIN);
+    await event('assigned', 90 * MIN);
 
     const res = await deficiencies();
     expect(res.body.incidents).toHaveLength(1);
@@ -173,7 +176,7 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
   });
 
   it('answers zeros and an empty list when nothing waited too long', async () => {
-    waited(ago(HOUR), 9 * MIN);
+    await waited(ago(HOUR), 9 * MIN);
     const res = await deficiencies();
     expect(res.body).toEqual({
       summary: { total_incidents: 0, avg_delay_minutes: 0, max_delay_minutes: 0, period: 'Últimas 24 horas' },
@@ -182,10 +185,10 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
   });
 
   it('a Madrid day takes tasks by created_at, 25 hours on 2026-10-25', async () => {
-    const first = waited(at('2026-10-24T22:00:00Z'), 15 * MIN); // 00:00 CEST, the day's first instant
-    const last = waited(at('2026-10-25T22:59:00Z'), 15 * MIN); // 23:59 CET
-    waited(at('2026-10-24T21:59:00Z'), 15 * MIN); // 23:59 the day before
-    waited(at('2026-10-25T23:00:00Z'), 15 * MIN); // 00:00 the day after
+    const first = await waited(at('2026-10-24T22:00:00Z'), 15 * MIN); // 00:00 CEST, the day's first instant
+    const last = await waited(at('2026-10-25T22:59:00Z'), 15 * MIN); // 23:59 CET
+    await waited(at('2026-10-24T21:59:00Z'), 15 * MIN); // 23:59 the day before
+    await waited(at('2026-10-25T23:00:00Z'), 15 * MIN); // 00:00 the day after
 
     const res = await deficiencies({ period: 'day', date: '2026-10-25' });
     expect(res.body.summary.period).toBe('25/10/2026');
@@ -195,9 +198,9 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
   });
 
   it('hour 2 of 2026-10-25 spans both 02:00–03:00 (two real hours)', async () => {
-    const summerTwo = waited(at('2026-10-25T00:30:00Z'), 15 * MIN); // 02:30 CEST
-    const winterTwo = waited(at('2026-10-25T01:30:00Z'), 20 * MIN); // 02:30 CET
-    const three = waited(at('2026-10-25T02:30:00Z'), 30 * MIN); // 03:30 CET
+    const summerTwo = await waited(at('2026-10-25T00:30:00Z'), 15 * MIN); // 02:30 CEST
+    const winterTwo = await waited(at('2026-10-25T01:30:00Z'), 20 * MIN); // 02:30 CET
+    const three = await waited(at('2026-10-25T02:30:00Z'), 30 * MIN); // 03:30 CET
 
     const two = await deficiencies({ period: 'hour', date: '2026-10-25', hour: 2 });
     expect(two.body.summary).toEqual({
@@ -215,8 +218,8 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
   });
 
   it('hour 2 of 2026-03-29 does not exist: empty; the task of 03:30 CEST is in hour 3', async () => {
-    const oneThirty = waited(at('2026-03-29T00:30:00Z'), 15 * MIN); // 01:30 CET
-    const threeThirty = waited(at('2026-03-29T01:30:00Z'), 15 * MIN); // 03:30 CEST
+    const oneThirty = await waited(at('2026-03-29T00:30:00Z'), 15 * MIN); // 01:30 CET
+    const threeThirty = await waited(at('2026-03-29T01:30:00Z'), 15 * MIN); // 03:30 CEST
     const ids = async (hour: number) =>
       (await deficiencies({ period: 'hour', date: '2026-03-29', hour })).body.incidents.map(
         (i: { task_id: string }) => i.task_id,
@@ -233,7 +236,7 @@ describe('deficiencies: time on hold is not a wait for a driver (CONTRACT §15)'
   const put = (id: string, body: object) => api().put(`/api/tasks/${id}`).set(manager.auth).send(body);
   /** Staff give the task to a driver by hand (a held task is released by it). */
   const assign = async (id: string) => {
-    const res = await put(id, { status: 'en_proceso', assigned_to: makeUser('conductor').user.id });
+    const res = await put(id, { status: 'en_proceso', assigned_to: (await makeUser('conductor')).user.id });
     expect(res.status).toBe(200);
     return res.body as { assigned_at: string };
   };
@@ -241,15 +244,15 @@ describe('deficiencies: time on hold is not a wait for a driver (CONTRACT §15)'
     ((await deficiencies()).body.incidents as { task_id: string }[]).find((i) => i.task_id === id);
 
   it('counts only the unheld part of a wait that was partly on hold', async () => {
-    const task = makeTask({ createdAt: now() });
-    advanceClock(5 * MIN);
+    const task = await makeTask({ createdAt: now() });
+    await advanceClock(5 * MIN);
     expect((await put(task.id, { on_hold: true, hold_reason: 'Esperando papeles' })).status).toBe(200);
-    advanceClock(20 * MIN);
+    await advanceClock(20 * MIN);
     // A new reason while held is another 'held' row: the hold is still one, counted once.
     expect((await put(task.id, { hold_reason: 'Esperando al cliente' })).status).toBe(200);
-    advanceClock(20 * MIN);
+    await advanceClock(20 * MIN);
     expect((await put(task.id, { on_hold: false })).status).toBe(200);
-    advanceClock(7 * MIN);
+    await advanceClock(7 * MIN);
     const assigned = await assign(task.id);
 
     const incident = await incidentOf(task.id);
@@ -263,22 +266,22 @@ describe('deficiencies: time on hold is not a wait for a driver (CONTRACT §15)'
   });
 
   it('a task still waiting after a hold counts up to now without the held time', async () => {
-    const task = makeTask({ createdAt: now() });
-    advanceClock(4 * MIN);
+    const task = await makeTask({ createdAt: now() });
+    await advanceClock(4 * MIN);
     await put(task.id, { on_hold: true });
-    advanceClock(60 * MIN);
+    await advanceClock(60 * MIN);
     await put(task.id, { on_hold: false });
-    advanceClock(8 * MIN);
+    await advanceClock(8 * MIN);
     expect(await incidentOf(task.id)).toMatchObject({ delay_minutes: 12, timestamp: null });
   });
 
   it('leaves out a task held for its whole wait, and one held right now', async () => {
-    const wholeWait = makeTask({ createdAt: now() });
+    const wholeWait = await makeTask({ createdAt: now() });
     expect((await put(wholeWait.id, { on_hold: true, hold_reason: 'Remolque dañado' })).status).toBe(200);
-    const stillHeld = makeTask({ createdAt: now() });
-    advanceClock(3 * MIN);
+    const stillHeld = await makeTask({ createdAt: now() });
+    await advanceClock(3 * MIN);
     await put(stillHeld.id, { on_hold: true });
-    advanceClock(40 * MIN);
+    await advanceClock(40 * MIN);
     await assign(wholeWait.id); // assigning by hand releases it: the wait ends as the hold does
 
     expect(await incidentOf(wholeWait.id)).toBeUndefined();
@@ -287,13 +290,13 @@ describe('deficiencies: time on hold is not a wait for a driver (CONTRACT §15)'
   });
 
   it('an ordinary task beside held ones keeps its whole wait', async () => {
-    const ordinary = makeTask({ createdAt: now() });
-    const held = makeTask({ createdAt: now() });
-    advanceClock(2 * MIN);
+    const ordinary = await makeTask({ createdAt: now() });
+    const held = await makeTask({ createdAt: now() });
+    await advanceClock(2 * MIN);
     await put(held.id, { on_hold: true });
-    advanceClock(30 * MIN);
+    await advanceClock(30 * MIN);
     await put(held.id, { on_hold: false });
-    advanceClock(MIN);
+    await advanceClock(MIN);
     const assigned = await assign(ordinary.id);
     await assign(held.id);
 
@@ -307,13 +310,13 @@ describe('deficiencies: time on hold is not a wait for a driver (CONTRACT §15)'
 describe('delayed assignments: the time from assignment to completion', () => {
   it('counts over 10 minutes, in process up to now; averages and maxima over the incidents', async () => {
     const base = ago(3 * HOUR);
-    took(base, 10 * MIN);
-    const a = took(plus(base, MIN), 10.1 * 60_000, 'Lucía García');
-    const b = took(plus(base, 2 * MIN), 22 * MIN);
-    const open = took(ago(35 * MIN), null, 'Pedro Ruiz');
-    const gone = took(plus(base, 3 * MIN), 60 * MIN);
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)).run();
-    took(ago(25 * HOUR), 60 * MIN);
+    await took(base, 10 * MIN);
+    const a = await took(plus(base, MIN), 10.1 * 60_000, 'Lucía García');
+    const b = await took(plus(base, 2 * MIN), 22 * MIN);
+    const open = await took(ago(35 * MIN), null, 'Pedro Ruiz');
+    const gone = await took(plus(base, 3 * MIN), 60 * MIN);
+    await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)));
+    await took(ago(25 * HOUR), 60 * MIN);
 
     const res = await delayed();
     expect(res.status).toBe(200);
@@ -344,8 +347,8 @@ describe('delayed assignments: the time from assignment to completion', () => {
   });
 
   it('a period takes tasks by assigned_at (Madrid hour, autumn repeat included)', async () => {
-    const inHour = took(at('2026-10-25T01:10:00Z'), 45 * MIN); // assigned 02:10 CET
-    took(at('2026-10-25T02:10:00Z'), 45 * MIN); // assigned 03:10 CET
+    const inHour = await took(at('2026-10-25T01:10:00Z'), 45 * MIN); // assigned 02:10 CET
+    await took(at('2026-10-25T02:10:00Z'), 45 * MIN); // assigned 03:10 CET
     const res = await delayed({ period: 'hour', date: '2026-10-25', hour: '02' });
     expect(res.body.assignments.map((x: { task_id: string }) => x.task_id)).toEqual([inHour.id]);
     expect(res.body.summary).toMatchObject({

@@ -6,17 +6,18 @@ import { eq } from 'drizzle-orm';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import { ERR } from '@shared/labels';
 import type { SearchTask } from '@shared/schemas';
-import { taskEvents, tasks } from '../../server/db/schema';
-import { db, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+import { taskEvents, tasks, type TaskRow } from '../../server/db/tables';
+import { searchTasks } from '../../server/services/search';
+import { db, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-let api: ReturnType<typeof setupApp>['api'];
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let gestor: TestUser;
-beforeEach(() => {
-  api = setupApp().api;
-  gestor = makeUser('gestor');
+beforeEach(async () => {
+  ({ api } = await setupApp());
+  gestor = await makeUser('gestor');
 });
 
 const ago = (ms: number) => new Date(now().getTime() - ms);
@@ -32,9 +33,12 @@ const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 describe('who may search (CONTRACT §12)', () => {
   it('admin, manager and gestor yes; conductor 403; anonymous 401', async () => {
     const path = '/api/admin/search/tasks?query=muelle';
-    for (const role of ['admin', 'manager', 'gestor'] as const)
-      expect((await api().get(path).set(makeUser(role).auth)).status).toBe(200);
-    const res = await api().get(path).set(makeUser('conductor').auth);
+    for (const role of ['admin', 'manager', 'gestor'] as const) {
+      const { auth } = await makeUser(role);
+      expect((await api().get(path).set(auth)).status).toBe(200);
+    }
+    const { auth } = await makeUser('conductor');
+    const res = await api().get(path).set(auth);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ detail: ERR.forbidden });
     expect((await api().get(path)).status).toBe(401);
@@ -72,10 +76,10 @@ describe('criteria', () => {
 
 describe('matching', () => {
   it("ignores case and accents both ways: 'muelle', 'camion', 'ALMACÉN', 'bascula'", async () => {
-    const muelle = makeTask({ origin: 'Muelle 3', destination: 'Campa A-1' });
-    const camion = makeTask({ origin: 'Campa B-2', destination: 'Zona Camión Sur' });
-    const almacen = makeTask({ origin: 'ALMACEN NORTE', destination: 'Campa C-3' });
-    const bascula = makeTask({ origin: 'Báscula', destination: 'Campa D-4' });
+    const muelle = await makeTask({ origin: 'Muelle 3', destination: 'Campa A-1' });
+    const camion = await makeTask({ origin: 'Campa B-2', destination: 'Zona Camión Sur' });
+    const almacen = await makeTask({ origin: 'ALMACEN NORTE', destination: 'Campa C-3' });
+    const bascula = await makeTask({ origin: 'Báscula', destination: 'Campa D-4' });
 
     expect(ids(await search({ query: 'muelle' }))).toEqual([muelle.id]);
     expect(ids(await search({ query: 'camion' }))).toEqual([camion.id]);
@@ -87,7 +91,7 @@ describe('matching', () => {
   });
 
   it('search_type limits the field; all covers id, trailer, origin and destination', async () => {
-    const t = makeTask({ origin: 'Taller', destination: 'Lavadero', trailerId: '1234-BCD' });
+    const t = await makeTask({ origin: 'Taller', destination: 'Lavadero', trailerId: '1234-BCD' });
     expect(ids(await search({ query: 'lavadero', search_type: 'destination' }))).toEqual([t.id]);
     expect(await search({ query: 'lavadero', search_type: 'origin' })).toEqual([]);
     expect(ids(await search({ query: 'taller', search_type: 'origin' }))).toEqual([t.id]);
@@ -102,25 +106,25 @@ describe('matching', () => {
   });
 
   it('takes % and _ literally', async () => {
-    const pct = makeTask({ origin: 'Campa 100%' });
-    makeTask({ origin: 'Campa 1000' });
+    const pct = await makeTask({ origin: 'Campa 100%' });
+    await makeTask({ origin: 'Campa 1000' });
     expect(ids(await search({ query: '100%' }))).toEqual([pct.id]);
     expect(await search({ query: '_' })).toEqual([]);
   });
 
   it('leaves deleted tasks out', async () => {
-    const gone = makeTask({ origin: 'Muelle 9' });
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)).run();
+    const gone = await makeTask({ origin: 'Muelle 9' });
+    await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)));
     expect(await search({ query: 'muelle 9' })).toEqual([]);
   });
 });
 
 describe('dates, order and cap', () => {
   it('Madrid calendar days, both ends included, on created_at', async () => {
-    makeTask({ createdAt: at('2026-11-19T22:59:00Z'), origin: 'Muelle 1' }); // 23:59 on the 19th
-    const first = makeTask({ createdAt: at('2026-11-19T23:00:00Z'), origin: 'Muelle 1' }); // 00:00 on the 20th
-    const last = makeTask({ createdAt: at('2026-11-21T22:59:59Z'), origin: 'Muelle 1' }); // 23:59 on the 21st
-    makeTask({ createdAt: at('2026-11-21T23:00:00Z'), origin: 'Muelle 1' }); // 00:00 on the 22nd
+    await makeTask({ createdAt: at('2026-11-19T22:59:00Z'), origin: 'Muelle 1' }); // 23:59 on the 19th
+    const first = await makeTask({ createdAt: at('2026-11-19T23:00:00Z'), origin: 'Muelle 1' }); // 00:00 on the 20th
+    const last = await makeTask({ createdAt: at('2026-11-21T22:59:59Z'), origin: 'Muelle 1' }); // 23:59 on the 21st
+    await makeTask({ createdAt: at('2026-11-21T23:00:00Z'), origin: 'Muelle 1' }); // 00:00 on the 22nd
 
     expect(ids(await search({ date_from: '2026-11-20', date_to: '2026-11-21' }))).toEqual([
       last.id,
@@ -133,16 +137,16 @@ describe('dates, order and cap', () => {
   });
 
   it('summer days too: 2026-07-15 starts at 22:00Z the day before', async () => {
-    const inside = makeTask({ createdAt: at('2026-07-14T22:00:00Z') });
-    makeTask({ createdAt: at('2026-07-14T21:59:59Z') });
+    const inside = await makeTask({ createdAt: at('2026-07-14T22:00:00Z') });
+    await makeTask({ createdAt: at('2026-07-14T21:59:59Z') });
     expect(ids(await search({ date_from: '2026-07-15', date_to: '2026-07-15' }))).toEqual([inside.id]);
   });
 
   it(`newest created_at first, at most ${SEARCH_MAX_ROWS} rows`, async () => {
     const base = ago(10 * HOUR);
-    const made = Array.from({ length: SEARCH_MAX_ROWS + 1 }, (_, i) =>
-      makeTask({ createdAt: new Date(base.getTime() + i * 1000), origin: 'Campa F-7' }),
-    );
+    const made: TaskRow[] = [];
+    for (let i = 0; i < SEARCH_MAX_ROWS + 1; i++)
+      made.push(await makeTask({ createdAt: new Date(base.getTime() + i * 1000), origin: 'Campa F-7' }));
     const rows = await search({ query: 'campa f-7' });
     expect(rows).toHaveLength(SEARCH_MAX_ROWS);
     expect(rows[0].id).toBe(made.at(-1)!.id);
@@ -152,41 +156,63 @@ describe('dates, order and cap', () => {
 
 describe('the search index follows the table', () => {
   it('sees tasks created, edited and deleted after it was built', async () => {
-    const edited = makeTask({ origin: 'Taller', createdAt: ago(3 * HOUR) });
+    const edited = await makeTask({ origin: 'Taller', createdAt: ago(3 * HOUR) });
     expect(ids(await search({ query: 'taller' }))).toEqual([edited.id]); // the index is built here
 
-    const created = makeTask({ origin: 'Taller', createdAt: ago(MIN) });
-    const older = makeTask({ origin: 'Taller', createdAt: ago(5 * HOUR) }); // created late, dated earlier
+    const created = await makeTask({ origin: 'Taller', createdAt: ago(MIN) });
+    const older = await makeTask({ origin: 'Taller', createdAt: ago(5 * HOUR) }); // created late, dated earlier
     expect(ids(await search({ query: 'taller' }))).toEqual([created.id, edited.id, older.id]);
 
     // An edit, as the tasks service writes it: the row and a history row.
-    db.update(tasks).set({ origin: 'Almacén Este' }).where(eq(tasks.id, edited.id)).run();
-    db.insert(taskEvents).values({ taskId: edited.id, type: 'updated', at: now() }).run();
+    await tx(async () => {
+      await db.update(tasks).set({ origin: 'Almacén Este' }).where(eq(tasks.id, edited.id));
+      await db.insert(taskEvents).values({ taskId: edited.id, type: 'updated', at: now() });
+    });
     expect(ids(await search({ query: 'taller' }))).toEqual([created.id, older.id]);
     expect(ids(await search({ query: 'almacen este' }))).toEqual([edited.id]);
 
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, created.id)).run();
-    db.insert(taskEvents).values({ taskId: created.id, type: 'deleted', at: now() }).run();
+    await tx(async () => {
+      await db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, created.id));
+      await db.insert(taskEvents).values({ taskId: created.id, type: 'deleted', at: now() });
+    });
     expect(ids(await search({ query: 'taller' }))).toEqual([older.id]);
   });
 
+  it('two searches at once bring the index up to date once: no task twice, none missing', async () => {
+    await makeTask({ origin: 'Campa G-2', createdAt: ago(11 * HOUR) });
+    await search({ query: 'campa g-2' }); // the index is built here
+    const base = ago(10 * HOUR);
+    const made: TaskRow[] = [];
+    for (let i = 0; i < SEARCH_MAX_ROWS; i++)
+      made.push(await makeTask({ createdAt: new Date(base.getTime() + i * 1000), origin: 'Campa G-2' }));
+    const newestFirst = made.map((t) => t.id).reverse();
+
+    // Called side by side, both searches find the index behind the table and wait for its refresh.
+    const q = { search_type: 'all', query: 'campa g-2' } as const;
+    const [one, two] = await Promise.all([searchTasks(q), searchTasks(q)]);
+    expect(ids(one)).toEqual(newestFirst);
+    expect(ids(two)).toEqual(newestFirst);
+    expect(ids(await searchTasks(q))).toEqual(newestFirst);
+  });
+
   it('checks every result against its row: a change made without history never shows a wrong task', async () => {
-    const a = makeTask({ origin: 'Lavadero', createdAt: ago(2 * HOUR) });
-    const b = makeTask({ origin: 'Lavadero', createdAt: ago(HOUR) });
+    const a = await makeTask({ origin: 'Lavadero', createdAt: ago(2 * HOUR) });
+    const b = await makeTask({ origin: 'Lavadero', createdAt: ago(HOUR) });
     expect(ids(await search({ query: 'lavadero' }))).toEqual([b.id, a.id]);
-    db.update(tasks).set({ origin: 'Campa B-1' }).where(eq(tasks.id, b.id)).run();
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, a.id)).run();
+    await tx(() => db.update(tasks).set({ origin: 'Campa B-1' }).where(eq(tasks.id, b.id)));
+    await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, a.id)));
     expect(await search({ query: 'lavadero' })).toEqual([]);
   });
 
   it('fills the page past tasks dropped by that check, keeping the order and the cap', async () => {
     const base = ago(10 * HOUR);
-    const made = Array.from({ length: SEARCH_MAX_ROWS + 20 }, (_, i) =>
-      makeTask({ createdAt: new Date(base.getTime() + i * 1000), origin: 'Zona Swap 3' }),
-    );
+    const made: TaskRow[] = [];
+    for (let i = 0; i < SEARCH_MAX_ROWS + 20; i++)
+      made.push(await makeTask({ createdAt: new Date(base.getTime() + i * 1000), origin: 'Zona Swap 3' }));
     await search({ query: 'zona swap 3' });
     const newest = made.slice(-10).map((t) => t.id);
-    for (const id of newest) db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, id)).run();
+    for (const id of newest)
+      await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, id)));
     const rows = await search({ query: 'zona swap 3' });
     expect(ids(rows)).toEqual(
       made
@@ -200,9 +226,9 @@ describe('the search index follows the table', () => {
 
 describe('what each result carries', () => {
   it('the whole task with nulls, and where its trailer is now', async () => {
-    const driver = makeUser('conductor', { name: 'Rocío Díaz' });
+    const driver = await makeUser('conductor', { name: 'Rocío Díaz' });
     const plate = '7788-KLM';
-    makeTask({
+    await makeTask({
       trailerId: plate,
       status: 'finalizada',
       assignedTo: driver.user.id,
@@ -210,7 +236,7 @@ describe('what each result carries', () => {
       completedAt: ago(4 * HOUR),
       destination: 'Campa A-1',
     });
-    const latestMove = makeTask({
+    const latestMove = await makeTask({
       trailerId: plate,
       status: 'finalizada',
       assignedTo: driver.user.id,
@@ -218,16 +244,16 @@ describe('what each result carries', () => {
       completedAt: ago(2 * HOUR),
       destination: 'Muelle 7',
     });
-    const undone = makeTask({
+    const undone = await makeTask({
       trailerId: plate,
       status: 'finalizada',
       createdAt: ago(90 * MIN),
       completedAt: ago(MIN),
       destination: 'Taller',
     });
-    db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, undone.id)).run();
-    const open = makeTask({ trailerId: plate, createdAt: ago(30 * MIN), origin: 'Muelle 7' });
-    const elsewhere = makeTask({ trailerId: '0001-BBB', createdAt: ago(20 * MIN) });
+    await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, undone.id)));
+    const open = await makeTask({ trailerId: plate, createdAt: ago(30 * MIN), origin: 'Muelle 7' });
+    const elsewhere = await makeTask({ trailerId: '0001-BBB', createdAt: ago(20 * MIN) });
 
     const rows = await search({ query: plate.toLowerCase(), search_type: 'trailer' });
     expect(ids(rows)).toEqual([open.id, latestMove.id, expect.any(String)]);
@@ -274,10 +300,10 @@ describe('what each result carries', () => {
   });
 
   it('the history in time order with actor and driver names, for Creada / Asignada / Finalizada', async () => {
-    const creator = makeUser('gestor', { name: 'Marta Gil' });
-    const driver = makeUser('conductor', { name: 'Iker Sanz' });
+    const creator = await makeUser('gestor', { name: 'Marta Gil' });
+    const driver = await makeUser('conductor', { name: 'Iker Sanz' });
     const created = ago(2 * HOUR);
-    const task = makeTask({
+    const task = await makeTask({
       createdBy: creator.user.id,
       createdAt: created,
       status: 'finalizada',
@@ -286,19 +312,18 @@ describe('what each result carries', () => {
       completedAt: new Date(created.getTime() + 30 * MIN),
     });
     const event = (type: 'created' | 'assigned' | 'completed', actorId: string | null, afterMin: number) =>
-      db
-        .insert(taskEvents)
-        .values({
+      tx(() =>
+        db.insert(taskEvents).values({
           taskId: task.id,
           type,
           actorId,
           driverId: type === 'created' ? null : driver.user.id,
           at: new Date(created.getTime() + afterMin * MIN),
-        })
-        .run();
-    event('completed', driver.user.id, 30);
-    event('created', creator.user.id, 0);
-    event('assigned', null, 5); // the engine assigned it: no actor
+        }),
+      );
+    await event('completed', driver.user.id, 30);
+    await event('created', creator.user.id, 0);
+    await event('assigned', null, 5); // the engine assigned it: no actor
 
     const [row] = await search({ query: task.id.slice(-8) });
     expect(row.created_by_name).toBe('Marta Gil');

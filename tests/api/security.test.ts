@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LOGIN_RATE_LIMIT } from '@shared/constants';
 import { configure, loadConfig } from '../../server/config';
 import { createApp } from '../../server/app';
-import { users } from '../../server/db/schema';
+import { users } from '../../server/db/tables';
 import { PASSWORD, advanceClock, db, makePunch, makeTask, makeUser, setupApp } from '../helpers/context';
 import supertest from 'supertest';
 
@@ -19,7 +19,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('headers', () => {
   it('helmet: a strict CSP (no inline or eval scripts), nosniff, frame refusal, no X-Powered-By', async () => {
-    const { api } = setupApp();
+    const { api } = await setupApp();
     const res = await api().get('/api/server-time');
     const csp = res.headers['content-security-policy'] as string;
     const scriptSrc = csp.split(';').find((d) => d.trim().startsWith('script-src'));
@@ -37,7 +37,7 @@ describe('CORS', () => {
   const ORIGIN = 'https://patio.example.com';
 
   it('no CORS_ORIGIN: no Access-Control-Allow-Origin for anybody', async () => {
-    const { api } = setupApp();
+    const { api } = await setupApp();
     configure({ corsOrigin: undefined });
     const app = supertest(createApp());
     const res = await app.get('/api/server-time').set('Origin', ORIGIN);
@@ -48,7 +48,7 @@ describe('CORS', () => {
   });
 
   it('with CORS_ORIGIN: that origin gets the headers (and the preflight), any other origin does not', async () => {
-    setupApp();
+    await setupApp();
     configure({ corsOrigin: ORIGIN });
     const app = supertest(createApp());
     const allowed = await app.get('/api/server-time').set('Origin', ORIGIN);
@@ -76,9 +76,9 @@ describe('CORS', () => {
 
 describe('login rate limit', () => {
   it(`${LOGIN_RATE_LIMIT.max} failures per IP + email, then 429 even with the right password; other emails unaffected; the window passes`, async () => {
-    const { api } = setupApp();
-    const victim = makeUser('gestor');
-    const other = makeUser('gestor');
+    const { api } = await setupApp();
+    const victim = await makeUser('gestor');
+    const other = await makeUser('gestor');
     const attempt = (email: string, password: string) =>
       api().post('/api/auth/login').send({ email, password });
     for (let i = 0; i < LOGIN_RATE_LIMIT.max; i++)
@@ -87,7 +87,7 @@ describe('login rate limit', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.body.detail).toBe('Demasiados intentos. Inténtalo de nuevo más tarde');
     expect((await attempt(other.user.email, PASSWORD)).status).toBe(200);
-    advanceClock(LOGIN_RATE_LIMIT.windowMs + 1000);
+    await advanceClock(LOGIN_RATE_LIMIT.windowMs + 1000);
     expect((await attempt(victim.user.email, PASSWORD)).status).toBe(200);
   });
 });
@@ -100,27 +100,27 @@ describe('passwords', () => {
   });
 
   it('a registration is hashed with the configured cost, never stored in clear', async () => {
-    const { api } = setupApp();
+    const { api } = await setupApp();
     configure({ bcryptCost: 10 });
     const res = await api()
       .post('/api/auth/register')
       .send({ email: 'coste@test.local', password: 'contraseña-larga', name: 'Coste' });
     expect(res.status).toBe(201);
-    const row = db.select().from(users).where(eq(users.id, res.body.user.id)).get()!;
+    const [row] = await db.select().from(users).where(eq(users.id, res.body.user.id));
     expect(bcrypt.getRounds(row.passwordHash)).toBe(10);
     expect(row.passwordHash).not.toContain('contraseña-larga');
     configure({ bcryptCost: 4 });
   });
 
   it('no answer of any endpoint carries a password hash', async () => {
-    const { api } = setupApp();
+    const { api } = await setupApp();
     configure({ dataDir: tmp });
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor', { taskTypes: ['semiremolque', 'swap'] });
-    const pending = makeUser('gestor', { approved: false });
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'HASH-1' });
-    makeTask({ trailerId: 'HASH-2', vehicleType: 'swap' });
-    makePunch(driver.user.id, 'entrada');
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor', { taskTypes: ['semiremolque', 'swap'] });
+    const pending = await makeUser('gestor', { approved: false });
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'HASH-1' });
+    await makeTask({ trailerId: 'HASH-2', vehicleType: 'swap' });
+    await makePunch(driver.user.id, 'entrada');
     const range = 'date_from=2026-01-01&date_to=2026-01-02';
     const calls: [string, string, object?, { Authorization: string }?][] = [
       ['post', '/api/auth/register', { email: 'nuevo@test.local', password: 'abcdefgh1', name: 'Nuevo' }],

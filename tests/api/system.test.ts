@@ -10,8 +10,8 @@ import { COLLECTION_LABELS, ERR, HEALTH_MSG } from '@shared/labels';
 import { HEALTH_CHECK_NAMES, type DbStatus, type HealthCheck, type LogEntry } from '@shared/schemas';
 import { HEALTH_STATUSES } from '@shared/enums';
 import { configure } from '../../server/config';
-import { sqlite } from '../../server/db';
-import { activityLog, notifications, taskEvents, users } from '../../server/db/schema';
+import { execute, query } from '../../server/db';
+import { activityLog, notifications, taskEvents, users } from '../../server/db/tables';
 import {
   advanceClock,
   connectSocket,
@@ -22,6 +22,7 @@ import {
   now,
   setupServer,
   tokenFor,
+  tx,
 } from '../helpers/context';
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-system-'));
@@ -52,8 +53,10 @@ const call = (method: 'get' | 'post', endpoint: string, auth?: { Authorization: 
   return auth ? req.set(auth) : req;
 };
 
-const rawTaskTypes = (id: string) =>
-  (sqlite.prepare('SELECT task_types FROM users WHERE id = ?').get(id) as { task_types: string }).task_types;
+const rawTaskTypes = async (id: string) =>
+  (await query<{ task_types: string }>('SELECT task_types FROM users WHERE id = ?', [id]))[0].task_types;
+const appliedMigrations = async () =>
+  (await query<{ n: number }>('SELECT count(*) AS n FROM __drizzle_migrations'))[0];
 
 describe('permissions', () => {
   it.each(ENDPOINTS)(
@@ -63,11 +66,11 @@ describe('permissions', () => {
       expect(none.status).toBe(401);
       expect(none.body).toEqual({ detail: ERR.unauthorized });
       for (const role of ['conductor', 'gestor', 'manager'] as const) {
-        const res = await call(m, e, makeUser(role).auth);
+        const res = await call(m, e, (await makeUser(role)).auth);
         expect(res.status, role).toBe(403);
         expect(res.body).toEqual({ detail: ERR.forbidden });
       }
-      const ok = await call(m, e, makeUser('admin').auth);
+      const ok = await call(m, e, (await makeUser('admin')).auth);
       expect(ok.status).toBe(200);
     },
   );
@@ -75,7 +78,10 @@ describe('permissions', () => {
 
 describe('GET db-status', () => {
   it('names every table it counts in Spanish (Sistema shows COLLECTION_LABELS, never a raw table name)', async () => {
-    const res = await server.api().get(`${BASE}/db-status`).set(makeUser('admin').auth);
+    const res = await server
+      .api()
+      .get(`${BASE}/db-status`)
+      .set((await makeUser('admin')).auth);
     expect(res.status).toBe(200);
     const names = Object.keys((res.body as DbStatus).collections);
     expect(names.length).toBeGreaterThanOrEqual(11);
@@ -83,41 +89,41 @@ describe('GET db-status', () => {
   });
 
   it('counts every table raw, users and tasks without the deleted ones, and the integrity issue', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor');
-    makeUser('conductor', { taskTypes: [] }); // the integrity issue
-    makeUser('conductor', { taskTypes: [], approved: false }); // pending: not an issue yet
-    const gone = makeUser('conductor', { taskTypes: [] });
-    db.update(users).set({ deletedAt: now() }).where(eq(users.id, gone.user.id)).run();
-    makeUser('gestor');
-    makeUser('manager');
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor');
+    await makeUser('conductor', { taskTypes: [] }); // the integrity issue
+    await makeUser('conductor', { taskTypes: [], approved: false }); // pending: not an issue yet
+    const gone = await makeUser('conductor', { taskTypes: [] });
+    await tx(() => db.update(users).set({ deletedAt: now() }).where(eq(users.id, gone.user.id)));
+    await makeUser('gestor');
+    await makeUser('manager');
 
-    const pool = makeTask();
-    makeTask({ vehicleType: 'swap' });
-    makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
-    makeTask({ status: 'finalizada' });
-    makeTask({ status: 'finalizada' });
-    const deleted = makeTask();
-    sqlite.prepare('UPDATE tasks SET deleted_at = ? WHERE id = ?').run(now().getTime(), deleted.id);
-    db.insert(taskEvents).values({ taskId: pool.id, type: 'created', at: now() }).run();
-    db.insert(notifications)
-      .values({
+    const pool = await makeTask();
+    await makeTask({ vehicleType: 'swap' });
+    await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    await makeTask({ status: 'finalizada' });
+    await makeTask({ status: 'finalizada' });
+    const deleted = await makeTask();
+    await tx(() => execute('UPDATE tasks SET deleted_at = ? WHERE id = ?', [now().getTime(), deleted.id]));
+    await tx(async () => {
+      await db.insert(taskEvents).values({ taskId: pool.id, type: 'created', at: now() });
+      await db.insert(notifications).values({
         id: crypto.randomUUID(),
         userId: driver.user.id,
         type: 'info',
         title: 'Aviso',
         message: 'Prueba',
         createdAt: now(),
-      })
-      .run();
-    makePunch(driver.user.id, 'entrada');
-    makePunch(driver.user.id, 'salida');
+      });
+    });
+    await makePunch(driver.user.id, 'entrada');
+    await makePunch(driver.user.id, 'salida');
 
     const res = await call('get', 'db-status', admin.auth);
     expect(res.status).toBe(200);
     const body = res.body as DbStatus;
-    const raw = (table: string) =>
-      (sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const raw = async (table: string) =>
+      (await query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`))[0].n;
     expect(Object.keys(body.collections).sort()).toEqual(
       [
         'activity_log',
@@ -139,15 +145,15 @@ describe('GET db-status', () => {
     expect(body.collections.task_events).toBe(1);
     expect(body.collections.notifications).toBe(1);
     expect(body.collections.punches).toBe(2);
-    expect(body.collections.presence_intervals).toBe(raw('presence_intervals'));
-    expect(body.collections.activity_log).toBe(raw('activity_log'));
+    expect(body.collections.presence_intervals).toBe(await raw('presence_intervals'));
+    expect(body.collections.activity_log).toBe(await raw('activity_log'));
     expect(body.users_by_role).toEqual({ admin: 2, conductor: 3, gestor: 1, manager: 1 });
     expect(body.tasks_by_status).toEqual({ bolsa_trabajo: 2, en_proceso: 1, finalizada: 2 });
     expect(body.data_integrity).toEqual({ has_issues: true, users_without_task_types: 1 });
   });
 
   it('reports no issue on a clean database, with every role and status present as 0', async () => {
-    const res = await call('get', 'db-status', makeUser('admin').auth);
+    const res = await call('get', 'db-status', (await makeUser('admin')).auth);
     expect(res.body.users_by_role).toEqual({ admin: 2, conductor: 0, gestor: 0, manager: 0 });
     expect(res.body.tasks_by_status).toEqual({ bolsa_trabajo: 0, en_proceso: 0, finalizada: 0 });
     expect(res.body.data_integrity).toEqual({ has_issues: false, users_without_task_types: 0 });
@@ -156,7 +162,7 @@ describe('GET db-status', () => {
 
 describe('GET health-check', () => {
   it('answers every check with a status and a Spanish message; overall is the worst', async () => {
-    const res = await call('get', 'health-check', makeUser('admin').auth);
+    const res = await call('get', 'health-check', (await makeUser('admin')).auth);
     expect(res.status).toBe(200);
     const body = res.body as HealthCheck;
     expect(Object.keys(body.checks)).toEqual([...HEALTH_CHECK_NAMES]);
@@ -178,10 +184,10 @@ describe('GET health-check', () => {
   });
 
   it('counts the connected sockets', async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     const before = await call('get', 'health-check', admin.auth);
     expect(before.body.checks.websocket).toEqual({ status: 'healthy', message: '0 clientes conectados' });
-    const a = await connectSocket(server.url, makeUser('conductor').token);
+    const a = await connectSocket(server.url, (await makeUser('conductor')).token);
     const b = await connectSocket(server.url, admin.token);
     const after = await call('get', 'health-check', admin.auth);
     expect(after.body.checks.websocket).toEqual({ status: 'healthy', message: '2 clientes conectados' });
@@ -190,13 +196,13 @@ describe('GET health-check', () => {
   });
 
   it('warns when an automatic task waits over 10 min and errs over 30 min; swap tasks do not count', async () => {
-    const admin = makeUser('admin');
-    makeTask({ vehicleType: 'swap', trailerId: 'SWAP-OLD' });
-    advanceClock(60 * 60_000);
-    makeTask({ trailerId: 'R-WAIT-1' });
-    makeTask({ vehicleType: 'semiremolque_out_km0' });
+    const admin = await makeUser('admin');
+    await makeTask({ vehicleType: 'swap', trailerId: 'SWAP-OLD' });
+    await advanceClock(60 * 60_000);
+    await makeTask({ trailerId: 'R-WAIT-1' });
+    await makeTask({ vehicleType: 'semiremolque_out_km0' });
 
-    advanceClock(11 * 60_000);
+    await advanceClock(11 * 60_000);
     const warn = await call('get', 'health-check', admin.auth);
     expect(warn.body.checks.auto_assignment).toEqual({
       status: 'warning',
@@ -204,19 +210,19 @@ describe('GET health-check', () => {
     });
     expect(['warning', 'error']).toContain(warn.body.overall_status);
 
-    advanceClock(20 * 60_000);
+    await advanceClock(20 * 60_000);
     const err = await call('get', 'health-check', admin.auth);
     expect(err.body.checks.auto_assignment.status).toBe('error');
     expect(err.body.overall_status).toBe('error');
 
-    sqlite.prepare("UPDATE tasks SET status = 'finalizada' WHERE vehicle_type != 'swap'").run();
+    await tx(() => execute("UPDATE tasks SET status = 'finalizada' WHERE vehicle_type != 'swap'"));
     const idle = await call('get', 'health-check', admin.auth);
     expect(idle.body.checks.auto_assignment).toEqual({ status: 'healthy', message: HEALTH_MSG.autoIdle });
   });
 
   it('warns about missing backups once the server is older than a day', async () => {
-    advanceClock(25 * 60 * 60_000);
-    const res = await call('get', 'health-check', makeUser('admin').auth);
+    await advanceClock(25 * 60 * 60_000);
+    const res = await call('get', 'health-check', (await makeUser('admin')).auth);
     expect(res.body.checks.backup).toEqual({
       status: 'warning',
       message: 'No hay ninguna copia de seguridad',
@@ -226,10 +232,10 @@ describe('GET health-check', () => {
 });
 
 describe('GET logs', () => {
-  const seed = (n: number) => {
+  const seed = async (n: number) => {
     const base = now().getTime() + 60_000; // newer than anything the server logged itself
-    db.insert(activityLog)
-      .values(
+    await tx(() =>
+      db.insert(activityLog).values(
         Array.from({ length: n }, (_, i) => ({
           type: 'task' as const,
           userName: 'Gestor Prueba',
@@ -237,13 +243,13 @@ describe('GET logs', () => {
           details: `Tarea ${i}`,
           timestamp: new Date(base + i * 1000),
         })),
-      )
-      .run();
+      ),
+    );
   };
 
   it('gives the newest 50 by default, newest first, in the LogEntry shape', async () => {
-    seed(60);
-    const res = await call('get', 'logs', makeUser('admin').auth);
+    await seed(60);
+    const res = await call('get', 'logs', (await makeUser('admin')).auth);
     expect(res.status).toBe(200);
     const logs = res.body as LogEntry[];
     expect(logs).toHaveLength(50);
@@ -261,8 +267,8 @@ describe('GET logs', () => {
   });
 
   it('honours a smaller limit and clamps a larger one to 500', async () => {
-    seed(520);
-    const admin = makeUser('admin');
+    await seed(520);
+    const admin = await makeUser('admin');
     const three = await server.api().get(`${BASE}/logs?limit=3`).set(admin.auth);
     expect(three.body.map((l: LogEntry) => l.details)).toEqual(['Tarea 519', 'Tarea 518', 'Tarea 517']);
     const many = await server.api().get(`${BASE}/logs?limit=1000`).set(admin.auth);
@@ -271,7 +277,10 @@ describe('GET logs', () => {
   });
 
   it.each(['abc', '0', '-5', '2.5'])('answers 400 in Spanish for limit=%s', async (limit) => {
-    const res = await server.api().get(`${BASE}/logs?limit=${limit}`).set(makeUser('admin').auth);
+    const res = await server
+      .api()
+      .get(`${BASE}/logs?limit=${limit}`)
+      .set((await makeUser('admin')).auth);
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/límite/);
   });
@@ -279,12 +288,12 @@ describe('GET logs', () => {
 
 describe('POST run-migrations', () => {
   it('gives default task types to drivers without any, says so, logs it, and is idempotent', async () => {
-    const admin = makeUser('admin', { name: 'Ana Admin' });
-    const empty = makeUser('conductor', { taskTypes: [] });
-    const alsoEmpty = makeUser('conductor', { taskTypes: [] });
-    const swapOnly = makeUser('conductor', { taskTypes: ['swap'] });
-    const gestor = makeUser('gestor');
-    const migrationsBefore = sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get();
+    const admin = await makeUser('admin', { name: 'Ana Admin' });
+    const empty = await makeUser('conductor', { taskTypes: [] });
+    const alsoEmpty = await makeUser('conductor', { taskTypes: [] });
+    const swapOnly = await makeUser('conductor', { taskTypes: ['swap'] });
+    const gestor = await makeUser('gestor');
+    const migrationsBefore = await appliedMigrations();
 
     const status = await call('get', 'db-status', admin.auth);
     expect(status.body.data_integrity).toEqual({ has_issues: true, users_without_task_types: 2 });
@@ -292,11 +301,11 @@ describe('POST run-migrations', () => {
     const first = await call('post', 'run-migrations', admin.auth);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ message: 'Migraciones al día. Reparados 2 conductores sin tipos de tarea' });
-    expect(JSON.parse(rawTaskTypes(empty.user.id))).toEqual(['semiremolque']);
-    expect(JSON.parse(rawTaskTypes(alsoEmpty.user.id))).toEqual(['semiremolque']);
-    expect(JSON.parse(rawTaskTypes(swapOnly.user.id))).toEqual(['swap']);
-    expect(JSON.parse(rawTaskTypes(gestor.user.id))).toEqual([]);
-    expect(sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get()).toEqual(migrationsBefore);
+    expect(JSON.parse(await rawTaskTypes(empty.user.id))).toEqual(['semiremolque']);
+    expect(JSON.parse(await rawTaskTypes(alsoEmpty.user.id))).toEqual(['semiremolque']);
+    expect(JSON.parse(await rawTaskTypes(swapOnly.user.id))).toEqual(['swap']);
+    expect(JSON.parse(await rawTaskTypes(gestor.user.id))).toEqual([]);
+    expect(await appliedMigrations()).toEqual(migrationsBefore);
 
     const logs = await call('get', 'logs', admin.auth);
     expect(logs.body[0]).toMatchObject({
@@ -314,8 +323,8 @@ describe('POST run-migrations', () => {
   });
 
   it('says it in the singular for one driver', async () => {
-    const admin = makeUser('admin');
-    makeUser('conductor', { taskTypes: [] });
+    const admin = await makeUser('admin');
+    await makeUser('conductor', { taskTypes: [] });
     const res = await call('post', 'run-migrations', admin.auth);
     expect(res.body.message).toBe('Migraciones al día. Reparado 1 conductor sin tipos de tarea');
   });
@@ -323,11 +332,16 @@ describe('POST run-migrations', () => {
 
 describe('POST clear-all-tokens', () => {
   it("revokes every other user's tokens in one go; the caller's keeps working", async () => {
-    const caller = makeUser('admin', { name: 'Ana Admin' });
-    const others = [makeUser('admin'), makeUser('conductor'), makeUser('gestor'), makeUser('manager')];
-    const pending = makeUser('conductor', { approved: false });
-    const version = (id: string) =>
-      db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, id)).get()!.v;
+    const caller = await makeUser('admin', { name: 'Ana Admin' });
+    const others = [
+      await makeUser('admin'),
+      await makeUser('conductor'),
+      await makeUser('gestor'),
+      await makeUser('manager'),
+    ];
+    const pending = await makeUser('conductor', { approved: false });
+    const version = async (id: string) =>
+      (await db.select({ v: users.tokenVersion }).from(users).where(eq(users.id, id)))[0].v;
 
     const res = await call('post', 'clear-all-tokens', caller.auth);
     expect(res.status).toBe(200);
@@ -338,18 +352,18 @@ describe('POST clear-all-tokens', () => {
       const denied = await server.api().get('/api/notifications').set(other.auth);
       expect(denied.status).toBe(401);
       expect(denied.body).toEqual({ detail: ERR.sessionRevoked });
-      expect(version(other.user.id)).toBe(other.user.tokenVersion + 1);
+      expect(await version(other.user.id)).toBe(other.user.tokenVersion + 1);
     }
-    expect(version(caller.user.id)).toBe(caller.user.tokenVersion);
-    expect(version(pending.user.id)).toBe(pending.user.tokenVersion);
+    expect(await version(caller.user.id)).toBe(caller.user.tokenVersion);
+    expect(await version(pending.user.id)).toBe(pending.user.tokenVersion);
     expect((await server.api().get('/api/notifications').set(caller.auth)).status).toBe(200);
 
     // a fresh login (a token of the new version) works again
-    const driver = db.select().from(users).where(eq(users.id, others[1].user.id)).get()!;
+    const [driver] = await db.select().from(users).where(eq(users.id, others[1].user.id));
     const fresh = await server
       .api()
       .get('/api/notifications')
-      .set({ Authorization: `Bearer ${tokenFor(driver)}` });
+      .set({ Authorization: `Bearer ${await tokenFor(driver)}` });
     expect(fresh.status).toBe(200);
 
     const logs = await call('get', 'logs', caller.auth);

@@ -1,6 +1,10 @@
-// Test foundations: a fresh in-memory database and app per test file, factories that create approved
-// users of each role, tasks and punches in one line, and the server clock under the test's control.
+// Test foundations: a fresh database and app per test, factories that create approved users of each
+// role, tasks and punches in one line, and the server clock under the test's control. The database is a
+// copy of one migrated file (SQLite's reader and writer need a file, as in production).
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import bcrypt from 'bcrypt';
 import supertest from 'supertest';
@@ -9,51 +13,83 @@ import type { Role, VehicleType, Priority, TaskStatus, ClockType } from '@shared
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/events';
 import type { Task } from '@shared/schemas';
 import { configure } from '../../server/config';
-import { openDb, runMigrations, closeDb, db } from '../../server/db';
-import { users, tasks, punches, type UserRow, type TaskRow } from '../../server/db/schema';
+import { openDb, runMigrations, closeDb, db, tx, isPostgres } from '../../server/db';
+import { closeDatabase, openDatabase } from '../../server/db/open';
+import { freshPostgresDatabaseUrl } from './postgres-db';
+import { users, tasks, punches, type UserRow, type TaskRow } from '../../server/db/tables';
 import { createApp } from '../../server/app';
 import { startServer, type RunningServer } from '../../server/server';
 import { openSession } from '../../server/services/sessions';
 import { advanceClock, now, resetClock } from '../../server/clock';
 
-export { advanceClock, now, resetClock, db };
+export { advanceClock, now, resetClock, db, tx };
 
 export const PASSWORD = 'contraseña-segura';
 const passwordHash = bcrypt.hashSync(PASSWORD, 4);
 
-/** A fresh in-memory database with migrations applied, and the Express app over it. */
-export function setupDb() {
-  configure({ dbPath: ':memory:', testClock: true, serveClient: false, bcryptCost: 4 });
-  closeDb();
-  openDb(':memory:');
-  runMigrations();
+// One folder per test process for its database files, removed when the process ends.
+const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-test-'));
+process.once('exit', () => fs.rmSync(filesDir, { recursive: true, force: true }));
+let template: string | undefined;
+let fileSeq = 0;
+let previousFile: string | undefined;
+
+/** A new database file: a copy of one migrated once per process (the previous test's copy is removed). */
+export function freshDbFile(): string {
+  if (!template) {
+    template = path.join(filesDir, 'template.db');
+    openDb(template);
+    runMigrations();
+    closeDb();
+  }
+  if (previousFile) {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(previousFile + suffix, { force: true });
+  }
+  const file = path.join(filesDir, `test-${++fileSeq}.db`);
+  fs.copyFileSync(template, file);
+  previousFile = file;
+  return file;
+}
+
+/** Where a fresh database is: a new SQLite file, or a new PostgreSQL database (project server-pg). */
+async function freshDatabase(): Promise<{ dbPath: string; databaseUrl?: string }> {
+  await closeDatabase();
+  if (isPostgres) return { dbPath: ':memory:', databaseUrl: await freshPostgresDatabaseUrl() };
+  return { dbPath: freshDbFile() };
+}
+
+/** A fresh database with migrations applied, and the Express app over it. */
+export async function setupDb() {
+  const where = await freshDatabase();
+  configure({ ...where, testClock: true, serveClient: false, bcryptCost: 4 });
+  await openDatabase(where);
   resetClock();
   return createApp();
 }
 
-export function setupApp() {
-  const app = setupDb();
+export async function setupApp() {
+  const app = await setupDb();
   return { app, api: () => supertest(app) };
 }
 
-/** A real listening server (HTTP + Socket.IO) on a random port over a fresh in-memory database. */
+/** A real listening server (HTTP + Socket.IO) on a random port over a fresh database. */
 export async function setupServer(): Promise<RunningServer & { api: () => supertest.Agent }> {
   configure({
-    dbPath: ':memory:',
+    ...(await freshDatabase()),
     testClock: true,
     serveClient: false,
     bcryptCost: 4,
     adminEmail: 'root@test.local',
     adminPassword: PASSWORD,
   });
-  closeDb();
   resetClock();
   const server = await startServer({ port: 0, host: '127.0.0.1', print: () => {} });
   return { ...server, api: () => supertest.agent(server.http) };
 }
 
 /** A token of a new login session of the user (as a login would open). */
-export const tokenFor = (user: { id: string; tokenVersion: number }): string => openSession(user).token;
+export const tokenFor = async (user: { id: string; tokenVersion: number }): Promise<string> =>
+  (await openSession(user)).token;
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -65,7 +101,7 @@ export interface TestUser {
 }
 
 /** An approved user of the role (conductors get semiremolque unless task_types says otherwise). */
-export function makeUser(
+export async function makeUser(
   role: Role,
   opts: Partial<{
     name: string;
@@ -74,32 +110,33 @@ export function makeUser(
     approved: boolean;
     online: boolean;
   }> = {},
-): TestUser {
+): Promise<TestUser> {
   const id = crypto.randomUUID();
   const tag = unique();
-  const row = db
-    .insert(users)
-    .values({
-      id,
-      email: opts.email ?? `${role}-${tag}@test.local`,
-      name: opts.name ?? `${role} ${tag}`,
-      passwordHash,
-      role,
-      isApproved: opts.approved ?? true,
-      isOnline: opts.online ?? false,
-      taskTypes: opts.taskTypes ?? (role === 'conductor' ? ['semiremolque'] : []),
-      createdAt: now(),
-      approvedAt: opts.approved === false ? null : now(),
-    })
-    .returning()
-    .get();
-  const token = tokenFor(row);
-  return { user: row, token, auth: { Authorization: `Bearer ${token}` } };
+  const [row] = await tx(() =>
+    db
+      .insert(users)
+      .values({
+        id,
+        email: opts.email ?? `${role}-${tag}@test.local`,
+        name: opts.name ?? `${role} ${tag}`,
+        passwordHash,
+        role,
+        isApproved: opts.approved ?? true,
+        isOnline: opts.online ?? false,
+        taskTypes: opts.taskTypes ?? (role === 'conductor' ? ['semiremolque'] : []),
+        createdAt: now(),
+        approvedAt: opts.approved === false ? null : now(),
+      })
+      .returning(),
+  );
+  const token = await tokenFor(row!);
+  return { user: row!, token, auth: { Authorization: `Bearer ${token}` } };
 }
 
 let trailerSeq = 0;
 /** A task row straight into the database (no engine, no events): for setting up a scene. */
-export function makeTask(
+export async function makeTask(
   fields: Partial<{
     title: 'Mover' | 'Recolocar';
     origin: string;
@@ -115,35 +152,37 @@ export function makeTask(
     completedAt: Date | null;
     description: string | null;
   }> = {},
-): TaskRow {
+): Promise<TaskRow> {
   const at = fields.createdAt ?? now();
   const status = fields.status ?? 'bolsa_trabajo';
-  return db
-    .insert(tasks)
-    .values({
-      id: crypto.randomUUID(),
-      title: fields.title ?? 'Mover',
-      description: fields.description ?? null,
-      origin: fields.origin ?? 'Muelle 1',
-      destination: fields.destination ?? 'Campa A-12',
-      trailerId: fields.trailerId ?? `R-${String(++trailerSeq).padStart(4, '0')}-TST`,
-      priority: fields.priority ?? 'normal',
-      status,
-      vehicleType: fields.vehicleType ?? 'semiremolque',
-      assignedTo: fields.assignedTo ?? null,
-      createdBy: fields.createdBy ?? null,
-      createdAt: at,
-      updatedAt: at,
-      assignedAt: fields.assignedAt ?? (fields.assignedTo ? at : null),
-      completedAt: fields.completedAt ?? (status === 'finalizada' ? at : null),
-      statusSince: at,
-    })
-    .returning()
-    .get();
+  const [row] = await tx(() =>
+    db
+      .insert(tasks)
+      .values({
+        id: crypto.randomUUID(),
+        title: fields.title ?? 'Mover',
+        description: fields.description ?? null,
+        origin: fields.origin ?? 'Muelle 1',
+        destination: fields.destination ?? 'Campa A-12',
+        trailerId: fields.trailerId ?? `R-${String(++trailerSeq).padStart(4, '0')}-TST`,
+        priority: fields.priority ?? 'normal',
+        status,
+        vehicleType: fields.vehicleType ?? 'semiremolque',
+        assignedTo: fields.assignedTo ?? null,
+        createdBy: fields.createdBy ?? null,
+        createdAt: at,
+        updatedAt: at,
+        assignedAt: fields.assignedAt ?? (fields.assignedTo ? at : null),
+        completedAt: fields.completedAt ?? (status === 'finalizada' ? at : null),
+        statusSince: at,
+      })
+      .returning(),
+  );
+  return row!;
 }
 
-export function makePunch(userId: string, clockType: ClockType, at: Date = now()): void {
-  db.insert(punches).values({ id: crypto.randomUUID(), userId, clockType, timestamp: at }).run();
+export async function makePunch(userId: string, clockType: ClockType, at: Date = now()): Promise<void> {
+  await tx(() => db.insert(punches).values({ id: crypto.randomUUID(), userId, clockType, timestamp: at }));
 }
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -5,25 +5,41 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
-import { isStorageFailure, sqlite, StorageUnavailableError } from '../../server/db';
+import {
+  isStorageFailure,
+  query,
+  sqlite,
+  StorageUnavailableError,
+  withWriteConnection,
+} from '../../server/db';
 import { PASSWORD, connectSocket, makeUser, setupApp, setupServer, sleep } from '../helpers/context';
 import { taskBody } from './harness';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeEach(() => {
-  api = setupApp().api;
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeEach(async () => {
+  ({ api } = await setupApp());
 });
-afterEach(() => {
-  if (sqlite.open) sqlite.pragma('query_only = OFF');
+afterEach(async () => {
+  if (sqlite.open) await queryOnly('OFF');
 });
+
+/** The write connection refuses writes (SQLITE_READONLY) or takes them again; set between transactions. */
+const queryOnly = (value: 'ON' | 'OFF') =>
+  withWriteConnection((conn) => void conn.pragma(`query_only = ${value}`));
+/** A page limit on the write connection (SQLITE_FULL past it); set between transactions. */
+const maxPages = (extra: number) =>
+  withWriteConnection((conn) => {
+    const pages = conn.pragma('page_count', { simple: true }) as number;
+    conn.pragma(`max_page_count = ${pages + extra}`);
+  });
 
 const unavailable = { detail: ERR.storageUnavailable };
 
 describe('SQLite refusing a write is a 503', () => {
   it('read-only (SQLITE_READONLY): writes and logins answer 503, reads 200', async () => {
-    const admin = makeUser('admin', { email: 'jefa@errores.test' });
+    const admin = await makeUser('admin', { email: 'jefa@errores.test' });
     expect((await api().post('/api/tasks').set(admin.auth).send(taskBody('RO-1'))).status).toBe(201);
-    sqlite.pragma('query_only = ON');
+    await queryOnly('ON');
     const write = await api().post('/api/tasks').set(admin.auth).send(taskBody('RO-2'));
     expect([write.status, write.body]).toEqual([503, unavailable]);
     const login = await api()
@@ -36,9 +52,8 @@ describe('SQLite refusing a write is a 503', () => {
   });
 
   it('full (SQLITE_FULL): a write that needs a page more answers 503', async () => {
-    const admin = makeUser('admin');
-    const pages = sqlite.pragma('page_count', { simple: true }) as number;
-    sqlite.pragma(`max_page_count = ${pages}`);
+    const admin = await makeUser('admin');
+    await maxPages(0);
     let status = 201;
     // Descriptions big enough to need new pages soon.
     for (let i = 0; i < 200 && status === 201; i++) {
@@ -55,9 +70,8 @@ describe('SQLite refusing a write is a 503', () => {
   it('full in the middle of a batch of creations: each answer matches the database', async () => {
     // SQLite rolls the whole batch's transaction back at SQLITE_FULL; the creations after it in the
     // same batch must not be written on their own (answered 503 yet kept).
-    const admin = makeUser('admin');
-    const pages = sqlite.pragma('page_count', { simple: true }) as number;
-    sqlite.pragma(`max_page_count = ${pages + 3}`);
+    const admin = await makeUser('admin');
+    await maxPages(3);
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
         api()
@@ -68,9 +82,7 @@ describe('SQLite refusing a write is a 503', () => {
       ),
     );
     expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
-    const kept = new Set(
-      (sqlite.prepare('SELECT trailer_id AS t FROM tasks').all() as { t: string }[]).map((r) => r.t),
-    );
+    const kept = new Set((await query<{ t: string }>('SELECT trailer_id AS t FROM tasks')).map((r) => r.t));
     for (const a of answers) {
       expect([201, 503], a.trailer).toContain(a.status);
       if (a.status === 503) expect(a.body).toEqual(unavailable);
@@ -83,8 +95,8 @@ describe('SQLite refusing a write is a 503', () => {
     // there must not become an uncaught exception (it would end the process).
     const server = await setupServer();
     try {
-      const gestor = makeUser('gestor');
-      sqlite.pragma('query_only = ON');
+      const gestor = await makeUser('gestor');
+      await queryOnly('ON');
       const socket = await connectSocket(server.url, gestor.token);
       await sleep(100);
       const board = await server.api().get('/api/tasks').set(gestor.auth);
@@ -92,7 +104,7 @@ describe('SQLite refusing a write is a 503', () => {
       socket.close();
       await sleep(100);
     } finally {
-      sqlite.pragma('query_only = OFF');
+      await queryOnly('OFF');
       await server.close();
     }
   });

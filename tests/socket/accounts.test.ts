@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { REVOKE_MESSAGES } from '@shared/events';
-import { tasks, users } from '../../server/db/schema';
+import { tasks, users } from '../../server/db/tables';
 import {
   PASSWORD,
   advanceClock,
@@ -28,9 +28,9 @@ const disconnected = (socket: TestSocket) =>
 
 describe('a registration', () => {
   it('reaches admins (users:pending, users:changed, notification) and nobody else', async () => {
-    const admin = makeUser('admin');
-    const manager = makeUser('manager');
-    const driver = makeUser('conductor');
+    const admin = await makeUser('admin');
+    const manager = await makeUser('manager');
+    const driver = await makeUser('conductor');
     const [adminSocket, managerSocket, driverSocket] = await Promise.all(
       [admin, manager, driver].map((u) => connect(u.token)),
     );
@@ -80,8 +80,8 @@ describe('a registration', () => {
 
 describe('revocation', () => {
   it('a role change sends session:revoked role_changed, then drops every socket of the user', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor');
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor');
     const socket = await connect(driver.token);
     const revoked = nextEvent(socket, 'session:revoked');
     const gone = disconnected(socket);
@@ -97,23 +97,23 @@ describe('revocation', () => {
   });
 
   it('a deletion sends session:revoked deleted, then drops the socket', async () => {
-    const admin = makeUser('admin');
-    const manager = makeUser('manager');
+    const admin = await makeUser('admin');
+    const manager = await makeUser('manager');
     const socket = await connect(manager.token);
     const revoked = nextEvent(socket, 'session:revoked');
     const gone = disconnected(socket);
     await server.api().delete(`/api/admin/delete-user/${manager.user.id}`).set(admin.auth).expect(200);
     expect(await revoked).toEqual({ reason: 'deleted', detail: REVOKE_MESSAGES.deleted });
     expect(await gone).toBe('io server disconnect');
-    expect(db.select().from(users).where(eq(users.id, manager.user.id)).get()?.isOnline).toBe(false);
+    expect((await db.select().from(users).where(eq(users.id, manager.user.id)))[0]?.isOnline).toBe(false);
   });
 });
 
 describe('logout', () => {
   it('drops only the sockets of the token that logged out; the user stays online elsewhere', async () => {
-    const driver = makeUser('conductor');
-    advanceClock(1000); // a second token with another iat
-    const wallToken = tokenFor(driver.user);
+    const driver = await makeUser('conductor');
+    await advanceClock(1000); // a second token with another iat
+    const wallToken = await tokenFor(driver.user);
     expect(wallToken).not.toBe(driver.token);
     const phone = await connect(driver.token);
     const wall = await connect(wallToken);
@@ -131,18 +131,18 @@ describe('logout', () => {
     await barrier;
     expect(wall.connected).toBe(true);
     expect(wallRevoked).toEqual([]);
-    expect(db.select().from(users).where(eq(users.id, driver.user.id)).get()?.isOnline).toBe(true);
+    expect((await db.select().from(users).where(eq(users.id, driver.user.id)))[0]?.isOnline).toBe(true);
   });
 });
 
 describe('presence effects', () => {
   it('admins see a conductor come online and go offline; coming online brings waiting work', async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     const adminSocket = await connect(admin.token);
     // A type no other driver of this file has, so only this driver can take the task.
-    const driver = makeUser('conductor', { name: 'Llega Ahora', taskTypes: ['semiremolque_out_km0'] });
-    makePunch(driver.user.id, 'entrada');
-    const task = makeTask({ vehicleType: 'semiremolque_out_km0' });
+    const driver = await makeUser('conductor', { name: 'Llega Ahora', taskTypes: ['semiremolque_out_km0'] });
+    await makePunch(driver.user.id, 'entrada');
+    const task = await makeTask({ vehicleType: 'semiremolque_out_km0' });
     const online = nextMatching(
       adminSocket,
       'users:changed',
@@ -151,7 +151,7 @@ describe('presence effects', () => {
     const stats = nextMatching(adminSocket, 'stats:updated', (p) => Boolean(p.stats.online_drivers));
     const driverSocket = await connect(driver.token);
     expect((await online).user).toMatchObject({ name: 'Llega Ahora', is_online: true });
-    expect(db.select().from(tasks).where(eq(tasks.id, task.id)).get()).toMatchObject({
+    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]).toMatchObject({
       status: 'en_proceso',
       assignedTo: driver.user.id,
     });
@@ -169,11 +169,11 @@ describe('presence effects', () => {
 
 describe('a change of task types', () => {
   it("brings the pool tasks of an added type to the driver's page and removes those of a removed type", async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     // Types no other driver of this file has, so the engine never takes these tasks meanwhile.
-    const driver = makeUser('conductor', { taskTypes: ['semiremolque_out_km0'] });
-    const swap = makeTask({ vehicleType: 'swap' });
-    const semi = makeTask({ vehicleType: 'semiremolque_out_km0' });
+    const driver = await makeUser('conductor', { taskTypes: ['semiremolque_out_km0'] });
+    const swap = await makeTask({ vehicleType: 'swap' });
+    const semi = await makeTask({ vehicleType: 'semiremolque_out_km0' });
     const socket = await connect(driver.token);
     const gained = nextMatching(socket, 'task:created', (p) => p.task.id === swap.id);
     const lost = nextMatching(socket, 'task:removed', (p) => p.id === semi.id);
@@ -190,10 +190,10 @@ describe('a change of task types', () => {
 
 describe('a removed account', () => {
   it('leaves the lists of every admin (users:removed) on deletion and on rejection', async () => {
-    const admin = makeUser('admin');
-    const other = makeUser('admin');
-    const driver = makeUser('conductor');
-    const pending = makeUser('gestor', { approved: false });
+    const admin = await makeUser('admin');
+    const other = await makeUser('admin');
+    const driver = await makeUser('conductor');
+    const pending = await makeUser('gestor', { approved: false });
     const socket = await connect(other.token);
     const deleted = nextMatching(socket, 'users:removed', (p) => p.id === driver.user.id);
     expect(

@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isNull } from 'drizzle-orm';
 import type { Task } from '@shared/schemas';
-import { tasks } from '../../server/db/schema';
+import { tasks } from '../../server/db/tables';
 import {
   advanceClock,
   collect,
@@ -17,6 +17,7 @@ import {
   now,
   liveServer,
   nextMatching,
+  tx,
   type TestUser,
 } from '../helpers/context';
 
@@ -24,12 +25,12 @@ const server = liveServer();
 
 let admin: TestUser;
 
-beforeAll(() => {
-  admin = makeUser('admin');
+beforeAll(async () => {
+  admin = await makeUser('admin');
 });
-afterEach(() => {
+afterEach(async () => {
   // Each test starts from an empty yard: what one left in the pool would move another's alert.
-  db.update(tasks).set({ deletedAt: now() }).where(isNull(tasks.deletedAt)).run();
+  await tx(() => db.update(tasks).set({ deletedAt: now() }).where(isNull(tasks.deletedAt)));
 });
 
 const connect = (user: TestUser) => server.connect(user.token);
@@ -53,7 +54,7 @@ describe('the workload alert over stats:updated', () => {
     expect(critical.status).toBe('critical');
     expect(Math.abs(Date.parse(critical.since) - now().getTime())).toBeLessThan(2000);
 
-    advanceClock(90_000);
+    await advanceClock(90_000);
     const second = nextMatching(
       sa,
       'stats:updated',
@@ -65,7 +66,7 @@ describe('the workload alert over stats:updated', () => {
     expect(still.since).toBe(critical.since);
 
     // Holding one leaves one pending: still critical, same since. Holding both: normal, since now.
-    advanceClock(90_000);
+    await advanceClock(90_000);
     const oneHeld = nextMatching(
       sa,
       'stats:updated',
@@ -90,8 +91,8 @@ describe('the workload alert over stats:updated', () => {
 
 describe('hold and release pushes', () => {
   it('staff and the drivers having its type hear the hold and the release, each with version+1', async () => {
-    const gestor = makeUser('gestor');
-    const driver = makeUser('conductor');
+    const gestor = await makeUser('gestor');
+    const driver = await makeUser('conductor');
     const [sg, sd] = await Promise.all([gestor, driver].map(connect));
     const task = await createTask();
 
@@ -107,13 +108,13 @@ describe('hold and release pushes', () => {
   });
 
   it('a damaged return reaches the board held, and the free driver is not sent to it', async () => {
-    const manager = makeUser('manager');
-    const holder = makeUser('conductor');
-    const free = makeUser('conductor');
-    makePunch(holder.user.id, 'entrada');
-    makePunch(free.user.id, 'entrada');
+    const manager = await makeUser('manager');
+    const holder = await makeUser('conductor');
+    const free = await makeUser('conductor');
+    await makePunch(holder.user.id, 'entrada');
+    await makePunch(free.user.id, 'entrada');
     const [sm, sh, sf] = await Promise.all([manager, holder, free].map(connect));
-    const task = makeTask({ status: 'en_proceso', assignedTo: holder.user.id });
+    const task = await makeTask({ status: 'en_proceso', assignedTo: holder.user.id });
     const freeNotes = collect(sf, 'notification:new');
 
     const board = nextMatching(sm, 'task:updated', (p) => p.task.id === task.id);
@@ -141,10 +142,10 @@ describe('hold and release pushes', () => {
 
 describe('staff finishing a driver’s task', () => {
   it('the driver hears task_closed_by_staff (no sound), never the congratulations', async () => {
-    const driver = makeUser('conductor', { taskTypes: ['semiremolque', 'swap'] });
+    const driver = await makeUser('conductor', { taskTypes: ['semiremolque', 'swap'] });
     const sd = await connect(driver);
     const notes = collect(sd, 'notification:new');
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'R-CLOSE-1' });
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id, trailerId: 'R-CLOSE-1' });
     const got = nextEvent(sd, 'notification:new');
     expect((await put(task.id, { status: 'finalizada' })).status).toBe(200);
     expect((await got).notification).toMatchObject({
@@ -165,9 +166,9 @@ describe('staff finishing a driver’s task', () => {
 
 describe('the assignee’s presence', () => {
   it('reaches the boards as drivers:updated; the task keeps its version and is not pushed', async () => {
-    const driver = makeUser('conductor', { name: 'Presencia Prueba' });
+    const driver = await makeUser('conductor', { name: 'Presencia Prueba' });
     const sa = await connect(admin);
-    const task = makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+    const task = await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
     const taskPushes = collect(sa, 'task:updated');
     const read = async () =>
       (await server.api().get('/api/tasks').set(admin.auth)).body.find((t: Task) => t.id === task.id) as Task;

@@ -10,11 +10,11 @@ describe('socket handshake', () => {
   });
 
   it('accepts a valid token and drops the socket when the token expires', async () => {
-    const driver = makeUser('conductor');
+    const driver = await makeUser('conductor');
     const socket = await server.connect(driver.token);
     expect(socket.connected).toBe(true);
     const revoked = nextEvent(socket, 'session:revoked');
-    advanceClock(TOKEN_TTL_MS + 1000);
+    await advanceClock(TOKEN_TTL_MS + 1000);
     expect((await revoked).reason).toBe('expired');
   });
 });

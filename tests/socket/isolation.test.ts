@@ -22,8 +22,8 @@ import {
 const server = liveServer();
 let boss: TestUser; // creates barrier tasks; never connected
 
-beforeAll(() => {
-  boss = makeUser('admin');
+beforeAll(async () => {
+  boss = await makeUser('admin');
 });
 
 interface Member {
@@ -42,13 +42,13 @@ async function member(user: TestUser, hears: VehicleType[]): Promise<Member> {
 async function cast(): Promise<Cast> {
   const all: VehicleType[] = ['semiremolque', 'swap'];
   return {
-    admin: await member(makeUser('admin'), all),
-    admin2: await member(makeUser('admin'), all),
-    manager: await member(makeUser('manager'), all),
-    gestor: await member(makeUser('gestor'), all),
-    semi: await member(makeUser('conductor'), ['semiremolque']),
-    semi2: await member(makeUser('conductor'), ['semiremolque']),
-    swapOnly: await member(makeUser('conductor', { taskTypes: ['swap'] }), ['swap']),
+    admin: await member(await makeUser('admin'), all),
+    admin2: await member(await makeUser('admin'), all),
+    manager: await member(await makeUser('manager'), all),
+    gestor: await member(await makeUser('gestor'), all),
+    semi: await member(await makeUser('conductor'), ['semiremolque']),
+    semi2: await member(await makeUser('conductor'), ['semiremolque']),
+    swapOnly: await member(await makeUser('conductor', { taskTypes: ['swap'] }), ['swap']),
   };
 }
 
@@ -174,11 +174,11 @@ describe('figures', () => {
       .post('/api/auth/register')
       .send({ email: `p-${++seq}@iso.test`, password: 'abcdefgh1', name: 'Pendiente', role: 'gestor' });
     expect(reg.status).toBe(201);
-    flushFigures();
+    await flushFigures();
     const stats = record(c, 'stats:updated');
     const drivers = record(c, 'drivers:updated');
     await createTask('semiremolque');
-    flushFigures(); // the coalesced push, now rather than in 250 ms
+    await flushFigures(); // the coalesced push, now rather than in 250 ms
     await barrier(Object.values(c));
     expect(heard(stats)).toEqual(['admin', 'admin2', 'gestor', 'manager']);
     expect(heard(drivers)).toEqual(['admin', 'admin2', 'gestor', 'manager']);
@@ -277,7 +277,7 @@ describe('ended sessions', () => {
     expect(del.status).toBe(200);
     const clear = await server.api().post('/api/admin/system/clear-all-tokens').set(c.admin.user.auth);
     expect(clear.status).toBe(200);
-    boss = makeUser('admin'); // the barrier's author had its token cleared too
+    boss = await makeUser('admin'); // the barrier's author had its token cleared too
     await barrier([c.admin]);
     expect(revoked.semi.map((e) => e.reason)).toEqual(['deleted']);
     expect(revoked.admin).toEqual([]);
@@ -286,13 +286,13 @@ describe('ended sessions', () => {
   });
 
   it('an expired socket is dropped and hears nothing more, while a fresher session keeps hearing', async () => {
-    const old = await member(makeUser('manager'), ['semiremolque', 'swap']);
-    advanceClock(TOKEN_TTL_MS - 3_600_000);
-    boss = makeUser('admin');
-    const fresh = await member(makeUser('manager'), ['semiremolque', 'swap']);
+    const old = await member(await makeUser('manager'), ['semiremolque', 'swap']);
+    await advanceClock(TOKEN_TTL_MS - 3_600_000);
+    boss = await makeUser('admin');
+    const fresh = await member(await makeUser('manager'), ['semiremolque', 'swap']);
     const oldRevoked = nextEvent(old.socket, 'session:revoked');
     const oldCreated = collect(old.socket, 'task:created');
-    advanceClock(2 * 3_600_000);
+    await advanceClock(2 * 3_600_000);
     expect((await oldRevoked).reason).toBe('expired');
     await barrier([fresh]);
     expect(oldCreated).toEqual([]);

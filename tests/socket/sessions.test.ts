@@ -7,7 +7,7 @@ import { REVOKE_MESSAGES } from '@shared/events';
 import { ERR } from '@shared/labels';
 import { TOKEN_TTL_MS } from '@shared/constants';
 import { config } from '../../server/config';
-import { activityLog, sessions, users } from '../../server/db/schema';
+import { activityLog, sessions, users } from '../../server/db/tables';
 import {
   PASSWORD,
   advanceClock,
@@ -39,11 +39,11 @@ async function login(
 
 describe('logout', () => {
   it('ends the session on the server: its token and every refresh of it answer 401, its socket is told', async () => {
-    const driver = makeUser('conductor', { email: 'salida@test.local' });
+    const driver = await makeUser('conductor', { email: 'salida@test.local' });
     const first = await login('salida@test.local');
     expect(first.status).toBe(200);
     const token: string = first.body.access_token;
-    advanceClock(1000);
+    await advanceClock(1000);
     const refreshed = await server.api().post('/api/auth/refresh').set(bearer(token));
     expect(refreshed.status).toBe(200);
     const socket = await connect(refreshed.body.access_token);
@@ -64,10 +64,10 @@ describe('logout', () => {
   });
 
   it('refuses a token from before sessions existed (no sid) and one without a numeric exp', async () => {
-    const { user } = makeUser('admin');
+    const { user } = await makeUser('admin');
     const iat = Math.floor(now().getTime() / 1000);
     const legacy = jwt.sign({ sub: user.id, tv: 0, iat, exp: iat + TOKEN_TTL_MS / 1000 }, config.jwtSecret);
-    const [sid] = db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id)).all();
+    const [sid] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id));
     const noExp = jwt.sign({ sub: user.id, tv: 0, sid: sid.id, iat }, config.jwtSecret);
     for (const t of [legacy, noExp]) {
       const res = await server.api().get('/api/tasks').set(bearer(t));
@@ -76,11 +76,11 @@ describe('logout', () => {
   });
 
   it('a session not refreshed for 12 h is closed even if a token of it were still valid', async () => {
-    const driver = makeUser('conductor');
-    advanceClock(TOKEN_TTL_MS - 60_000);
+    const driver = await makeUser('conductor');
+    await advanceClock(TOKEN_TTL_MS - 60_000);
     expect((await server.api().get('/api/tasks').set(driver.auth)).status).toBe(200);
     const { access_token } = (await server.api().post('/api/auth/refresh').set(driver.auth)).body;
-    advanceClock(TOKEN_TTL_MS - 60_000);
+    await advanceClock(TOKEN_TTL_MS - 60_000);
     // refreshed 11 h 59 min ago: still open
     expect((await server.api().get('/api/tasks').set(bearer(access_token))).status).toBe(200);
   });
@@ -88,8 +88,8 @@ describe('logout', () => {
 
 describe("an admin and a user's sessions", () => {
   it("lists the open sessions with device and address, marks the caller's own, and ends one (a lost phone)", async () => {
-    const admin = makeUser('admin', { email: 'jefa@test.local' });
-    const driver = makeUser('conductor', { email: 'movil@test.local' });
+    const admin = await makeUser('admin', { email: 'jefa@test.local' });
+    const driver = await makeUser('conductor', { email: 'movil@test.local' });
     const phone = await login('movil@test.local');
     const wall = await login('movil@test.local', PASSWORD, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130');
     const adminLogin = await login('jefa@test.local');
@@ -145,8 +145,8 @@ describe("an admin and a user's sessions", () => {
   });
 
   it('is for admins only', async () => {
-    const manager = makeUser('manager');
-    const driver = makeUser('conductor');
+    const manager = await makeUser('manager');
+    const driver = await makeUser('conductor');
     expect(
       (await server.api().get(`/api/admin/users/${driver.user.id}/sessions`).set(manager.auth)).status,
     ).toBe(403);
@@ -162,8 +162,8 @@ describe("an admin and a user's sessions", () => {
 
 describe('password reset by an admin', () => {
   it('shows a temporary password once, ends every session, and at the next login only change-password works', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor', { email: 'olvido@test.local', name: 'Olvido' });
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor', { email: 'olvido@test.local', name: 'Olvido' });
     const socket = await connect(driver.token);
     const told = nextEvent(socket, 'session:revoked');
 
@@ -216,18 +216,14 @@ describe('password reset by an admin', () => {
     expect((await server.api().get('/api/tasks').set(bearer(changed.body.access_token))).status).toBe(200);
     expect((await login('olvido@test.local', 'nueva-segura-1')).body.status).toBe('approved');
     expect((await login('olvido@test.local', temporary)).status).toBe(401);
-    const row = db.select().from(users).where(eq(users.id, driver.user.id)).get()!;
+    const [row] = await db.select().from(users).where(eq(users.id, driver.user.id));
     expect(row.mustChangePassword).toBe(false);
-    const actions = db
-      .select()
-      .from(activityLog)
-      .all()
-      .map((r) => r.action);
+    const actions = (await db.select().from(activityLog)).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(['Restablecer contraseña', 'Cambiar contraseña']));
   });
 
   it('404 for an unknown user', async () => {
-    const admin = makeUser('admin');
+    const admin = await makeUser('admin');
     const res = await server
       .api()
       .post('/api/admin/users/00000000-0000-4000-8000-000000000000/reset-password')
@@ -238,9 +234,9 @@ describe('password reset by an admin', () => {
 
 describe('PUT /admin/users/{id}', () => {
   it('edits name and email, keeps the email unique, and pushes the change to admins', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor', { email: 'viejo@test.local', name: 'Nombre Viejo' });
-    makeUser('gestor', { email: 'ocupado@test.local' });
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor', { email: 'viejo@test.local', name: 'Nombre Viejo' });
+    await makeUser('gestor', { email: 'ocupado@test.local' });
     const adminSocket = await connect(admin.token);
     const pushed = nextEvent(adminSocket, 'users:changed');
 
@@ -269,6 +265,8 @@ describe('PUT /admin/users/{id}', () => {
       .set(admin.auth)
       .send({ email: 'x' });
     expect(badEmail.status).toBe(400);
-    expect(db.select().from(users).where(eq(users.id, driver.user.id)).get()?.email).toBe('nuevo@test.local');
+    expect((await db.select().from(users).where(eq(users.id, driver.user.id)))[0]?.email).toBe(
+      'nuevo@test.local',
+    );
   });
 });

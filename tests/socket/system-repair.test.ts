@@ -8,8 +8,8 @@ const server = liveServer();
 
 describe('run-migrations repair', () => {
   it('pushes users:changed to admins and puts the driver in the semiremolque room', async () => {
-    const admin = makeUser('admin');
-    const driver = makeUser('conductor', { taskTypes: [] });
+    const admin = await makeUser('admin');
+    const driver = await makeUser('conductor', { taskTypes: [] });
     const adminSocket = await server.connect(admin.token);
     await server.connect(driver.token);
     const inRoom = async () =>

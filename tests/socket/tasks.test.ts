@@ -16,8 +16,8 @@ import {
 const server = liveServer();
 let admin: TestUser;
 
-beforeAll(() => {
-  admin = makeUser('admin');
+beforeAll(async () => {
+  admin = await makeUser('admin');
 });
 
 const connect = (user: TestUser) => server.connect(user.token);
@@ -33,10 +33,10 @@ const ids = (events: { task?: Task; id?: string }[]) => events.map((e) => e.task
 
 describe('task events by room', () => {
   it('a new pool task reaches staff and the drivers having its type only', async () => {
-    const manager = makeUser('manager');
-    const gestor = makeUser('gestor');
-    const semi = makeUser('conductor');
-    const swapOnly = makeUser('conductor', { taskTypes: ['swap'] });
+    const manager = await makeUser('manager');
+    const gestor = await makeUser('gestor');
+    const semi = await makeUser('conductor');
+    const swapOnly = await makeUser('conductor', { taskTypes: ['swap'] });
     const [sa, sm, sg, sd, sx] = await Promise.all([admin, manager, gestor, semi, swapOnly].map(connect));
     const swapperHeard = collect(sx, 'task:created');
     const waits = [sa, sm, sg, sd].map((s) => nextEvent(s, 'task:created'));
@@ -50,8 +50,8 @@ describe('task events by room', () => {
   });
 
   it('a driver without swap hears nothing about swap tasks', async () => {
-    const plain = makeUser('conductor');
-    const swapperA = makeUser('conductor', { taskTypes: ['swap'] });
+    const plain = await makeUser('conductor');
+    const swapperA = await makeUser('conductor', { taskTypes: ['swap'] });
     const [sp] = await Promise.all([plain].map(connect));
     const lists = (['task:created', 'task:updated', 'task:deleted', 'task:removed'] as const).map((e) =>
       collect(sp, e as 'task:created'),
@@ -68,9 +68,9 @@ describe('task events by room', () => {
   });
 
   it('a claimed pool task leaves the other drivers with task:removed carrying only the id', async () => {
-    const winner = makeUser('conductor', { taskTypes: ['swap'] });
-    const rival = makeUser('conductor', { taskTypes: ['swap'] });
-    const gestor = makeUser('gestor');
+    const winner = await makeUser('conductor', { taskTypes: ['swap'] });
+    const rival = await makeUser('conductor', { taskTypes: ['swap'] });
+    const gestor = await makeUser('gestor');
     const [sw, sr, sg] = await Promise.all([winner, rival, gestor].map(connect));
     const task = await createTask({ vehicle_type: 'swap' });
     const removed = nextEvent(sr, 'task:removed');
@@ -95,9 +95,9 @@ describe('task events by room', () => {
   });
 
   it('the gestor never receives a finalizada task', async () => {
-    const gestor = makeUser('gestor');
-    const manager = makeUser('manager');
-    const driver = makeUser('conductor');
+    const gestor = await makeUser('gestor');
+    const manager = await makeUser('manager');
+    const driver = await makeUser('conductor');
     const [sg, sm, sd] = await Promise.all([gestor, manager, driver].map(connect));
     const task = await createTask();
     await put(task.id, { status: 'en_proceso', assigned_to: driver.user.id });
@@ -122,10 +122,10 @@ describe('task events by room', () => {
 
 describe('assignment pushes', () => {
   it('the auto-assigned driver gets the task and a sounding notification; nobody else gets it', async () => {
-    const chosen = makeUser('conductor');
-    const bystander = makeUser('conductor');
+    const chosen = await makeUser('conductor');
+    const bystander = await makeUser('conductor');
     const [sc, sb, sa] = await Promise.all([chosen, bystander, admin].map(connect));
-    makePunch(chosen.user.id, 'entrada');
+    await makePunch(chosen.user.id, 'entrada');
     const othersNotes = collect(sb, 'notification:new');
     const bystanderHeard = [
       collect(sb, 'task:created'),
@@ -162,8 +162,8 @@ describe('assignment pushes', () => {
   });
 
   it('a reassigned driver is told the task left them, with its id only', async () => {
-    const first = makeUser('conductor');
-    const second = makeUser('conductor');
+    const first = await makeUser('conductor');
+    const second = await makeUser('conductor');
     const [sf, ss] = await Promise.all([first, second].map(connect));
     const task = await createTask();
     await put(task.id, { assigned_to: first.user.id });

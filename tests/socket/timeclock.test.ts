@@ -10,9 +10,11 @@ const punch = (auth: Record<string, string>, clockType: 'entrada' | 'salida') =>
 
 describe('a punch', () => {
   it('reaches its driver and the supervisors, and no one else', async () => {
-    const driver = makeUser('conductor');
-    const other = makeUser('conductor');
-    const [admin, manager, gestor] = (['admin', 'manager', 'gestor'] as const).map((r) => makeUser(r));
+    const driver = await makeUser('conductor');
+    const other = await makeUser('conductor');
+    const admin = await makeUser('admin');
+    const manager = await makeUser('manager');
+    const gestor = await makeUser('gestor');
     const [driverSocket, otherSocket, adminSocket, managerSocket, gestorSocket] = await Promise.all(
       [driver, other, admin, manager, gestor].map((u) => server.connect(u.token)),
     );

@@ -7,14 +7,14 @@ import { eq, like } from 'drizzle-orm';
 import { LOGIN_IP_LIMIT, LOGIN_RATE_LIMIT, REGISTER_RATE_LIMIT } from '@shared/constants';
 import { ERR } from '@shared/labels';
 import { configure } from '../../server/config';
-import { users } from '../../server/db/schema';
-import { PASSWORD, db, makeUser, setupApp } from '../helpers/context';
+import { users } from '../../server/db/tables';
+import { PASSWORD, db, makeUser, setupApp, tx } from '../helpers/context';
 
-let api: ReturnType<typeof setupApp>['api'];
-beforeAll(() => {
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeAll(async () => {
   // Each scenario speaks from its own address through a trusted proxy on loopback.
   configure({ trustProxy: 'loopback' });
-  api = setupApp().api;
+  ({ api } = await setupApp());
 });
 const fromIp = (ip: string) => ({ 'X-Forwarded-For': ip });
 
@@ -22,7 +22,7 @@ const count = (statuses: number[], status: number) => statuses.filter((s) => s =
 
 describe('concurrent guessing', () => {
   it(`100 parallel wrong passwords for one account: at most ${LOGIN_RATE_LIMIT.max} are checked, the rest 429`, async () => {
-    makeUser('admin', { email: 'objetivo@test.local' });
+    await makeUser('admin', { email: 'objetivo@test.local' });
     const statuses = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         api()
@@ -51,7 +51,7 @@ describe('concurrent guessing', () => {
             .then((r) => r.status),
         ),
       );
-      const created = db.select().from(users).where(like(users.email, 'alud%')).all().length;
+      const created = (await db.select().from(users).where(like(users.email, 'alud%'))).length;
       expect(count(statuses, 201)).toBeLessThanOrEqual(REGISTER_RATE_LIMIT.max);
       expect(created).toBe(count(statuses, 201));
       expect(count(statuses, 201) + count(statuses, 429)).toBe(300);
@@ -66,7 +66,7 @@ describe('concurrent guessing', () => {
         .set(fromIp(ip))
         .send({ email: `nadie${i}@test.local`, password: 'x' })
         .expect(401);
-    makeUser('gestor', { email: 'legit@test.local' });
+    await makeUser('gestor', { email: 'legit@test.local' });
     const blocked = await api()
       .post('/api/auth/login')
       .set(fromIp(ip))
@@ -87,11 +87,9 @@ describe('a flood from one address', () => {
     { timeout: 120_000 },
     async () => {
       configure({ bcryptCost: 12 });
-      const { user } = makeUser('manager', { email: 'real@test.local' });
-      db.update(users)
-        .set({ passwordHash: bcrypt.hashSync(PASSWORD, 12) })
-        .where(eq(users.id, user.id))
-        .run();
+      const { user } = await makeUser('manager', { email: 'real@test.local' });
+      const passwordHash = bcrypt.hashSync(PASSWORD, 12);
+      await tx(() => db.update(users).set({ passwordHash }).where(eq(users.id, user.id)));
       // the unknown-email comparison hash is built once; build it before timing anything
       await api()
         .post('/api/auth/login')

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { closeDb, openDb, runMigrations, sqlite } from '../../server/db';
+import { closeDb, execute, openDb, runMigrations, sqlite, tx } from '../../server/db';
 import { CHECKPOINT_EVERY_MS, startCheckpointer } from '../../server/db/checkpointer';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-checkpoint-'));
@@ -22,12 +22,13 @@ it('copies committed pages into the database file within a few seconds, then sto
   expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
   const before = fs.statSync(file).size;
   // ~2 MB in the WAL: far below the server's own threshold, so only the worker can move it.
-  const insert = sqlite.prepare(
-    "INSERT INTO activity_log (type, user_name, action, details, timestamp) VALUES ('system', 'Sistema', 'bulk', ?, 0)",
-  );
-  sqlite.transaction(() => {
-    for (let i = 0; i < 500; i++) insert.run('x'.repeat(4_000));
-  })();
+  await tx(async () => {
+    for (let i = 0; i < 500; i++)
+      await execute(
+        "INSERT INTO activity_log (type, user_name, action, details, timestamp) VALUES ('system', 'Sistema', 'bulk', ?, 0)",
+        ['x'.repeat(4_000)],
+      );
+  });
   expect(fs.statSync(file).size).toBe(before);
   const deadline = Date.now() + 5 * CHECKPOINT_EVERY_MS;
   while (fs.statSync(file).size === before && Date.now() < deadline)

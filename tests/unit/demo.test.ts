@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RETURN_REASONS } from '@shared/enums';
 import { configure } from '../../server/config';
-import { sqlite } from '../../server/db';
+import { query } from '../../server/db';
 import { startServer, type RunningServer } from '../../server/server';
 import { DEMO_DB, demoEnv, demoSettings } from '../../scripts/demo/settings';
 import { startSimulation, type Pace, type Simulation } from '../../scripts/demo/simulation';
@@ -116,9 +116,9 @@ describe('the simulation', () => {
     await server?.close();
   });
 
-  const idOf = (email: string) =>
-    (sqlite.prepare('SELECT id FROM users WHERE email = ?').get(email) as { id: string }).id;
-  const all = <T>(sql: string, ...params: unknown[]) => sqlite.prepare(sql).all(...params) as T[];
+  const idOf = async (email: string) =>
+    (await query<{ id: string }>('SELECT id FROM users WHERE email = ?', [email]))[0].id;
+  const all = <T>(sql: string, ...params: unknown[]) => query<T>(sql, params);
 
   it('creates tasks, and drivers clock in, take, finish, return and clock out through the API', async () => {
     simulation = await startSimulation({ url: server.url, gestor, drivers: simulated, pace: FAST, seed: 3 });
@@ -137,29 +137,29 @@ describe('the simulation', () => {
     expect(counts.errors).toBe(0);
 
     // The simulated drivers are online (their sockets), the humans' drivers are not.
-    const online = (email: string) =>
-      (sqlite.prepare('SELECT is_online AS o FROM users WHERE email = ?').get(email) as { o: number }).o;
-    for (const d of simulated) expect(online(d.email)).toBe(1);
-    for (const d of human) expect(online(d.email)).toBe(0);
+    const online = async (email: string) =>
+      (await query<{ o: number }>('SELECT is_online AS o FROM users WHERE email = ?', [email]))[0].o;
+    for (const d of simulated) expect(await online(d.email)).toBe(1);
+    for (const d of human) expect(await online(d.email)).toBe(0);
 
     // Every task of the gestor went through the API: created by them, with its history.
-    const created = all<{ trailer_id: string; origin: string; destination: string }>(
+    const created = await all<{ trailer_id: string; origin: string; destination: string }>(
       `SELECT t.trailer_id, t.origin, t.destination FROM tasks t
         JOIN task_events e ON e.task_id = t.id AND e.type = 'created'
        WHERE t.created_by = ? AND t.created_at >= ?`,
-      idOf(gestor.email),
+      await idOf(gestor.email),
       started,
     );
     expect(created.length).toBeGreaterThanOrEqual(counts.created);
     for (const t of created) expect(t.origin).not.toBe(t.destination);
     // One open task per trailer.
     expect(
-      all(`SELECT trailer_id FROM tasks WHERE status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL
+      await all(`SELECT trailer_id FROM tasks WHERE status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL
            GROUP BY trailer_id HAVING count(*) > 1`),
     ).toEqual([]);
 
-    const simulatedIds = simulated.map((d) => idOf(d.email));
-    const events = all<{ type: string; actor_id: string | null; reason: string | null }>(
+    const simulatedIds = await Promise.all(simulated.map((d) => idOf(d.email)));
+    const events = await all<{ type: string; actor_id: string | null; reason: string | null }>(
       "SELECT type, actor_id, reason FROM task_events WHERE at >= ? AND type IN ('completed', 'returned')",
       started,
     );
@@ -169,7 +169,7 @@ describe('the simulation', () => {
     for (const r of returns) expect(RETURN_REASONS).toContain(r.reason);
 
     // Punches: entradas and salidas of simulated drivers only.
-    const punched = all<{ user_id: string; clock_type: string }>(
+    const punched = await all<{ user_id: string; clock_type: string }>(
       'SELECT user_id, clock_type FROM punches WHERE timestamp >= ?',
       started,
     );
@@ -178,9 +178,9 @@ describe('the simulation', () => {
     for (const p of punched) expect(simulatedIds).toContain(p.user_id);
 
     // Nothing was done for or by the humans' drivers.
-    const humanIds = human.map((d) => idOf(d.email));
+    const humanIds = await Promise.all(human.map((d) => idOf(d.email)));
     expect(
-      all(
+      await all(
         `SELECT 1 FROM task_events WHERE at >= ? AND (actor_id IN (${humanIds.map(() => '?').join(',')})
            OR driver_id IN (${humanIds.map(() => '?').join(',')}))`,
         started,
@@ -192,10 +192,10 @@ describe('the simulation', () => {
 
   it('stops: the sockets close and nothing more happens', async () => {
     await simulation.stop();
-    const count = () => (sqlite.prepare('SELECT count(*) AS n FROM task_events').get() as { n: number }).n;
-    const before = count();
+    const count = async () => (await query<{ n: number }>('SELECT count(*) AS n FROM task_events'))[0].n;
+    const before = await count();
     await new Promise((r) => setTimeout(r, 500));
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
     await vi.waitFor(() => expect(server.io.engine.clientsCount).toBe(0));
   });
 });

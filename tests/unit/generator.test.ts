@@ -4,27 +4,27 @@
 import supertest from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RETURN_REASONS, VEHICLE_TYPES } from '@shared/enums';
-import { sqlite } from '../../server/db';
+import { query } from '../../server/db';
 import { driverStates } from '../../server/services/availability';
 import { generateYard, type YardResult } from '../../scripts/generator';
 import { now, setupDb } from '../helpers/context';
 
 const HOUR = 3_600_000;
-const all = <T>(query: string, ...params: unknown[]) => sqlite.prepare(query).all(...params) as T[];
-const one = <T>(query: string, ...params: unknown[]) => sqlite.prepare(query).get(...params) as T;
+const all = <T>(text: string, ...params: unknown[]) => query<T>(text, params);
+const one = async <T>(text: string, ...params: unknown[]) => (await query<T>(text, params))[0];
 
 /** What a generated database holds that should depend on the seed only. */
-function fingerprint() {
+async function fingerprint() {
   return {
-    users: all(
+    users: await all(
       'SELECT id, email, name, role, task_types, movements_count FROM users ORDER BY created_at, id',
     ),
-    tasks: all(
+    tasks: await all(
       `SELECT id, trailer_id, title, origin, destination, status, assigned_to, created_at, completed_at
         FROM tasks ORDER BY created_at, id`,
     ),
-    events: one('SELECT count(*) AS n, sum(at) AS at FROM task_events'),
-    punches: all('SELECT user_id, clock_type, timestamp FROM punches ORDER BY timestamp, user_id'),
+    events: await one('SELECT count(*) AS n, sum(at) AS at FROM task_events'),
+    punches: await all('SELECT user_id, clock_type, timestamp FROM punches ORDER BY timestamp, user_id'),
   };
 }
 
@@ -34,15 +34,15 @@ describe('the generator is deterministic', () => {
   const small = { now, drivers: 6, historicalTasks: 400, openTasks: 10 };
 
   it('gives the same yard for the same seed, and another yard for another seed', async () => {
-    setupDb();
+    await setupDb();
     await generateYard({ seed: 42, ...small });
-    const first = fingerprint();
-    setupDb();
+    const first = await fingerprint();
+    await setupDb();
     await generateYard({ seed: 42, ...small });
-    const again = fingerprint();
-    setupDb();
+    const again = await fingerprint();
+    await setupDb();
     await generateYard({ seed: 43, ...small });
-    const other = fingerprint();
+    const other = await fingerprint();
 
     expect(first.tasks).toHaveLength(410);
     expect(again).toEqual(first);
@@ -52,12 +52,16 @@ describe('the generator is deterministic', () => {
     expect(trailers(other)).not.toEqual(trailers(first));
   });
 
-  it('writes nothing after the moment it is generated for', () => {
-    expect(one<{ n: number }>('SELECT max(updated_at) AS n FROM tasks').n).toBeLessThanOrEqual(now.getTime());
-    expect(one<{ n: number }>('SELECT max(timestamp) AS n FROM punches').n).toBeLessThanOrEqual(
+  it('writes nothing after the moment it is generated for', async () => {
+    expect((await one<{ n: number }>('SELECT max(updated_at) AS n FROM tasks')).n).toBeLessThanOrEqual(
       now.getTime(),
     );
-    expect(one<{ n: number }>('SELECT max(at) AS n FROM task_events').n).toBeLessThanOrEqual(now.getTime());
+    expect((await one<{ n: number }>('SELECT max(timestamp) AS n FROM punches')).n).toBeLessThanOrEqual(
+      now.getTime(),
+    );
+    expect((await one<{ n: number }>('SELECT max(at) AS n FROM task_events')).n).toBeLessThanOrEqual(
+      now.getTime(),
+    );
   });
 });
 
@@ -65,12 +69,12 @@ describe('a generated yard keeps the rules of the product', () => {
   let yard: YardResult;
 
   beforeAll(async () => {
-    setupDb();
+    await setupDb();
     // `now` is the server clock's, so the server's own availability rule reads the yard as it is.
     yard = await generateYard({ seed: 7 });
   });
 
-  it('has the demo cast: an admin, gestores, a manager, drivers and pending registrations', () => {
+  it('has the demo cast: an admin, gestores, a manager, drivers and pending registrations', async () => {
     expect(yard.counts.users).toEqual({ admin: 1, gestor: 2, manager: 1, conductor: 8 });
     expect(yard.logins.map((l) => l.role)).toEqual([
       'admin',
@@ -79,49 +83,55 @@ describe('a generated yard keeps the rules of the product', () => {
       'manager',
       ...Array(8).fill('conductor'),
     ]);
-    const pending = all<{ email: string; approved_at: number | null }>(
+    const pending = await all<{ email: string; approved_at: number | null }>(
       'SELECT email, approved_at FROM users WHERE is_approved = 0',
     );
     expect(pending).toHaveLength(2);
     expect(pending.every((p) => p.approved_at === null)).toBe(true);
     expect(yard.logins.map((l) => l.email)).not.toContain(pending[0].email);
     const admin = yard.logins[0];
-    expect(one<{ n: number }>("SELECT count(*) AS n FROM notifications WHERE type = 'user_pending' AND user_id = ?", admin.id).n).toBe(2); // prettier-ignore
+    expect((await one<{ n: number }>("SELECT count(*) AS n FROM notifications WHERE type = 'user_pending' AND user_id = ?", admin.id)).n).toBe(2); // prettier-ignore
   });
 
-  it('gives every driver semiremolque, and each other type to some of them', () => {
-    const types = all<{ task_types: string }>(
-      "SELECT task_types FROM users WHERE role = 'conductor' AND is_approved = 1",
+  it('gives every driver semiremolque, and each other type to some of them', async () => {
+    const types = (
+      await all<{ task_types: string }>(
+        "SELECT task_types FROM users WHERE role = 'conductor' AND is_approved = 1",
+      )
     ).map((r) => JSON.parse(r.task_types) as string[]);
     expect(types.every((t) => t.includes('semiremolque'))).toBe(true);
     for (const type of VEHICLE_TYPES) expect(types.some((t) => t.includes(type))).toBe(true);
   });
 
-  it('has history and a live board', () => {
+  it('has history and a live board', async () => {
     expect(yard.counts.tasks.finalizada).toBeGreaterThan(900);
     expect(yard.counts.tasks.en_proceso).toBe(4);
     expect(yard.counts.tasks.bolsa_trabajo).toBe(20);
     expect(yard.counts.clockedInDrivers).toBe(5);
-    const days = one<{ n: number }>(
-      'SELECT (max(created_at) - min(created_at)) / 86400000.0 AS n FROM tasks',
+    const days = (
+      await one<{ n: number }>('SELECT (max(created_at) - min(created_at)) / 86400000.0 AS n FROM tasks')
     ).n;
     expect(days).toBeGreaterThan(28);
   });
 
-  it('never has two open tasks for one trailer', () => {
-    const twice = all(
+  it('never has two open tasks for one trailer', async () => {
+    const twice = await all(
       `SELECT trailer_id FROM tasks WHERE status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL
         GROUP BY trailer_id HAVING count(*) > 1`,
     );
     expect(twice).toEqual([]);
   });
 
-  it('gives each task in progress to its own driver, who is clocked in and online', () => {
-    const active = all<{ assigned_to: string; assigned_at: number | null; completed_at: number | null }>(
+  it('gives each task in progress to its own driver, who is clocked in and online', async () => {
+    const active = await all<{
+      assigned_to: string;
+      assigned_at: number | null;
+      completed_at: number | null;
+    }>(
       "SELECT assigned_to, assigned_at, completed_at FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL",
     );
     expect(new Set(active.map((t) => t.assigned_to)).size).toBe(active.length);
-    const states = new Map(driverStates().map((d) => [d.id, d]));
+    const states = new Map((await driverStates()).map((d) => [d.id, d]));
     for (const task of active) {
       expect(states.get(task.assigned_to)).toMatchObject({ clockedIn: true, isOnline: true, busy: true });
       expect(task.assigned_at).not.toBeNull();
@@ -131,21 +141,21 @@ describe('a generated yard keeps the rules of the product', () => {
     expect([...states.values()].filter((d) => d.available)).toHaveLength(1);
   });
 
-  it('credits every finished task to its driver: movements_count is the count of credited tasks', () => {
-    const rows = all<{ movements_count: number; credited: number }>(
+  it('credits every finished task to its driver: movements_count is the count of credited tasks', async () => {
+    const rows = await all<{ movements_count: number; credited: number }>(
       `SELECT u.movements_count, (SELECT count(*) FROM tasks t WHERE t.credited_to = u.id
         AND t.status = 'finalizada' AND t.deleted_at IS NULL) AS credited FROM users u`,
     );
     for (const r of rows) expect(r.movements_count).toBe(r.credited);
     expect(rows.reduce((sum, r) => sum + r.movements_count, 0)).toBe(yard.counts.tasks.finalizada);
-    const finished = all<{ assigned_to: string | null; credited_to: string | null }>(
+    const finished = await all<{ assigned_to: string | null; credited_to: string | null }>(
       "SELECT assigned_to, credited_to FROM tasks WHERE status = 'finalizada'",
     );
     expect(finished.every((t) => t.credited_to !== null && t.credited_to === t.assigned_to)).toBe(true);
   });
 
-  it('orders every task in time: created ≤ assigned ≤ completed ≤ now', () => {
-    const bad = all(
+  it('orders every task in time: created ≤ assigned ≤ completed ≤ now', async () => {
+    const bad = await all(
       `SELECT id FROM tasks WHERE assigned_at < created_at OR completed_at < assigned_at
         OR (status = 'finalizada' AND (assigned_at IS NULL OR completed_at IS NULL))
         OR (status = 'bolsa_trabajo' AND (assigned_to IS NOT NULL OR assigned_at IS NOT NULL))
@@ -155,12 +165,12 @@ describe('a generated yard keeps the rules of the product', () => {
     expect(bad).toEqual([]);
   });
 
-  it('keeps a history for every task: a created event first, one event per version', () => {
-    const tasks = all<{ id: string; version: number; created_at: number; updated_at: number }>(
+  it('keeps a history for every task: a created event first, one event per version', async () => {
+    const tasks = await all<{ id: string; version: number; created_at: number; updated_at: number }>(
       'SELECT id, version, created_at, updated_at FROM tasks',
     );
     const events = new Map<string, { type: string; at: number }[]>();
-    for (const e of all<{ task_id: string; type: string; at: number }>(
+    for (const e of await all<{ task_id: string; type: string; at: number }>(
       'SELECT task_id, type, at FROM task_events ORDER BY id',
     ))
       events.set(e.task_id, [...(events.get(e.task_id) ?? []), e]);
@@ -174,20 +184,20 @@ describe('a generated yard keeps the rules of the product', () => {
     }
   });
 
-  it('has some returns with a reason, delays over 10 and 30 minutes, and tasks that found no driver', () => {
-    const reasons = all<{ reason: string }>(
+  it('has some returns with a reason, delays over 10 and 30 minutes, and tasks that found no driver', async () => {
+    const reasons = await all<{ reason: string }>(
       "SELECT DISTINCT reason FROM task_events WHERE type = 'returned'",
     );
     expect(reasons.length).toBeGreaterThan(1);
     for (const r of reasons) expect(RETURN_REASONS).toContain(r.reason);
-    const delays = one<{ over10: number; over30: number; quick: number }>(
+    const delays = await one<{ over10: number; over30: number; quick: number }>(
       `SELECT sum(assigned_at - created_at > 600000) AS over10, sum(assigned_at - created_at > 1800000) AS over30,
         sum(assigned_at - created_at < 300000) AS quick FROM tasks WHERE status = 'finalizada'`,
     );
     expect(delays.over30).toBeGreaterThan(0);
     expect(delays.over10).toBeGreaterThan(delays.over30);
     expect(delays.quick).toBeGreaterThan(delays.over10);
-    const flags = all<{ vehicle_type: string; flag: number | null; n: number }>(
+    const flags = await all<{ vehicle_type: string; flag: number | null; n: number }>(
       `SELECT vehicle_type, no_drivers_available AS flag, count(*) AS n FROM tasks
         WHERE deleted_at IS NULL GROUP BY 1, 2`,
     );
@@ -197,8 +207,8 @@ describe('a generated yard keeps the rules of the product', () => {
     expect(flags.some((f) => f.vehicle_type !== 'swap' && f.flag === 0)).toBe(true);
   });
 
-  it('punches entrada/salida pairs of 6 to 10 hours, night shifts across midnight included', () => {
-    const punches = all<{ user_id: string; clock_type: string; timestamp: number }>(
+  it('punches entrada/salida pairs of 6 to 10 hours, night shifts across midnight included', async () => {
+    const punches = await all<{ user_id: string; clock_type: string; timestamp: number }>(
       'SELECT user_id, clock_type, timestamp FROM punches ORDER BY user_id, timestamp',
     );
     let crossesMidnight = 0;
@@ -216,22 +226,25 @@ describe('a generated yard keeps the rules of the product', () => {
     }
     expect(crossesMidnight).toBeGreaterThan(0);
     // Presence follows the shifts: only the drivers on shift now have an open interval.
-    const open = all<{ user_id: string }>('SELECT user_id FROM presence_intervals WHERE ended_at IS NULL');
-    const online = all<{ id: string }>('SELECT id FROM users WHERE is_online = 1');
+    const open = await all<{ user_id: string }>(
+      'SELECT user_id FROM presence_intervals WHERE ended_at IS NULL',
+    );
+    const online = await all<{ id: string }>('SELECT id FROM users WHERE is_online = 1');
     expect(open.map((o) => o.user_id).sort()).toEqual(online.map((o) => o.id).sort());
     expect(
-      one<{ n: number }>('SELECT count(*) AS n FROM presence_intervals WHERE ended_at < started_at').n,
+      (await one<{ n: number }>('SELECT count(*) AS n FROM presence_intervals WHERE ended_at < started_at'))
+        .n,
     ).toBe(0);
   });
 
-  it('speaks the yard: docks, parking rows, Spanish plates, Mover and Recolocar, every priority', () => {
-    const places = all<{ p: string }>(
-      'SELECT origin AS p FROM tasks UNION SELECT destination FROM tasks',
+  it('speaks the yard: docks, parking rows, Spanish plates, Mover and Recolocar, every priority', async () => {
+    const places = (
+      await all<{ p: string }>('SELECT origin AS p FROM tasks UNION SELECT destination FROM tasks')
     ).map((r) => r.p);
     expect(places.some((p) => /^Muelle ([1-9]|[1-3]\d|40)$/.test(p))).toBe(true);
     expect(places.some((p) => /^Campa [A-F]-([1-9]|[12]\d|30)$/.test(p))).toBe(true);
     expect(places.some((p) => /^Zona Swap \d$/.test(p))).toBe(true);
-    const plates = all<{ trailer_id: string; vehicle_type: string }>(
+    const plates = await all<{ trailer_id: string; vehicle_type: string }>(
       'SELECT trailer_id, vehicle_type FROM tasks',
     );
     for (const { trailer_id, vehicle_type } of plates)
@@ -240,22 +253,24 @@ describe('a generated yard keeps the rules of the product', () => {
           ? /^SW-\d{4}$/
           : /^(R-\d{4}-[BCDFGHJKLMNPRSTVWXYZ]{3}|\d{4} [BCDFGHJKLMNPRSTVWXYZ]{3})$/,
       );
-    const distinct = (column: string) =>
-      all<{ v: string }>(`SELECT DISTINCT ${column} AS v FROM tasks ORDER BY 1`).map((r) => r.v);
-    expect(distinct('title')).toEqual(['Mover', 'Recolocar']);
-    expect(distinct('priority')).toEqual(['high', 'low', 'normal']);
-    expect(distinct('vehicle_type')).toEqual(['semiremolque', 'semiremolque_out_km0', 'swap']);
-    const described = one<{ none: number; some: number }>(
+    const distinct = async (column: string) =>
+      (await all<{ v: string }>(`SELECT DISTINCT ${column} AS v FROM tasks ORDER BY 1`)).map((r) => r.v);
+    expect(await distinct('title')).toEqual(['Mover', 'Recolocar']);
+    expect(await distinct('priority')).toEqual(['high', 'low', 'normal']);
+    expect(await distinct('vehicle_type')).toEqual(['semiremolque', 'semiremolque_out_km0', 'swap']);
+    const described = await one<{ none: number; some: number }>(
       'SELECT sum(description IS NULL) AS none, sum(description IS NOT NULL) AS some FROM tasks',
     );
     expect(described.none).toBeGreaterThan(0);
     expect(described.some).toBeGreaterThan(described.none);
-    const names = all<{ name: string }>("SELECT name FROM users WHERE role = 'conductor'").map((r) => r.name);
+    const names = (await all<{ name: string }>("SELECT name FROM users WHERE role = 'conductor'")).map(
+      (r) => r.name,
+    );
     for (const name of names) expect(name.split(' ')).toHaveLength(3);
   });
 
-  it('logs the activity of every kind of change', () => {
-    const types = all<{ type: string }>('SELECT DISTINCT type FROM activity_log ORDER BY 1').map(
+  it('logs the activity of every kind of change', async () => {
+    const types = (await all<{ type: string }>('SELECT DISTINCT type FROM activity_log ORDER BY 1')).map(
       (r) => r.type,
     );
     expect(types).toEqual(['auth', 'task', 'timeclock', 'user']);
@@ -269,7 +284,7 @@ describe('a generated yard keeps the rules of the product', () => {
 
 describe('the logins it returns', () => {
   it('log in through the API', async () => {
-    const api = supertest(setupDb());
+    const api = supertest(await setupDb());
     const yard = await generateYard({ seed: 5, drivers: 2, historicalTasks: 50, openTasks: 3 });
     for (const login of [yard.logins[0], yard.logins.find((l) => l.role === 'conductor')!]) {
       const res = await api.post('/api/auth/login').send({ email: login.email, password: login.password });
@@ -281,12 +296,12 @@ describe('the logins it returns', () => {
 
 describe('an overloaded yard', () => {
   it('still keeps one open task per trailer and one active task per driver', async () => {
-    setupDb();
+    await setupDb();
     const { counts } = await generateYard({ seed: 3, drivers: 3, historicalTasks: 3000, openTasks: 40 });
     expect(counts.tasks.finalizada + counts.deletedTasks).toBe(3000);
     expect(counts.tasks.en_proceso).toBeLessThanOrEqual(2);
     expect(counts.tasks.bolsa_trabajo + counts.tasks.en_proceso).toBe(40);
-    const movements = one<{ n: number }>('SELECT sum(movements_count) AS n FROM users').n;
+    const movements = (await one<{ n: number }>('SELECT sum(movements_count) AS n FROM users')).n;
     expect(movements).toBe(counts.tasks.finalizada);
   });
 });

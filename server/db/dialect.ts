@@ -1,0 +1,57 @@
+// What only one engine says, chosen by the engine this process runs on (./engine.ts). The services keep
+// one rule each; where the SQL or the driver's answer differs, both forms sit side by side here or at
+// the call (sqlFor), so a reader sees the two together.
+import { isPostgres } from './engine';
+import { execute } from '.';
+
+/** The form of the engine this process runs on: `sqlFor({ sqlite: …, postgres: … })`. */
+export function sqlFor<T>(forms: { sqlite: T; postgres: T }): T {
+  return isPostgres ? forms.postgres : forms.sqlite;
+}
+
+/**
+ * Locks the rows a decision reads before it writes (SELECT … FOR UPDATE) on PostgreSQL, whose
+ * transactions run side by side; SQLite's one writer is alone already, so there it adds nothing.
+ */
+export function forUpdate<Q>(query: Q): Q {
+  return isPostgres ? (query as Q & { for(strength: 'update'): Q }).for('update') : query;
+}
+
+/**
+ * Serialises a decision that no single row stands for (an assignment round, the last admin) until the
+ * transaction ends: a transaction-scoped advisory lock on PostgreSQL; nothing on SQLite, whose writer
+ * runs one transaction at a time.
+ */
+export async function lockDecision(key: DecisionLock): Promise<void> {
+  if (isPostgres) await execute('SELECT pg_advisory_xact_lock(?)', [key]);
+}
+
+/** The decisions serialised with lockDecision (fixed numbers: advisory locks are keyed by integers). */
+export const DECISION_LOCK = {
+  assignmentRound: 1601,
+  admins: 1602,
+} as const;
+type DecisionLock = (typeof DECISION_LOCK)[keyof typeof DECISION_LOCK];
+
+/**
+ * The `table.column` a unique index refused, or undefined for any other error. SQLite says
+ * `UNIQUE constraint failed: tasks.trailer_id`; PostgreSQL says SQLSTATE 23505 with the table and
+ * `Key (trailer_id)=(…) already exists.` (drizzle may wrap either in `cause`).
+ */
+export function uniqueViolation(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message, table, detail } = e as {
+      code?: unknown;
+      message?: unknown;
+      table?: unknown;
+      detail?: unknown;
+    };
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string')
+      return /UNIQUE constraint failed: ([\w.]+)/.exec(message)?.[1];
+    if (code === '23505') {
+      const column = typeof detail === 'string' ? /^Key \(([^)]+)\)/.exec(detail)?.[1] : undefined;
+      return `${String(table)}.${column ?? ''}`;
+    }
+  }
+  return undefined;
+}

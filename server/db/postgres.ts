@@ -1,0 +1,122 @@
+// The PostgreSQL engine (CONTRACT §18): a pool of connections to DATABASE_URL, migrated at start under an
+// advisory lock (./migrate-pg.ts). Reads outside a transaction go to the pool; a transaction holds one
+// pooled connection (READ COMMITTED) from BEGIN to COMMIT. Counts, sums and epoch-millisecond columns
+// (bigint, numeric) come back as JavaScript numbers: the pool's type parsers convert them once for every
+// query, so no service sees a string where SQLite gives a number.
+import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { useEngine, type Db, type Engine, type Session, type TxSession } from '.';
+import { migratePostgres } from './migrate-pg';
+
+/** Connections per node (each transaction holds one while it runs). */
+export const POOL_SIZE = 20;
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const parsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    // Epoch milliseconds and counts fit a double exactly (below 2^53); averages are fractional numbers.
+    if (oid === INT8) return (v: string) => Number(v);
+    if (oid === NUMERIC) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** `?` placeholders (the services' raw SQL, shared with SQLite) → PostgreSQL's `$1…$n`. */
+const numbered = new Map<string, string>();
+export function toPostgresPlaceholders(text: string): string {
+  let out = numbered.get(text);
+  if (out === undefined) {
+    let n = 0;
+    // The services' SQL has no `?` inside string literals; `??`-style operators are not used either.
+    out = text.replace(/\?/g, () => `$${++n}`);
+    numbered.set(text, out);
+  }
+  return out;
+}
+
+let pool: pg.Pool | undefined;
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+function clientSession(client: Queryable): Session {
+  return {
+    db: drizzle({ client }) as unknown as Db,
+    all: async <T>(text: string, params: readonly unknown[] = []) =>
+      (await client.query(toPostgresPlaceholders(text), params as unknown[])).rows as T[],
+    run: async (text: string, params: readonly unknown[] = []) =>
+      (await client.query(toPostgresPlaceholders(text), params as unknown[])).rowCount ?? 0,
+  };
+}
+
+/** SQLSTATEs after which a transaction may run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/** The first SQLSTATE along an error's `cause` chain (drizzle wraps the driver's errors). */
+export function sqlState(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+function postgresEngine(p: pg.Pool): Engine {
+  return {
+    reader: clientSession(p),
+    async begin(): Promise<TxSession> {
+      const client = await p.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+      const exec = async (text: string) => {
+        await client.query(text);
+      };
+      return {
+        ...clientSession(client),
+        exec,
+        commit: () => exec('COMMIT'),
+        rollback: () =>
+          exec('ROLLBACK').catch((err: unknown) => {
+            // A connection that cannot roll back is not given back to the pool.
+            broken = err as Error;
+          }),
+        release: () => client.release(broken),
+      };
+    },
+    retryable: (err) => RETRYABLE.has(sqlState(err) ?? ''),
+  };
+}
+
+/** Connects to DATABASE_URL and migrates it (once, even with several nodes starting together). */
+export async function openPostgres(url: string): Promise<pg.Pool> {
+  const next = new pg.Pool({ connectionString: url, max: POOL_SIZE, types: parsers });
+  // An idle connection that breaks (the server restarted) is dropped from the pool, not a crash.
+  next.on('error', () => {});
+  try {
+    await migratePostgres(next);
+  } catch (err) {
+    await next.end();
+    throw err;
+  }
+  pool = next;
+  useEngine(postgresEngine(next));
+  return next;
+}
+
+export async function closePostgres(): Promise<void> {
+  useEngine(undefined);
+  const p = pool;
+  pool = undefined;
+  await p?.end();
+}
+
+/** The open pool (health facts, tests). */
+export function postgresPool(): pg.Pool {
+  if (!pool) throw new Error('PostgreSQL not open');
+  return pool;
+}

@@ -1,0 +1,6 @@
+// setupFiles of the `server-pg` project: the server modules choose PostgreSQL when they are imported
+// (server/db/engine.ts), so DATABASE_URL is set before any test file loads them; each test's own
+// database comes from tests/helpers/postgres-db.ts.
+import { inject } from 'vitest';
+
+process.env.DATABASE_URL = inject('postgresAdminUrl');
