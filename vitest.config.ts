@@ -7,6 +7,10 @@ const SQLITE_ONLY = [
   'tests/unit/schema-parity.test.ts',
   'tests/unit/postgres-migrate.test.ts',
   'tests/unit/checkpointer.test.ts',
+  // The demo yard and the bench's smoke run are SQLite files made by scripts (the bench runs PostgreSQL
+  // itself with --engine postgres).
+  'tests/unit/demo.test.ts',
+  'tests/unit/bench-smoke.test.ts',
 ];
 
 const alias = { '@shared': fileURLToPath(new URL('./shared', import.meta.url)) };

@@ -87,7 +87,7 @@ function resolveSecret(fromEnv: string | undefined, dataDir: string, inMemory: b
   try {
     if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
     fs.mkdirSync(dataDir, { recursive: true });
-    const secret = crypto.randomBytes(48).toString('hex');
+    const secret = newJwtSecret();
     fs.writeFileSync(file, secret, { mode: 0o600 });
     return secret;
   } catch (err) {
@@ -97,8 +97,15 @@ function resolveSecret(fromEnv: string | undefined, dataDir: string, inMemory: b
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const base = readEnv(env);
+  // On PostgreSQL a secret JWT_SECRET does not give is kept in the database (CONTRACT §18), so that every
+  // node shares it: the server reads it once connected (server.ts). Empty until then.
+  if (base.databaseUrl) return { ...base, jwtSecret: base.jwtSecret ?? '' };
   return { ...base, jwtSecret: resolveSecret(base.jwtSecret, base.dataDir, base.dbPath === ':memory:') };
 }
+
+/** Where a generated JWT secret is kept on PostgreSQL (app_settings). */
+export const JWT_SECRET_SETTING = 'jwt_secret';
+export const newJwtSecret = (): string => crypto.randomBytes(48).toString('hex');
 
 // Importing this module never throws: a refusal found while loading waits for checkConfig(), so
 // server/index.ts can print it as one line.
@@ -118,7 +125,9 @@ export let config: Config = loadAtImport();
 /** Refuses a configuration the server must not start with (CONTRACT §14); the server calls it first. */
 export function checkConfig(c: Config = config): void {
   if (loadRefusal && c.jwtSecret === '') throw loadRefusal;
-  if (c.jwtSecret.length < JWT_SECRET_MIN)
+  // On PostgreSQL without JWT_SECRET the secret comes from the database once connected.
+  const fromDatabase = c.databaseUrl !== undefined && c.jwtSecret === '';
+  if (!fromDatabase && c.jwtSecret.length < JWT_SECRET_MIN)
     throw new StartupError(STARTUP_ERR.jwtSecretShort(c.jwtSecret.length));
   // The first admin's credentials pass the rules a registration must pass.
   const adminEmail = c.adminEmail === undefined ? undefined : email.safeParse(c.adminEmail);

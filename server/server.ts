@@ -10,7 +10,15 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { STARTUP_ERR } from '@shared/labels';
 import { StartupError, checkConfig, config } from './config';
-import { openDb, runMigrations, closeDb, withWriteConnection, StorageUnavailableError } from './db';
+import {
+  openDb,
+  runMigrations,
+  closeDb,
+  isPostgres,
+  withWriteConnection,
+  StorageUnavailableError,
+} from './db';
+import { closePostgres, openPostgres } from './db/postgres';
 import { startCheckpointer } from './db/checkpointer';
 import { createApp } from './app';
 import { attachRealtime } from './realtime/io';
@@ -18,6 +26,8 @@ import type { IoServer } from './realtime/emit';
 import { presence } from './services/presence';
 import { registerPresenceEffects } from './services/presence-effects';
 import { ensureFirstAdmin } from './services/bootstrap';
+import { sharedSetting } from './services/settings';
+import { JWT_SECRET_SETTING, newJwtSecret } from './config';
 import { startBackgroundJobs } from './services/jobs';
 import { creationsWritten } from './services/tasks';
 import { assignmentsSettled } from './services/assignment';
@@ -41,9 +51,12 @@ export async function startServer(
   opts: { port?: number; host?: string; print?: (l: string) => void } = {},
 ): Promise<RunningServer> {
   checkConfig();
-  await openDatabase(config.dbPath, () =>
-    ensureFirstAdmin(config.adminEmail, config.adminPassword, opts.print),
-  );
+  const prepare = async () => {
+    await presence.reset();
+    await ensureFirstAdmin(config.adminEmail, config.adminPassword, opts.print);
+  };
+  if (isPostgres) await openPostgresDatabase(prepare);
+  else await openDatabase(config.dbPath, prepare);
   if (config.testClock)
     logger.warn('TEST_CLOCK=1: POST /api/test/clock mueve el reloj del servidor. Nunca en producción.');
 
@@ -72,7 +85,8 @@ export async function startServer(
     throw err;
   }
   const stopJobs = startBackgroundJobs();
-  const stopCheckpointer = config.dbPath === ':memory:' ? undefined : startCheckpointer(config.dbPath);
+  const stopCheckpointer =
+    isPostgres || config.dbPath === ':memory:' ? undefined : startCheckpointer(config.dbPath);
   const stopPresenceEffects = registerPresenceEffects();
 
   async function shutdown(): Promise<void> {
@@ -103,6 +117,11 @@ export async function startServer(
     await assignmentsSettled();
     await presence.settled();
     await stopCheckpointer?.();
+    if (isPostgres) {
+      // The pool waits for the transactions still in flight to give their connections back.
+      await closePostgres();
+      return;
+    }
     // The writer's turn comes once the transactions still in flight (a presence change, say) have
     // finished; the database closes within it, so none starts after the final checkpoint.
     await withWriteConnection((conn) => {
@@ -192,12 +211,48 @@ async function openDatabase(dbPath: string, prepare: () => Promise<void>): Promi
   try {
     openDb(dbPath);
     runMigrations();
-    await presence.reset();
     await prepare();
   } catch (err) {
     closeDb();
     throw databaseRefusal(err, file, backup);
   }
+}
+
+/**
+ * Connects to DATABASE_URL and migrates it (CONTRACT §18), takes the JWT secret kept in the database when
+ * JWT_SECRET gives none, then `prepare`. A server PostgreSQL refuses (unreachable, wrong password, no such
+ * database) is a start-up refusal: one line naming the server, never the password.
+ */
+async function openPostgresDatabase(prepare: () => Promise<void>): Promise<void> {
+  const url = config.databaseUrl!;
+  try {
+    await openPostgres(url);
+  } catch (err) {
+    throw new StartupError(STARTUP_ERR.postgresUnreachable(postgresServerOf(url), postgresReason(err)));
+  }
+  try {
+    if (!config.jwtSecret) config.jwtSecret = await sharedSetting(JWT_SECRET_SETTING, newJwtSecret);
+    await prepare();
+  } catch (err) {
+    await closePostgres();
+    throw err;
+  }
+}
+
+/** `host:port/database` of a connection string, without its credentials. */
+function postgresServerOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+function postgresReason(err: unknown): string {
+  const code = errorCode(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return code ? `${code}: ${message}` : message;
 }
 
 /** The first `code` along an error's `cause` chain (drizzle wraps the driver's errors). */

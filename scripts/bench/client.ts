@@ -11,6 +11,7 @@ import { UI_LOGIN } from '@shared/labels';
 import { launch, openPage, WALL } from '../../tests/browser/chromium';
 import { Rng } from '../generator/random';
 import { description, initialPlace, moveFor, plate } from '../generator/vocabulary';
+import { createDatabase } from './database';
 import type { Section } from './report';
 import { api, login, ROOT, startServer, tempDir } from './server';
 import { fmt, percentiles } from './stats';
@@ -39,6 +40,11 @@ export function buildClient(outDir: string): Bundle {
     ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
     { cwd: ROOT, stdio: 'inherit' },
   );
+  return measureBuild(outDir);
+}
+
+/** The JS and CSS the index.html of a build in `outDir` asks for before anything runs. */
+function measureBuild(outDir: string): Bundle {
   const html = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
   const attr = (tag: string, name: string) => new RegExp(`${name}="([^"]+)"`).exec(tag)?.[1];
   const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
@@ -93,7 +99,8 @@ async function renderBoard(
   opts: ClientOptions,
   log: (line: string) => void,
 ): Promise<{ cards: number[]; frames: number[] }> {
-  const server = await startServer(path.join(dataDir, 'render.db'), {
+  const database = await createDatabase(dataDir, 'render');
+  const server = await startServer(database, {
     SERVE_CLIENT: '1',
     CLIENT_DIST: clientDir,
     ADMIN_EMAIL: ADMIN.email,
@@ -156,15 +163,25 @@ async function renderBoard(
     }
   } finally {
     await server.stop();
+    await database.drop();
   }
 }
 
-export async function runClient(opts: ClientOptions, log: (line: string) => void): Promise<Section[]> {
+/**
+ * `sharedDist`: a folder the bench's engine processes share (the build does not depend on the engine):
+ * the first one builds into it, the next one measures the same files.
+ */
+export async function runClient(
+  opts: ClientOptions,
+  log: (line: string) => void,
+  sharedDist?: string,
+): Promise<Section[]> {
   const tmp = tempDir('client');
   try {
-    log('client: production build');
-    const dist = path.join(tmp.dir, 'dist');
-    const bundle = buildClient(dist);
+    const dist = sharedDist ?? path.join(tmp.dir, 'dist');
+    const built = fs.existsSync(path.join(dist, 'index.html'));
+    log(built ? 'client: the production build already made' : 'client: production build');
+    const bundle = built ? measureBuild(dist) : buildClient(dist);
     const render = await renderBoard(dist, tmp.dir, opts, log);
     const kb = (bytes: number) => bytes / 1000;
     const cards = percentiles(render.cards, 0);

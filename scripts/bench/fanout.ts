@@ -5,6 +5,7 @@
 // LAST socket. The sockets live in worker threads (clients.ts).
 import type { Role } from '@shared/enums';
 import { clock, startScreens, type Screen, type Screens } from './clients';
+import { createDatabase, type BenchDatabase } from './database';
 import type { Section } from './report';
 import { api, login, loginAll, rssMb, seedAccounts, startServer, tempDir } from './server';
 import { fmt, percentiles } from './stats';
@@ -26,17 +27,17 @@ export async function runFanout(opts: FanoutOptions, log: (line: string) => void
   const staff = Math.round(opts.clients * STAFF_SHARE);
   const drivers = opts.clients - staff;
   const tmp = tempDir('fanout');
-  const server = await startServer(`${tmp.dir}/bench.db`, {
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-  });
+  let database: BenchDatabase | undefined;
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let screens: Screens | undefined;
   try {
+    database = await createDatabase(tmp.dir, 'bench');
+    server = await startServer(database, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
     const adminToken = await login(server.url, ADMIN.email, ADMIN.password);
     const roles: Role[] = Array.from({ length: opts.clients }, (_, i) =>
       i < staff ? (i % 2 ? 'manager' : 'gestor') : 'conductor',
     );
-    const tokens = await loginAll(server.url, seedAccounts(`${tmp.dir}/bench.db`, roles));
+    const tokens = await loginAll(server.url, await seedAccounts(database, roles));
     const rssIdle = rssMb(server.pid);
 
     // Drivers are online but not clocked in, so the engine leaves the pool task where it is.
@@ -108,7 +109,8 @@ export async function runFanout(opts: FanoutOptions, log: (line: string) => void
     ];
   } finally {
     await screens?.close();
-    await server.stop();
+    await server?.stop();
+    await database?.drop();
     tmp.remove();
   }
 }

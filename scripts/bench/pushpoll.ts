@@ -5,8 +5,6 @@
 // phase runs on its own server process over a copy of the same database; measured: the server's CPU
 // seconds (/proc/<pid>/stat), the HTTP requests it served, and the staleness of each screen (from the
 // PUT leaving to the moment that screen shows the change: the poll answer that carries it, or the event).
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Role } from '@shared/enums';
 import {
   clock,
@@ -16,10 +14,11 @@ import {
   type ScreenMode,
   type ThreadReport,
 } from './clients';
+import { createDatabase, type BenchDatabase } from './database';
 import type { Section } from './report';
 import { api, cpuSeconds, login, loginAll, seedAccounts, startServer, tempDir } from './server';
 import { fmt, mean, percentiles, ratio, sleep } from './stats';
-import { generateYardFile } from './yard';
+import { generateYardInto } from './yard';
 
 export interface PushPollOptions {
   staff: number;
@@ -49,12 +48,12 @@ const TAIL_MS = 8_000;
 
 async function phase(
   mode: ScreenMode,
-  dbPath: string,
+  database: BenchDatabase,
   admin: { email: string; password: string },
   accounts: { email: string; kind: ScreenKind }[],
   opts: PushPollOptions,
 ): Promise<PhaseResult> {
-  const server = await startServer(dbPath);
+  const server = await startServer(database);
   try {
     const adminToken = await login(server.url, admin.email, admin.password);
     const tokens = await loginAll(server.url, accounts);
@@ -129,27 +128,29 @@ async function phase(
 
 export async function runPushPoll(opts: PushPollOptions, log: (line: string) => void): Promise<Section[]> {
   const tmp = tempDir('pushpoll');
+  const databases: BenchDatabase[] = [];
   try {
-    const base = path.join(tmp.dir, 'base.db');
+    const base = await createDatabase(tmp.dir, 'base');
+    databases.push(base);
     log('push vs polling: generating a demo-sized yard');
-    const yard = await generateYardFile(base, { seed: opts.seed });
+    const yard = await generateYardInto(base, { seed: opts.seed });
     const admin = yard.logins[0];
     const staffRoles: Role[] = ['admin', 'manager', 'gestor'];
     const roles: Role[] = [
       ...Array.from({ length: opts.staff }, (_, i) => staffRoles[i % 3]),
       ...Array.from({ length: opts.drivers }, (): Role => 'conductor'),
     ];
-    const accounts = seedAccounts(base, roles, ['semiremolque', 'swap'], 'screen').map((a) => ({
+    const accounts = (await seedAccounts(base, roles, ['semiremolque', 'swap'], 'screen')).map((a) => ({
       email: a.email,
       kind: (a.role === 'admin' ? 'admin' : a.role === 'conductor' ? 'driver' : 'staff') as ScreenKind,
     }));
 
     const results: PhaseResult[] = [];
     for (const mode of ['poll', 'socket'] as const) {
-      const file = path.join(tmp.dir, `${mode}.db`);
-      fs.copyFileSync(base, file);
+      const copy = await base.copy(mode);
+      databases.push(copy);
       log(`push vs polling: ${mode === 'poll' ? 'SPEC §9 polling' : 'push'} phase, ${opts.seconds} s`);
-      results.push(await phase(mode, file, admin, accounts, opts));
+      results.push(await phase(mode, copy, admin, accounts, opts));
     }
     const [poll, push] = results;
     const stale = (r: PhaseResult) => mean(r.staleness);
@@ -214,6 +215,7 @@ export async function runPushPoll(opts: PushPollOptions, log: (line: string) => 
       },
     ];
   } finally {
+    for (const database of databases) await database.drop();
     tmp.remove();
   }
 }

@@ -1,8 +1,9 @@
-// The bench's results: rows per section, the table printed and written to docs/PERFORMANCE.md between
-// markers (the prose around them, written by hand, is kept).
+// The bench's results: rows per section and engine, the table (engines side by side) printed and written
+// to docs/PERFORMANCE.md between markers (the prose around them, written by hand, is kept).
 import fs from 'node:fs';
 import os from 'node:os';
 import prettier from 'prettier';
+import { ENGINE_LABELS, type EngineName } from './sections';
 
 export interface Row {
   measure: string;
@@ -37,29 +38,66 @@ export function machine(): string {
   );
 }
 
-export function renderTable(sections: Section[]): string {
-  const lines = ['| Section | Measure | Result | Budget | |', '| --- | --- | ---: | --- | :-: |'];
-  for (const s of sections)
-    for (const r of s.rows)
-      lines.push(
-        `| ${cell(s.name)} | ${cell(r.measure)} | ${cell(r.result)} | ${cell(r.budget ?? '')} | ${
-          r.ok === undefined ? '' : r.ok ? 'ok' : '**MISSED**'
-        } |`,
-      );
-  return lines.join('\n');
+/** One engine's run of the sections (an engine process of the bench). */
+export interface EngineRun {
+  engine: EngineName;
+  seconds: number;
+  sections: Section[];
+  /** Sections that failed outright, with the error. */
+  errors: { section: string; message: string }[];
+}
+
+const okCell = (r: Row | undefined) => (r?.ok === undefined ? '' : r.ok ? 'ok' : '**MISSED**');
+
+/**
+ * The rows of every run side by side: one line per (section, measure), in the order the runs give them,
+ * and per engine its result, its budget and whether it was met.
+ */
+export function renderTable(runs: EngineRun[]): string {
+  const key = (s: Section, r: Row) => `${s.name}\u0000${r.measure}`;
+  const lines: { section: string; measure: string; key: string }[] = [];
+  const seen = new Set<string>();
+  for (const run of runs)
+    for (const s of run.sections)
+      for (const r of s.rows) {
+        const k = key(s, r);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        lines.push({ section: s.name, measure: r.measure, key: k });
+      }
+  const byKey = runs.map((run) => new Map(run.sections.flatMap((s) => s.rows.map((r) => [key(s, r), r]))));
+  const head = ['Section', 'Measure', ...runs.flatMap((run) => [ENGINE_LABELS[run.engine], 'Budget', ''])];
+  const align = ['---', '---', ...runs.flatMap(() => ['---:', '---', ':-:'])];
+  const out = [`| ${head.join(' | ')} |`, `| ${align.join(' | ')} |`];
+  for (const line of lines) {
+    const cells = [line.section, line.measure];
+    for (const rows of byKey) {
+      const r = rows.get(line.key);
+      cells.push(r ? r.result : '—', r?.budget ?? '', okCell(r));
+    }
+    out.push(`| ${cells.map(cell).join(' | ')} |`);
+  }
+  return out.join('\n');
 }
 
 export function renderResults(
-  sections: Section[],
-  meta: { date: Date; mode: string; seconds: number },
+  runs: EngineRun[],
+  meta: { date: Date; mode: string; seconds: number; postgres?: string },
 ): string {
-  const details = sections.filter((s) => s.details).map((s) => `#### ${s.name}\n\n${s.details}`);
+  const label = (run: EngineRun) => ENGINE_LABELS[run.engine];
+  const details = runs.flatMap((run) =>
+    run.sections
+      .filter((s) => s.details)
+      .map((s) => `#### ${s.name}${runs.length > 1 ? ` — ${label(run)}` : ''}\n\n${s.details}`),
+  );
+  const times = runs.map((run) => `${label(run)} ${run.seconds.toFixed(0)} s`).join(', ');
   return [
-    `Run of ${meta.date.toISOString().slice(0, 16).replace('T', ' ')} UTC (${meta.mode}, ${meta.seconds.toFixed(0)} s).`,
+    `Run of ${meta.date.toISOString().slice(0, 16).replace('T', ' ')} UTC (${meta.mode}, ${meta.seconds.toFixed(0)} s: ${times}).`,
     '',
     `Machine: ${machine()}.`,
+    ...(meta.postgres ? ['', `PostgreSQL: ${meta.postgres}.`] : []),
     '',
-    renderTable(sections),
+    renderTable(runs),
     '',
     ...details.flatMap((d) => [d, '']),
   ]

@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcrypt';
-import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { Role, VehicleType } from '@shared/enums';
+import { db, tx } from '../../server/db';
 import { users } from '../../server/db/tables';
+import type { BenchDatabase } from './database';
 import { inBatches } from './stats';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,20 +23,40 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
+/** Temporary folders not removed yet: removed when this process exits (the bench interrupted). */
+const folders = new Set<string>();
+process.once('exit', () => {
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh temporary folder for one section's database; removed by the returned function. */
 export function tempDir(prefix: string): { dir: string; remove: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `torre-bench-${prefix}-`));
-  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  folders.add(dir);
+  return {
+    dir,
+    remove: () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      folders.delete(dir);
+    },
+  };
 }
 
+/** Servers still running: stopped when this process exits (the bench interrupted, a section failing). */
+const servers = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of servers) child.kill('SIGKILL');
+});
+
 /**
- * `node --import tsx server/index.ts` over `dbPath` on a random loopback port (TEST_CLOCK off, as in
- * production); resolves once it prints its URL. `env` adds variables (CLIENT_DIST for the render test).
+ * `node --import tsx server/index.ts` over `database` (its DB_PATH or DATABASE_URL) on a random loopback
+ * port (TEST_CLOCK off, as in production); resolves once it prints its URL. `env` adds variables
+ * (CLIENT_DIST for the render test).
  */
-export function startServer(dbPath: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+export function startServer(database: BenchDatabase, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const fullEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    DB_PATH: dbPath,
+    ...database.env,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -51,6 +71,8 @@ export function startServer(dbPath: string, env: NodeJS.ProcessEnv = {}): Promis
     env: fullEnv,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  servers.add(child);
+  child.once('exit', () => servers.delete(child));
   const stop = (): Promise<void> =>
     child.exitCode !== null || child.signalCode !== null
       ? Promise.resolve()
@@ -125,18 +147,17 @@ export interface BenchAccount {
 }
 
 /**
- * Bench accounts straight into the database, with a cheap hash (cost 4: hashing 500 passwords at the
- * production cost would dominate the run); each then logs in through the API like a real client.
- * Drivers get `taskTypes`.
+ * Bench accounts straight into the database (through the server's database layer, opened on it here,
+ * while its server may be running), with a cheap hash (cost 4: hashing 500 passwords at the production
+ * cost would dominate the run); each then logs in through the API like a real client. Drivers get
+ * `taskTypes`.
  */
-export function seedAccounts(
-  dbPath: string,
+export async function seedAccounts(
+  database: BenchDatabase,
   roles: Role[],
   taskTypes: VehicleType[] = ['semiremolque'],
   tag = 'bench',
-): BenchAccount[] {
-  const sqlite = new Database(dbPath);
-  const db = drizzle(sqlite);
+): Promise<BenchAccount[]> {
   const passwordHash = bcrypt.hashSync(BENCH_PASSWORD, 4);
   const createdAt = new Date();
   const rows = roles.map((role, i) => ({
@@ -150,10 +171,11 @@ export function seedAccounts(
     createdAt,
     approvedAt: createdAt,
   }));
-  db.transaction((t) => {
-    for (const row of rows) t.insert(users).values(row).run();
-  });
-  sqlite.close();
+  await database.use(() =>
+    tx(async () => {
+      for (let i = 0; i < rows.length; i += 100) await db.insert(users).values(rows.slice(i, i + 100));
+    }),
+  );
   return rows.map((r) => ({ email: r.email, role: r.role }));
 }
 

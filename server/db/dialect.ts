@@ -55,3 +55,11 @@ export function uniqueViolation(err: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Boolean literals for raw SQL: SQLite stores flags as 0/1 (and its partial indexes are written with
+ * them, so a query must say `= 0` to use one), PostgreSQL has booleans. Raw rows bring flags back as
+ * 0/1 from SQLite and true/false from PostgreSQL: read them with Boolean().
+ */
+export const TRUE = sqlFor({ sqlite: '1', postgres: 'true' });
+export const FALSE = sqlFor({ sqlite: '0', postgres: 'false' });

@@ -34,6 +34,37 @@ export interface Session {
   all<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a statement; resolves with the number of rows it changed. */
   run(text: string, params?: readonly unknown[]): Promise<number>;
+  /** True when `db` lives as long as the engine: prepared() may keep its queries. */
+  readonly keepsPrepared: boolean;
+  /** Throws when the session may no longer run statements (SQLite after aborting a transaction). */
+  assertUsable?(): void;
+}
+
+/**
+ * A query drizzle builds once: SQLite keeps it compiled per connection (drizzle's prepared query, its SQL
+ * text built once); PostgreSQL runs it as a named statement, planned once per pooled connection. Values
+ * come through `sql.placeholder(name)`. For the queries every request or every write runs.
+ */
+export interface Preparable<R> {
+  prepare(name: string): { execute(values?: Record<string, unknown>): Promise<R> };
+}
+
+export function prepared<R>(
+  name: string,
+  build: (db: Db) => Preparable<R>,
+): (values?: Record<string, unknown>) => Promise<R> {
+  const compiled = new WeakMap<Db, { execute(values?: Record<string, unknown>): Promise<R> }>();
+  return (values) => {
+    const s = session();
+    s.assertUsable?.();
+    let query = compiled.get(s.db);
+    if (!query) {
+      query = build(s.db).prepare(name);
+      // A PostgreSQL transaction's connection is borrowed from the pool: its handle is not kept.
+      if (s.keepsPrepared) compiled.set(s.db, query);
+    }
+    return query.execute(values);
+  };
 }
 
 /** One transaction's connection, held from begin() until release(). */
@@ -151,6 +182,14 @@ let committed = 0;
  */
 export function commitCount(): number {
   return committed;
+}
+
+/**
+ * A failure after which tx() runs the whole transaction again (PostgreSQL's serialization failure or
+ * deadlock): a step that catches errors must let these through.
+ */
+export function isRetryable(err: unknown): boolean {
+  return current().retryable(err);
 }
 
 /** How many times a transaction that hit a serialization failure or a deadlock is run in all. */

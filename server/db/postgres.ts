@@ -22,15 +22,19 @@ const parsers: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** `?` placeholders (the services' raw SQL, shared with SQLite) → PostgreSQL's `$1…$n`. */
-const numbered = new Map<string, string>();
-export function toPostgresPlaceholders(text: string): string {
-  let out = numbered.get(text);
+/**
+ * The services' raw SQL, shared with SQLite, as PostgreSQL reads it: `?` placeholders become `$1…$n`,
+ * and SQLite's `INDEXED BY` planner hints are dropped (PostgreSQL's planner takes no hints; its own
+ * statistics choose the same indexes).
+ */
+const translated = new Map<string, string>();
+export function toPostgresSql(text: string): string {
+  let out = translated.get(text);
   if (out === undefined) {
     let n = 0;
     // The services' SQL has no `?` inside string literals; `??`-style operators are not used either.
-    out = text.replace(/\?/g, () => `$${++n}`);
-    numbered.set(text, out);
+    out = text.replace(/\s+INDEXED BY \w+/gi, '').replace(/\?/g, () => `$${++n}`);
+    translated.set(text, out);
   }
   return out;
 }
@@ -43,9 +47,11 @@ function clientSession(client: Queryable): Session {
   return {
     db: drizzle({ client }) as unknown as Db,
     all: async <T>(text: string, params: readonly unknown[] = []) =>
-      (await client.query(toPostgresPlaceholders(text), params as unknown[])).rows as T[],
+      (await client.query(toPostgresSql(text), params as unknown[])).rows as T[],
     run: async (text: string, params: readonly unknown[] = []) =>
-      (await client.query(toPostgresPlaceholders(text), params as unknown[])).rowCount ?? 0,
+      (await client.query(toPostgresSql(text), params as unknown[])).rowCount ?? 0,
+    // The pool's handle lives as long as the engine; a transaction's client goes back to the pool.
+    keepsPrepared: client instanceof pg.Pool,
   };
 }
 

@@ -4,6 +4,9 @@
 //   - a key that is not a UUID: 400;
 //   - a key already answered: that answer again (same status and body), nothing runs;
 //   - a key whose request is still running here: waits for it, then gets its answer;
+//   - a key another node's request placed at the same moment (PostgreSQL): this request's transaction is
+//     given up before it writes anything (services/idempotency.ts, placeKey), and it answers with the
+//     first request's answer once that is stored (awaitAnswer) — one effect, one answer;
 //   - a key whose effect committed but whose answer was never stored (the process stopped in between,
 //     or the answer was a 5xx after the commit): 409 `idempotencyAlreadyApplied` — the action was applied;
 //   - 429 and 5xx answers are not stored: a retry runs again.
@@ -14,7 +17,9 @@ import type { UserRow } from '../db/tables';
 import { logger } from '../logger';
 import { presence } from '../services/presence';
 import {
+  awaitAnswer,
   findKey,
+  newContext,
   PLACEHOLDER_STATUS,
   runWithKey,
   saveAnswer,
@@ -51,12 +56,19 @@ function replay(res: Response, answer: StoredAnswer): void {
   else res.end();
 }
 
-async function store(scope: IdempotencyScope, answer: StoredAnswer): Promise<void> {
+/**
+ * Stores the request's answer; resolves with the answer the key has: the request's own, or — when
+ * another request placed the key first (another node, at the same moment) — that one's.
+ */
+async function store(ctx: IdempotencyContext, answer: StoredAnswer): Promise<StoredAnswer> {
+  const { scope } = ctx;
   try {
-    await saveAnswer(scope, answer);
+    if (!ctx.taken && (await saveAnswer(ctx, answer))) return answer;
+    return await awaitAnswer(scope);
   } catch (err) {
     // The effect (if any) committed with its placeholder: a repeat is told it was applied.
     logger.error({ err, path: scope.path }, 'no se pudo guardar la respuesta de la Idempotency-Key');
+    return answer;
   }
 }
 
@@ -95,24 +107,26 @@ export const idempotency: RequestHandler = async (req, res, next) => {
     return replay(res, stored);
   }
 
-  const ctx: IdempotencyContext = { scope, closed: false };
+  const ctx = newContext(scope);
   // A duplicate waiting for this request goes on once the answer is stored (or given up).
-  const close = (answer?: StoredAnswer): Promise<void> => {
-    if (ctx.closed) return Promise.resolve();
+  const close = (answer?: StoredAnswer): Promise<StoredAnswer | undefined> => {
+    if (ctx.closed) return Promise.resolve(undefined);
     ctx.closed = true;
     if (!answer) {
       release();
-      return Promise.resolve();
+      return Promise.resolve(undefined);
     }
-    return store(scope, answer).finally(release);
+    return store(ctx, answer).finally(release);
   };
   const json = res.json.bind(res);
   // The answer is stored before it leaves: a client that heard it and repeats gets it back.
   res.json = (body?: unknown) => {
     if (ctx.closed) return json(body);
-    void close({ status: res.statusCode, body: JSON.stringify(body) ?? '' }).then(() => {
+    const own: StoredAnswer = { status: res.statusCode, body: JSON.stringify(body) ?? '' };
+    void close(own).then((kept) => {
       try {
-        json(body);
+        if (kept && kept !== own) replay(res, kept);
+        else json(body);
       } catch (err) {
         logger.error({ err, path: scope.path }, 'no se pudo enviar la respuesta de la Idempotency-Key');
       }

@@ -1,7 +1,7 @@
 // Task rows → the API's Task shape (SPEC §3 + CONTRACT §5), with the assignee's and creator's names.
-import { aliasedTable, eq, inArray, type SQL } from 'drizzle-orm';
+import { aliasedTable, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Task } from '@shared/schemas';
-import { db } from '../db';
+import { db, prepared, type Db } from '../db';
 import { tasks, users, type TaskRow } from '../db/tables';
 
 const assignee = aliasedTable(users, 'assignee');
@@ -53,8 +53,8 @@ export function presentTask(
 }
 
 /** The query every task listing starts from: tasks joined to the names they show. */
-export function selectTasks() {
-  return db
+export function selectTasks(handle: Db = db) {
+  return handle
     .select({
       task: tasks,
       assignedToName: assignee.name,
@@ -87,9 +87,17 @@ export async function loadTask(where: SQL): Promise<Task | undefined> {
   return row ? presentJoined(row) : undefined;
 }
 
+// Every change reads back the task it wrote (the push and the answer): built once.
+const taskById = prepared('task_by_id', (handle) =>
+  selectTasks(handle)
+    .where(eq(tasks.id, sql.placeholder('id')))
+    .limit(1),
+);
+
 /** One task by id (deleted ones included). */
-export function loadTaskById(id: string): Promise<Task | undefined> {
-  return loadTask(eq(tasks.id, id));
+export async function loadTaskById(id: string): Promise<Task | undefined> {
+  const [row] = await taskById({ id });
+  return row ? presentJoined(row) : undefined;
 }
 
 /**
@@ -99,9 +107,12 @@ export function loadTaskById(id: string): Promise<Task | undefined> {
 export async function loadTasksByIds(ids: readonly string[]): Promise<Map<string, Task>> {
   const found = new Map<string, Task>();
   if (!ids.length) return found;
-  const rows = await selectTasks().where(
-    ids.length === 1 ? eq(tasks.id, ids[0]) : inArray(tasks.id, [...ids]),
-  );
+  if (ids.length === 1) {
+    const task = await loadTaskById(ids[0]);
+    if (task) found.set(task.id, task);
+    return found;
+  }
+  const rows = await selectTasks().where(inArray(tasks.id, [...ids]));
   for (const row of rows) found.set(row.task.id, presentJoined(row));
   return found;
 }

@@ -1,10 +1,10 @@
 // The activity log (CONTRACT §10): one row per state change, written inside the change's transaction.
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { LogType } from '@shared/enums';
 import type { LogEntry, LogsQuery } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
 import { SYSTEM_ACTOR } from '@shared/labels';
-import { db } from '../db';
+import { db, prepared } from '../db';
 import { activityLog } from '../db/tables';
 import { now } from '../clock';
 
@@ -23,7 +23,7 @@ export async function logActivity(
   action: string,
   details: string,
 ): Promise<void> {
-  await db.insert(activityLog).values({
+  await insertLog({
     type,
     userId: actor?.id ?? null,
     userName: actor?.name ?? SYSTEM_ACTOR,
@@ -32,6 +32,18 @@ export async function logActivity(
     timestamp: now(),
   });
 }
+
+// Every change writes one: built once (db/index.ts prepared()).
+const insertLog = prepared('insert_activity', (db) =>
+  db.insert(activityLog).values({
+    type: sql.placeholder('type'),
+    userId: sql.placeholder('userId'),
+    userName: sql.placeholder('userName'),
+    action: sql.placeholder('action'),
+    details: sql.placeholder('details'),
+    timestamp: sql.placeholder('timestamp'),
+  }),
+);
 
 /**
  * The activity log, newest first (by id: rows are written in time order), filtered by type, actor and

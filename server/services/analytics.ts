@@ -6,6 +6,7 @@ import { AVG_COMPLETION_WINDOW_MS } from '@shared/constants';
 import type { DriverAnalyticsRow, Task } from '@shared/schemas';
 import { roundMinutes } from '@shared/time';
 import { query } from '../db';
+import { sqlFor } from '../db/dialect';
 import { tasks } from '../db/tables';
 import { nowMs } from '../clock';
 import { presentJoined, selectTasks } from '../presenters/tasks';
@@ -17,10 +18,13 @@ const ONLINE_WINDOW_MS = 24 * HOUR_MS;
 /** Task history consulted for a driver's latest activity (their presence and punches cover the rest). */
 const ACTIVITY_LOOKBACK_MS = AVG_COMPLETION_WINDOW_MS;
 
+// Two-argument scalar min/max are SQLite's; PostgreSQL says LEAST/GREATEST (no NULL reaches them here).
+const MIN2 = sqlFor({ sqlite: 'min', postgres: 'LEAST' });
+const MAX2 = sqlFor({ sqlite: 'max', postgres: 'GREATEST' });
 // Presence intervals clipped to the window; an open interval lasts up to now. Parameters: now, now, since,
 // now, since.
 const ONLINE_SQL = `
-  SELECT user_id, SUM(min(COALESCE(ended_at, ?), ?) - max(started_at, ?)) AS ms
+  SELECT user_id, SUM(${MIN2}(COALESCE(ended_at, ?), ?) - ${MAX2}(started_at, ?)) AS ms
   FROM presence_intervals
   WHERE started_at < ? AND (ended_at IS NULL OR ended_at > ?)
   GROUP BY user_id`;
@@ -79,7 +83,7 @@ export async function driverAnalytics(): Promise<DriverAnalyticsRow[]> {
       id: d.id,
       name: d.name,
       email: d.email,
-      is_online: d.is_online === 1,
+      is_online: Boolean(d.is_online),
       movements_count: d.movements_count,
       total_time_online_24h: roundMinutes(onlineMs.get(d.id) ?? 0),
       average_task_completion_time: avgMs === null ? null : roundMinutes(avgMs),

@@ -3,6 +3,11 @@
 // having the type who has been idle longest (ties: fewer movements); never back to the driver who
 // returned it less than 30 minutes ago; a task on hold never (CONTRACT §15). A round is one
 // transaction (or part of one), then the pushes.
+// PostgreSQL, whose transactions run side by side: one round at a time (an advisory lock held until the
+// round's transaction ends), each reading after the previous one committed — two rounds that each read
+// before the other's commit would miss one another's new task and freed driver, and both leave the task
+// waiting; the pool tasks a round reads are locked (FOR UPDATE) so it writes over the version it
+// decided on. SQLite's one writer gives the same by itself.
 // Callers: task creation, return, completion and staff moves run the round inside their own
 // transaction (change() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
 // and a moved test clock (below) start runAssignment() after their own commit (startAssignment():
@@ -10,12 +15,15 @@
 import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import { AUTO_ASSIGNED_TYPES } from '@shared/enums';
 import { RETURN_COOLDOWN_MS } from '@shared/constants';
+import { ERR } from '@shared/labels';
 import { db, execute, session } from '../db';
-import { tasks } from '../db/tables';
+import { DECISION_LOCK, FALSE, forUpdate, lockDecision, TRUE } from '../db/dialect';
+import { tasks, type TaskRow } from '../db/tables';
 import { nowMs, onClockAdvance } from '../clock';
 import { logger } from '../logger';
+import { HttpError } from '../http/errors';
 import { driverStates, type DriverState } from './availability';
-import { assignDriver, commit, type Effects } from './task-writes';
+import { assignDriver, commit, savepoint, type Effects } from './task-writes';
 
 const POOL_PAGE = 20;
 /** Pool tasks of the automatic types, except those on hold (CONTRACT §15: never auto-assigned). */
@@ -34,25 +42,28 @@ const longestIdle = (a: DriverState, b: DriverState) =>
 /**
  * The waiting pool in the engine's order (high priority first, then oldest), read lazily a priority at a
  * time along tasks_status (status, priority, created_at): a round that runs out of drivers stops reading,
- * so a long pool costs no more than the tasks actually matched. Read on the caller's transaction.
+ * so a long pool costs no more than the tasks actually matched. Read on the caller's transaction, and
+ * locked by it (PostgreSQL): a task another transaction is changing is read once that one committed.
  */
 async function* poolInOrder() {
   for (const priority of ['high', 'normal', 'low'] as const) {
     let after: { at: Date; id: string } | undefined;
     for (;;) {
-      const page = await db
-        .select()
-        .from(tasks)
-        .where(
-          and(
-            waitingAuto(),
-            eq(tasks.priority, priority),
-            after &&
-              or(gt(tasks.createdAt, after.at), and(eq(tasks.createdAt, after.at), gt(tasks.id, after.id))),
-          ),
-        )
-        .orderBy(asc(tasks.createdAt), asc(tasks.id))
-        .limit(POOL_PAGE);
+      const page = await forUpdate(
+        db
+          .select()
+          .from(tasks)
+          .where(
+            and(
+              waitingAuto(),
+              eq(tasks.priority, priority),
+              after &&
+                or(gt(tasks.createdAt, after.at), and(eq(tasks.createdAt, after.at), gt(tasks.id, after.id))),
+            ),
+          )
+          .orderBy(asc(tasks.createdAt), asc(tasks.id))
+          .limit(POOL_PAGE),
+      );
       yield* page;
       if (page.length < POOL_PAGE) break;
       const last = page[page.length - 1];
@@ -63,8 +74,8 @@ async function* poolInOrder() {
 
 // Along tasks_untried (SQLite would otherwise walk the whole pool by tasks_status): only untried rows.
 // A held task is not tried: its first attempt comes once it is released.
-const UNTRIED_SQL = `UPDATE tasks INDEXED BY tasks_untried SET no_drivers_available = 1
-  WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL AND on_hold = 0
+const UNTRIED_SQL = `UPDATE tasks INDEXED BY tasks_untried SET no_drivers_available = ${TRUE}
+  WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL AND on_hold = ${FALSE}
     AND vehicle_type IN (${AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ')})`;
 async function markUntried(): Promise<void> {
   await execute(UNTRIED_SQL);
@@ -111,6 +122,8 @@ export async function assignmentsSettled(): Promise<void> {
  * which tasks wait is read here, on that transaction: what the round decides is what it writes over.
  */
 export async function assignmentRound(fx: Effects): Promise<void> {
+  // Before anything is read: a round running elsewhere is waited for, then seen (PostgreSQL).
+  await lockDecision(DECISION_LOCK.assignmentRound);
   const drivers = (await driverStates('free')).filter((d) => d.available).sort(longestIdle);
   const at = nowMs();
   if (drivers.length)
@@ -122,14 +135,31 @@ export async function assignmentRound(fx: Effects): Promise<void> {
           .set({ noDriversAvailable: having.length === 0 })
           .where(eq(tasks.id, task.id));
       const cooling = task.returnedAt && at - task.returnedAt.getTime() < RETURN_COOLDOWN_MS;
-      const driver = having.find((d) => !(cooling && d.id === task.returnedBy));
-      if (!driver) continue;
-      drivers.splice(drivers.indexOf(driver), 1);
-      await assignDriver(task, driver, null, fx, 'auto');
+      for (const driver of having) {
+        if (cooling && driver.id === task.returnedBy) continue;
+        // Given the task, or busy meanwhile: either way not free any more for this round.
+        drivers.splice(drivers.indexOf(driver), 1);
+        if (await assignFree(task, driver, fx)) break;
+      }
       if (!drivers.length) break;
     }
   // The tasks still untried found no driver left: their first attempt (the deficiency report).
   await markUntried();
+}
+
+/**
+ * Gives the task to the driver, unless they took a task since the round read them free (PostgreSQL: a
+ * claim or a staff assignment committed meanwhile; tasks_active_driver refuses the second). Under a
+ * savepoint of the round, so that refusal undoes only this assignment and the round goes on.
+ */
+async function assignFree(task: TaskRow, driver: DriverState, fx: Effects): Promise<boolean> {
+  try {
+    await savepoint(fx, (step) => assignDriver(task, driver, null, step, 'auto'), fx.at);
+    return true;
+  } catch (err) {
+    if (err instanceof HttpError && err.detail === ERR.driverBusy) return false;
+    throw err;
+  }
 }
 
 /** A returned task may go back to its driver once the cooldown ends, even if nothing else happens. */

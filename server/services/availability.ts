@@ -4,6 +4,7 @@
 import type { VehicleType } from '@shared/enums';
 import { TIMECLOCK_WINDOW_MS } from '@shared/constants';
 import { query } from '../db';
+import { TRUE } from '../db/dialect';
 import { nowMs } from '../clock';
 
 export interface DriverState {
@@ -22,10 +23,11 @@ interface Row {
   id: string;
   name: string;
   task_types: string;
-  is_online: number;
+  // 0/1 from SQLite, true/false from PostgreSQL.
+  is_online: number | boolean;
   idle_since: number | null;
   movements_count: number;
-  busy: number;
+  busy: number | boolean;
   last_punch: string | null;
 }
 
@@ -35,13 +37,13 @@ const SQL = `
     (SELECT p.clock_type FROM punches p WHERE p.user_id = u.id AND p.timestamp > ?
       AND p.deleted_at IS NULL ORDER BY p.timestamp DESC, p.rowid DESC LIMIT 1) AS last_punch
   FROM users u
-  WHERE u.role = 'conductor' AND u.is_approved = 1 AND u.deleted_at IS NULL`;
+  WHERE u.role = 'conductor' AND u.is_approved = ${TRUE} AND u.deleted_at IS NULL`;
 const VARIANTS = {
   all: SQL,
-  online: `${SQL} AND u.is_online = 1`,
+  online: `${SQL} AND u.is_online = ${TRUE}`,
   // The engine's question: who is online and free? When the whole shift is busy, that is one index
   // probe per online driver and nothing else.
-  free: `${SQL} AND u.is_online = 1 AND NOT ${BUSY}`,
+  free: `${SQL} AND u.is_online = ${TRUE} AND NOT ${BUSY}`,
 };
 type Scope = keyof typeof VARIANTS;
 
@@ -55,8 +57,8 @@ export async function driverStates(scope: Scope = 'all'): Promise<DriverState[]>
   const rows = await query<Row>(VARIANTS[scope], [nowMs() - TIMECLOCK_WINDOW_MS]);
   return rows.map((r) => {
     const clockedIn = r.last_punch === 'entrada';
-    const isOnline = r.is_online === 1;
-    const busy = r.busy === 1;
+    const isOnline = Boolean(r.is_online);
+    const busy = Boolean(r.busy);
     return {
       id: r.id,
       name: r.name,

@@ -1,11 +1,13 @@
 // Online SQLite backups (CONTRACT §10): into <dataDir>/backups/torre-<UTC time>.db, the newest
-// BACKUPS_KEPT kept. The daily one is started by jobs.ts; Sistema takes one on demand.
+// BACKUPS_KEPT kept. The daily one is started by jobs.ts; Sistema takes one on demand. On PostgreSQL the
+// backups are the database's, pg_dump or point-in-time recovery (CONTRACT §18): none is taken here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { BACKUPS_KEPT } from '@shared/constants';
-import { SYSTEM_LOG } from '@shared/labels';
+import { SYSTEM_LOG, SYSTEM_MSG } from '@shared/labels';
 import { config } from '../config';
-import { isStorageFailure, tx, withWriteConnection } from '../db';
+import { isPostgres, isStorageFailure, tx, withWriteConnection } from '../db';
+import { conflict } from '../http/errors';
 import { logger } from '../logger';
 import { nowMs } from '../clock';
 import { logActivity, type Actor } from './activity';
@@ -46,15 +48,20 @@ export const newestBackup = (): BackupFile | undefined => listBackups()[0];
 // One backup at a time: the daily job and a click in Sistema may coincide.
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Takes a backup now (actor null = the daily job), prunes the old ones and logs it. */
+/**
+ * Takes a backup now (actor null = the daily job), prunes the old ones and logs it. On PostgreSQL: 409,
+ * the database's own tools take them.
+ */
 export function takeBackup(actor: Actor | null): Promise<BackupFile> {
+  if (isPostgres) return Promise.reject(conflict(SYSTEM_MSG.backupPostgres));
   const run = queue.then(() => backup(actor));
   queue = run.catch(() => undefined);
   return run;
 }
 
-/** The daily job's step: a backup only if none is younger than a day. */
+/** The daily job's step: a backup only if none is younger than a day (never on PostgreSQL). */
 export async function backupIfDue(): Promise<BackupFile | null> {
+  if (isPostgres) return null;
   const newest = newestBackup();
   if (newest && nowMs() - newest.takenAt < BACKUP_INTERVAL_MS) return null;
   return takeBackup(null);

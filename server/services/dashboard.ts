@@ -4,24 +4,28 @@ import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import { WORKLOAD } from '@shared/labels';
 import type { DashboardStats, OnlineDriver, RankingEntry, WorkloadAlert } from '@shared/schemas';
 import { commitCount, query, session, type Session } from '../db';
+import { FALSE, TRUE, sqlFor } from '../db/dialect';
 import { nowMs } from '../clock';
 import * as emit from '../realtime/emit';
 import { driverStates, type DriverState } from './availability';
 
+// SQLite's CROSS JOIN keeps the tables in the order written (tasks by tasks_status, then each user by
+// key); PostgreSQL's CROSS JOIN takes no ON and its planner orders a plain JOIN itself.
+const JOIN_IN_ORDER = sqlFor({ sqlite: 'CROSS JOIN', postgres: 'JOIN' });
 // One statement of plain COUNTs on indexed columns: it stays sub-millisecond with a large history
 // (finalizada walks tasks_completed over the last 24 h only, never the whole finished history).
 const COUNTS_SQL = `
   SELECT
     (SELECT count(*) FROM tasks WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL) AS bolsa_trabajo,
-    (SELECT count(*) FROM tasks WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND on_hold = 0)
+    (SELECT count(*) FROM tasks WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND on_hold = ${FALSE})
       AS pending_tasks,
     (SELECT count(*) FROM tasks WHERE status = 'en_proceso' AND deleted_at IS NULL) AS en_proceso,
     (SELECT count(*) FROM tasks INDEXED BY tasks_completed
       WHERE completed_at > ? AND status = 'finalizada' AND deleted_at IS NULL) AS finalizada,
-    (SELECT count(*) FROM users WHERE is_approved = 0 AND deleted_at IS NULL) AS pending_users,
-    (SELECT count(*) FROM tasks t CROSS JOIN users u ON u.id = t.assigned_to
+    (SELECT count(*) FROM users WHERE is_approved = ${FALSE} AND deleted_at IS NULL) AS pending_users,
+    (SELECT count(*) FROM tasks t ${JOIN_IN_ORDER} users u ON u.id = t.assigned_to
       WHERE t.status = 'en_proceso' AND t.deleted_at IS NULL
-        AND u.role = 'conductor' AND u.is_approved = 1 AND u.deleted_at IS NULL) AS busy_drivers`;
+        AND u.role = 'conductor' AND u.is_approved = ${TRUE} AND u.deleted_at IS NULL) AS busy_drivers`;
 
 interface Counts {
   bolsa_trabajo: number;

@@ -10,7 +10,18 @@ import { BACKUP_MAX_AGE_MS, DELAY_RED_MIN, INCIDENT_THRESHOLD_MIN } from '@share
 import { HEALTH_CHECK_LABELS, HEALTH_MSG } from '@shared/labels';
 import { HEALTH_CHECK_NAMES, type HealthCheck, type HealthCheckName } from '@shared/schemas';
 import { config } from '../config';
-import { db, probeWrite, query, sqlite, storageFreeBytes, storageProblem, type StorageProblem } from '../db';
+import {
+  db,
+  execute,
+  isPostgres,
+  probeWrite,
+  query,
+  sqlite,
+  storageFreeBytes,
+  storageProblem,
+  tx,
+  type StorageProblem,
+} from '../db';
 import { tasks } from '../db/tables';
 import { nowMs } from '../clock';
 import { connectedSockets, getIo } from '../realtime/emit';
@@ -58,23 +69,30 @@ const STORAGE_MSG: Record<StorageProblem, () => string> = {
   full: () => HEALTH_MSG.databaseFull(storageFreeBytes()),
 };
 
+/** A write the database refused: the check's error, with the driver's code (SQLite's or a SQLSTATE). */
+function writeFailed(err: unknown): Check {
+  logger.warn({ err }, 'la prueba de escritura en la base de datos falló');
+  const code = (err as { code?: unknown }).code;
+  return {
+    status: 'error',
+    message: HEALTH_MSG.databaseWriteFailed(typeof code === 'string' ? code : String(err)),
+  };
+}
+
 /**
  * Can the database keep a write (CONTRACT §14)? The file at DB_PATH must still be the one opened, on a
  * writable disk with room, and a real commit (the probe) must succeed; then the integrity check.
+ * PostgreSQL (CONTRACT §18): a real commit too, then the server's own facts instead of the file's.
  */
 async function database(): Promise<Check> {
+  if (isPostgres) return postgresDatabase();
   const problem = storageProblem(0);
   if (problem) return { status: 'error', message: STORAGE_MSG[problem]() };
   try {
     // Waits for the writer's turn: between transactions, never inside one.
     await probeWrite();
   } catch (err) {
-    logger.warn({ err }, 'la prueba de escritura en la base de datos falló');
-    const code = (err as { code?: unknown }).code;
-    return {
-      status: 'error',
-      message: HEALTH_MSG.databaseWriteFailed(typeof code === 'string' ? code : String(err)),
-    };
+    return writeFailed(err);
   }
   // SQLite's own facts, read-only: straight on its connection.
   const rows = sqlite.pragma('quick_check') as { quick_check: string }[];
@@ -83,6 +101,57 @@ async function database(): Promise<Check> {
   const pages = sqlite.pragma('page_count', { simple: true }) as number;
   const pageSize = sqlite.pragma('page_size', { simple: true }) as number;
   return { status: 'healthy', message: HEALTH_MSG.databaseOk(pages * pageSize) };
+}
+
+/** The key PostgreSQL's write probe inserts and deletes again in one transaction. */
+const WRITE_PROBE_KEY = 'health_probe';
+
+/**
+ * PostgreSQL's facts of this database: the server's version, the database's size, the client
+ * connections to it (every node's pool) against the server's limit, and how long the oldest transaction
+ * open on it (another connection's: this one is in the middle of its own) has run, by PostgreSQL's clock.
+ */
+const POSTGRES_FACTS = `
+  SELECT current_setting('server_version') AS version,
+         pg_database_size(current_database()) AS bytes,
+         current_setting('max_connections')::int AS max_connections,
+         count(*) AS connections,
+         extract(epoch FROM clock_timestamp() - min(xact_start) FILTER (WHERE pid <> pg_backend_pid()))
+           * 1000 AS oldest_ms
+    FROM pg_stat_activity
+   WHERE datname = current_database() AND backend_type = 'client backend'`;
+
+async function postgresDatabase(): Promise<Check> {
+  try {
+    // A real commit through the services' own path (a pooled connection, BEGIN … COMMIT) that leaves no
+    // row behind: refused by a read-only server, a full disk, a lost connection or revoked rights.
+    await tx(async () => {
+      await execute('INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [
+        WRITE_PROBE_KEY,
+        String(nowMs()),
+      ]);
+      await execute('DELETE FROM app_settings WHERE key = ?', [WRITE_PROBE_KEY]);
+    });
+  } catch (err) {
+    return writeFailed(err);
+  }
+  const [facts] = await query<{
+    version: string;
+    bytes: number;
+    max_connections: number;
+    connections: number;
+    oldest_ms: number | null;
+  }>(POSTGRES_FACTS);
+  return {
+    status: 'healthy',
+    message: HEALTH_MSG.databasePostgres(
+      facts.version.split(' ')[0],
+      facts.bytes,
+      facts.connections,
+      facts.max_connections,
+      facts.oldest_ms,
+    ),
+  };
 }
 
 /** The database's folder, or its nearest existing parent (the data folder of an in-memory database). */
@@ -161,6 +230,8 @@ async function autoAssignment(): Promise<Check> {
 }
 
 function backup(): Check {
+  // PostgreSQL's backups are the database's (CONTRACT §18): nothing of this server's to age.
+  if (isPostgres) return { status: 'healthy', message: HEALTH_MSG.backupPostgres };
   const newest = newestBackup();
   if (!newest) {
     const young = nowMs() - startedAt < HEALTH_THRESHOLDS.backupGraceMs;

@@ -1,5 +1,6 @@
 // Periodic work of the running server. Returns a function that stops it.
 import { config } from '../config';
+import { isPostgres } from '../db';
 import { logger } from '../logger';
 import { backupIfDue } from './backups';
 
@@ -10,8 +11,9 @@ export const BACKUP_CHECK_EVERY_MS = 60 * 60 * 1000;
 
 export function startBackgroundJobs(): () => void {
   const timers: NodeJS.Timeout[] = [];
-  // An in-memory database dies with the process: nothing to back up on a schedule.
-  if (config.dbPath !== ':memory:') {
+  // An in-memory database dies with the process: nothing to back up on a schedule. PostgreSQL's backups
+  // are the database's (pg_dump, point-in-time recovery: CONTRACT §18), not this server's.
+  if (!isPostgres && config.dbPath !== ':memory:') {
     const check = () =>
       void backupIfDue().catch((err: unknown) => logger.error({ err }, 'la copia de seguridad diaria falló'));
     timers.push(setTimeout(check, BACKUP_FIRST_CHECK_MS), setInterval(check, BACKUP_CHECK_EVERY_MS));

@@ -1,16 +1,33 @@
 // Notifications: stored per user and pushed to the owner's sockets only.
 import crypto from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { NotificationType } from '@shared/enums';
 import type { Notification } from '@shared/schemas';
 import { ERR } from '@shared/labels';
-import { afterCommit, db, tx } from '../db';
+import { afterCommit, db, prepared, tx } from '../db';
 import { notifications, type NotificationRow } from '../db/tables';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
 import * as emit from '../realtime/emit';
 import { pushToUser } from './push';
 
+// Every assignment writes one: built once (db/index.ts prepared()).
+const insertNotification = prepared('insert_notification', (handle) =>
+  handle
+    .insert(notifications)
+    .values({
+      id: sql.placeholder('id'),
+      userId: sql.placeholder('userId'),
+      type: sql.placeholder('type'),
+      title: sql.placeholder('title'),
+      message: sql.placeholder('message'),
+      taskId: sql.placeholder('taskId'),
+      subjectUserId: sql.placeholder('subjectUserId'),
+      playSound: sql.placeholder('playSound'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning(),
+);
 /** The notifications a locked phone is also told of, by Web Push (CONTRACT §16). */
 const PUSHED = new Set<NotificationType>(['task_assigned', 'task_closed_by_staff']);
 
@@ -37,20 +54,17 @@ export async function notify(
   message: string,
   opts: { taskId?: string | null; subjectUserId?: string; playSound?: boolean } = {},
 ): Promise<void> {
-  const [inserted] = await db
-    .insert(notifications)
-    .values({
-      id: crypto.randomUUID(),
-      userId,
-      type,
-      title,
-      message,
-      taskId: opts.taskId ?? null,
-      subjectUserId: opts.subjectUserId ?? null,
-      playSound: opts.playSound ?? false,
-      createdAt: now(),
-    })
-    .returning();
+  const [inserted] = await insertNotification({
+    id: crypto.randomUUID(),
+    userId,
+    type,
+    title,
+    message,
+    taskId: opts.taskId ?? null,
+    subjectUserId: opts.subjectUserId ?? null,
+    playSound: opts.playSound ?? false,
+    createdAt: now(),
+  });
   const row = inserted!;
   afterCommit(() => {
     emit.notificationNew(userId, presentNotification(row));

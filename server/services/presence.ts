@@ -2,9 +2,10 @@
 // Transitions are stored as presence intervals (analytics) and mirrored in users.is_online.
 import { and, eq, isNull } from 'drizzle-orm';
 import { PRESENCE_WINDOW_MS } from '@shared/constants';
-import { afterCommit, db, inTransaction, isStorageFailure, tx } from '../db';
+import { afterCommit, db, inTransaction, tx } from '../db';
 import { presenceIntervals, users } from '../db/tables';
 import { now, nowMs } from '../clock';
+import { isDatabaseUnavailable } from '../http/errors';
 import { logger } from '../logger';
 import { withoutKey } from './idempotency';
 
@@ -70,9 +71,13 @@ class Presence {
     return this.expire(userId, entry);
   }
 
-  /** A deleted or revoked user leaves presence whatever their sockets say. */
+  /**
+   * A deleted or revoked user leaves presence whatever their sockets say. Already offline (their
+   * sockets were just dropped): the promise of that transition, so the caller's answer still comes after
+   * the mirror says offline.
+   */
   forget(userId: string): Promise<void> {
-    return this.entries.has(userId) ? this.goOffline(userId) : done;
+    return this.entries.has(userId) ? this.goOffline(userId) : (this.pending.get(userId) ?? done);
   }
 
   /** Ends the polling-fallback presence of users whose last request is older than the window. */
@@ -131,13 +136,14 @@ class Presence {
     return next;
   }
 
-  // Presence lives in memory; the database only mirrors it. A disk that refuses the write (CONTRACT §14)
-  // costs that mirror, never the request, socket or timer that changed presence.
+  // Presence lives in memory; the database only mirrors it. A disk that refuses the write (CONTRACT §14),
+  // or a PostgreSQL that cannot be reached, costs that mirror, never the request, socket or timer that
+  // changed presence.
   private async store(write: () => Promise<void>): Promise<void> {
     try {
       await tx(write);
     } catch (err) {
-      if (!isStorageFailure(err)) throw err;
+      if (!isDatabaseUnavailable(err)) throw err;
       logger.warn({ err }, 'presencia: el almacenamiento no acepta escrituras');
     }
   }
@@ -147,7 +153,7 @@ class Presence {
       try {
         await fn(userId, online);
       } catch (err) {
-        if (!isStorageFailure(err)) throw err;
+        if (!isDatabaseUnavailable(err)) throw err;
         logger.warn({ err }, 'presencia: el almacenamiento no acepta escrituras');
       }
     }

@@ -13,12 +13,16 @@ import type {
 } from '@shared/schemas';
 import { madridDayRange, madridHourRange, roundMinutes } from '@shared/time';
 import { query } from '../db';
+import { FALSE, sqlFor } from '../db/dialect';
 import { nowMs } from '../clock';
 import type { Window } from './timeclock-summary';
 
 const THRESHOLD_MS = INCIDENT_THRESHOLD_MIN * 60_000;
 const LAST_24H_MS = 24 * 3_600_000;
 const AUTO_TYPES = AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ');
+// Two-argument scalar MIN/MAX are SQLite's; PostgreSQL says LEAST/GREATEST (no NULL reaches them here).
+const MIN2 = sqlFor({ sqlite: 'MIN', postgres: 'LEAST' });
+const MAX2 = sqlFor({ sqlite: 'MAX', postgres: 'GREATEST' });
 
 // A task on hold is left out while held (CONTRACT §15): staff keep it back on purpose, no driver is
 // missing. The wait ends at the first assignment (the history's first 'assigned'; assigned_at for a row
@@ -39,18 +43,18 @@ const DEFICIENCIES_SQL = `
              t.assigned_at) AS first_assigned_at
     FROM tasks t
     WHERE t.created_at >= ? AND t.created_at < ? AND t.deleted_at IS NULL
-      AND t.vehicle_type IN (${AUTO_TYPES}) AND t.on_hold = 0
+      AND t.vehicle_type IN (${AUTO_TYPES}) AND t.on_hold = ${FALSE}
   ),
   w AS (
     SELECT f.*, COALESCE(f.first_assigned_at, f.completed_at, ?) AS wait_end FROM f
   ),
   held AS MATERIALIZED (
     SELECT w.*,
-           (SELECT COALESCE(SUM(MAX(0, MIN(COALESCE(
+           (SELECT COALESCE(SUM(${MAX2}(0, ${MIN2}(COALESCE(
               (SELECT MIN(n.at) FROM task_events n INDEXED BY task_events_task
                WHERE n.task_id = h.task_id AND n.at >= h.at AND (n.at > h.at OR n.id > h.id)
                  AND n.type IN ('held', 'released', 'completed')),
-              w.wait_end), w.wait_end) - MAX(h.at, w.created_at))), 0)
+              w.wait_end), w.wait_end) - ${MAX2}(h.at, w.created_at))), 0)
             FROM task_events h INDEXED BY task_events_task WHERE h.task_id = w.id AND h.type = 'held') AS held_ms
     FROM w WHERE w.wait_end - w.created_at > ?
   )

@@ -6,14 +6,18 @@
 // term would mean reading the whole table on every search. Instead the process keeps the searched
 // fields of every task already folded, in created_at order (the search index below): a search walks
 // it newest first in memory and reads only the page's rows from SQLite, checked again there.
+// PostgreSQL folds and indexes in the database (unaccent + pg_trgm): there the searcher is SQL
+// (./search-postgres.ts), and the rules and answers are the same.
 import { desc, sql } from 'drizzle-orm';
 import type { SearchType } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import type { SearchQuery, SearchTask, Task, TaskTimelineEntry } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
 import { query, session, type Session } from '../db';
+import { sqlFor } from '../db/dialect';
 import { tasks, type TaskRow } from '../db/tables';
 import { presentJoined, selectTasks } from '../presenters/tasks';
+import { postgresExtras, postgresPage } from './search-postgres';
 
 // ---- folding ---------------------------------------------------------------------------------------
 
@@ -236,11 +240,12 @@ async function findPage(
 
 // ---- extras of each result ---------------------------------------------------------------------------
 
-interface LocationRow {
+export interface LocationRow {
+  trailer_id: string;
   destination: string;
   completed_at: number;
 }
-interface EventRow {
+export interface EventRow {
   task_id: string;
   type: string;
   at: number;
@@ -249,7 +254,7 @@ interface EventRow {
 }
 
 const LAST_LOCATION_SQL = `
-  SELECT destination, completed_at FROM tasks
+  SELECT trailer_id, destination, completed_at FROM tasks
   WHERE trailer_id = ? AND status = 'finalizada' AND completed_at IS NOT NULL AND deleted_at IS NULL
   ORDER BY completed_at DESC LIMIT 1`;
 const TIMELINE_SQL = `
@@ -260,38 +265,53 @@ const TIMELINE_SQL = `
   WHERE e.task_id IN (SELECT value FROM json_each(?))
   ORDER BY e.task_id, e.at, e.id`;
 
-/** Where a trailer is now: the destination and time of its latest completed move (none → nulls). */
-async function trailerLocations(trailerIds: string[]): Promise<Map<string, LocationRow | undefined>> {
-  const locations = new Map<string, LocationRow | undefined>();
-  for (const id of trailerIds) locations.set(id, (await query<LocationRow>(LAST_LOCATION_SQL, [id]))[0]);
-  return locations;
+/**
+ * Where each trailer is now (the destination and time of its latest completed move; none → absent) and
+ * the tasks' history rows in time order. SQLite answers a query per trailer at no cost; PostgreSQL
+ * answers both in one round trip (./search-postgres.ts).
+ */
+async function sqliteExtras(
+  trailerIds: string[],
+  taskIds: string[],
+): Promise<{ locations: LocationRow[]; events: EventRow[] }> {
+  const locations: LocationRow[] = [];
+  for (const id of trailerIds) locations.push(...(await query<LocationRow>(LAST_LOCATION_SQL, [id])));
+  const events = taskIds.length ? await query<EventRow>(TIMELINE_SQL, [JSON.stringify(taskIds)]) : [];
+  return { locations, events };
 }
 
-async function timelines(taskIds: string[]): Promise<Map<string, TaskTimelineEntry[]>> {
-  const byTask = new Map<string, TaskTimelineEntry[]>(taskIds.map((id) => [id, []]));
-  if (!taskIds.length) return byTask;
-  for (const e of await query<EventRow>(TIMELINE_SQL, [JSON.stringify(taskIds)]))
-    byTask.get(e.task_id)?.push({
-      type: e.type,
-      at: new Date(e.at).toISOString(),
-      actor_name: e.actor_name,
-      driver_name: e.driver_name,
-    });
-  return byTask;
-}
+const searcher = sqlFor({
+  sqlite: {
+    page: (type: SearchType, term: string | undefined, from: number, to: number) =>
+      findPage(type, term === undefined ? undefined : fold(term), from, to),
+    extras: sqliteExtras,
+  },
+  // The term goes to PostgreSQL as typed: it folds it with the function its indexes were built with.
+  postgres: { page: postgresPage, extras: postgresExtras },
+});
 
 // ---- entry point -------------------------------------------------------------------------------------
 
 export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
   const from = q.date_from ? madridDayRange(q.date_from).start : 0;
   const to = q.date_to ? madridDayRange(q.date_to).end : Number.MAX_SAFE_INTEGER;
-  const term = q.query === undefined ? undefined : fold(q.query);
-  const found = await findPage(q.search_type, term, from, to);
+  const found = await searcher.page(q.search_type, q.query, from, to);
 
-  const locations = await trailerLocations([...new Set(found.map((t) => t.trailer_id))]);
-  const history = await timelines(found.map((t) => t.id));
+  const { locations, events } = await searcher.extras(
+    [...new Set(found.map((t) => t.trailer_id))],
+    found.map((t) => t.id),
+  );
+  const location = new Map(locations.map((l) => [l.trailer_id, l]));
+  const history = new Map<string, TaskTimelineEntry[]>(found.map((t) => [t.id, []]));
+  for (const e of events)
+    history.get(e.task_id)?.push({
+      type: e.type,
+      at: new Date(e.at).toISOString(),
+      actor_name: e.actor_name,
+      driver_name: e.driver_name,
+    });
   return found.map((task) => {
-    const at = locations.get(task.trailer_id);
+    const at = location.get(task.trailer_id);
     return {
       ...task,
       trailer_last_location: at?.destination ?? null,

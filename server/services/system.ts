@@ -5,7 +5,10 @@ import { ROLES, TASK_STATUSES } from '@shared/enums';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { SYSTEM_LOG, SYSTEM_MSG } from '@shared/labels';
 import type { DbStatus } from '@shared/schemas';
-import { afterCommit, db, query, runMigrations, tx, withWriteConnection } from '../db';
+import { afterCommit, db, isPostgres, query, runMigrations, tx, withWriteConnection } from '../db';
+import { sqlFor } from '../db/dialect';
+import { migratePostgres } from '../db/migrate-pg';
+import { postgresPool } from '../db/postgres';
 import {
   activityLog,
   notifications,
@@ -46,7 +49,11 @@ const withoutTaskTypes = and(
   eq(users.role, 'conductor'),
   eq(users.isApproved, true),
   isNull(users.deletedAt),
-  sql`json_array_length(${users.taskTypes}) = 0`,
+  // task_types is JSON text on both engines: PostgreSQL's json_array_length takes json, not text.
+  sqlFor({
+    sqlite: sql`json_array_length(${users.taskTypes}) = 0`,
+    postgres: sql`json_array_length(${users.taskTypes}::json) = 0`,
+  }),
 );
 
 export async function dbStatus(): Promise<DbStatus> {
@@ -54,7 +61,7 @@ export async function dbStatus(): Promise<DbStatus> {
   for (const table of TABLES) {
     const name = getTableName(table);
     const [row] = await query<{ n: number }>(`SELECT count(*) AS n FROM "${name}"`);
-    collections[name] = Number(row.n); // a bigint on PostgreSQL: a string from node-postgres
+    collections[name] = Number(row.n); // a number on both engines (PostgreSQL's int8 parser)
   }
   const byRole = Object.fromEntries(ROLES.map((r) => [r, 0]));
   for (const r of await db
@@ -79,10 +86,24 @@ export async function dbStatus(): Promise<DbStatus> {
   };
 }
 
+/**
+ * Applies the pending migrations of the engine; resolves with how many. SQLite: between transactions, on
+ * the write connection (drizzle's migrator opens its own transaction there). PostgreSQL: the migrator of
+ * the start (CONTRACT §18), under its advisory lock, so a node migrating at the same moment applies them
+ * once; what this call applied is what the journal gained.
+ */
+async function applyMigrations(): Promise<number> {
+  if (!isPostgres) return withWriteConnection(() => runMigrations());
+  const journal = async () =>
+    (await query<{ n: number }>('SELECT count(*) AS n FROM drizzle.__drizzle_migrations'))[0].n;
+  const before = await journal();
+  await migratePostgres(postgresPool());
+  return (await journal()) - before;
+}
+
 /** Applies pending migrations (idempotent), then gives drivers without task types the default. */
 export async function runMigrationsAndRepair(actor: Actor): Promise<{ message: string }> {
-  // Between transactions, on the write connection: drizzle's migrator opens its own transaction there.
-  const applied = await withWriteConnection(() => runMigrations());
+  const applied = await applyMigrations();
   const repaired = await tx(async () => {
     const rows = await db
       .update(users)
@@ -133,11 +154,12 @@ export async function clearAllTokens(actor: Actor): Promise<{ message: string }>
     );
     afterCommit(() => {
       emit.revokeAllExcept(actor.id, 'tokens_cleared');
-      // Offline at once, not after the polling window: nobody but the caller holds a valid session now.
-      for (const id of ids) void presence.forget(id);
       emit.figuresChanged();
     });
     return ids;
   });
+  // Offline at once, not after the polling window: nobody but the caller holds a valid session now. The
+  // answer waits for it, so whoever reads the users next sees them offline.
+  await Promise.all(revoked.map((id) => presence.forget(id)));
   return { message: SYSTEM_MSG.tokensCleared(revoked.length) };
 }

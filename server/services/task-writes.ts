@@ -2,12 +2,12 @@
 // version+1 — only over the version it was decided on —, a task_events row and an activity-log row; its
 // pushes (realtime/emit.ts) and figures follow the commit. The tasks service (services/tasks.ts) and the
 // assignment engine (services/assignment.ts) build their moves from these, so neither imports the other.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TaskEventType, TaskStatus } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { ERR, TASK_LOG, TASK_NOTIFICATION } from '@shared/labels';
-import { afterCommit, db, tx } from '../db';
-import { uniqueViolation } from '../db/dialect';
+import { afterCommit, db, isRetryable, prepared, tx } from '../db';
+import { forUpdate, uniqueViolation } from '../db/dialect';
 import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
 import { now } from '../clock';
 import { conflict, notFound } from '../http/errors';
@@ -37,7 +37,7 @@ export class Effects {
   /** The created and updated tasks as load() read them, for flush(). */
   private loaded = new Map<string, Task>();
   /** One instant for the whole transaction: its rows, events and timestamps agree. */
-  readonly at = now();
+  constructor(readonly at: Date = now()) {}
   /** Set when a task entered the pool or a driver was freed: the engine runs before the commit. */
   engine = false;
   /** The created and updated tasks as flush() pushed them (answers reuse them). */
@@ -117,18 +117,25 @@ export function commit<T>(
 /**
  * The engine's round under a savepoint of the caller's transaction. Should it fail, only the round is
  * undone: the change that called it still commits, and the next round (any later change) tries again.
+ * A deadlock or a serialization failure (PostgreSQL: the round waits for the rows and the round lock
+ * other transactions hold) is not the round's failure: the whole change runs again (tx()), round
+ * included, so no task is left waiting for want of a round.
  */
 async function roundWithin(fx: Effects, round: (fx: Effects) => Promise<void>): Promise<void> {
   try {
     await savepoint(fx, round);
   } catch (err) {
+    if (isRetryable(err)) throw err;
     logger.error({ err }, 'la ronda de asignación automática falló');
   }
 }
 
-/** `work` under a savepoint of the open transaction: if it throws, its writes and effects are dropped. */
-export async function savepoint<T>(fx: Effects, work: (step: Effects) => Promise<T>): Promise<T> {
-  const step = new Effects();
+/**
+ * `work` under a savepoint of the open transaction: if it throws, its writes and effects are dropped.
+ * `at`: the step's instant, when it must be the transaction's (a step of the same change).
+ */
+export async function savepoint<T>(fx: Effects, work: (step: Effects) => Promise<T>, at?: Date): Promise<T> {
+  const step = new Effects(at);
   const result = await tx(() => work(step));
   fx.absorb(step);
   return result;
@@ -194,7 +201,7 @@ export async function recordEvent(
     at?: Date;
   } = {},
 ): Promise<void> {
-  await db.insert(taskEvents).values({
+  await insertEvent({
     taskId,
     type,
     actorId: e.actor?.id ?? null,
@@ -206,16 +213,39 @@ export async function recordEvent(
   });
 }
 
-/** A live (not deleted) task, read inside the caller's transaction; 404 otherwise. */
+/**
+ * A live (not deleted) task, read inside the caller's transaction to decide a change on it; 404
+ * otherwise. Locked until the commit (PostgreSQL, whose transactions run side by side): a concurrent
+ * change waits, then decides on the row as this one left it — the answers SQLite's one writer gives.
+ */
 export async function liveTask(id: string): Promise<TaskRow> {
-  const [row] = await db
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.id, id), isNull(tasks.deletedAt)))
-    .limit(1);
+  const [row] = await liveTaskById({ id });
   if (!row) throw notFound(ERR.taskNotFound);
   return row;
 }
+
+// The writes and reads of every change, built once (db/index.ts prepared()).
+const insertEvent = prepared('insert_task_event', (handle) =>
+  handle.insert(taskEvents).values({
+    taskId: sql.placeholder('taskId'),
+    type: sql.placeholder('type'),
+    actorId: sql.placeholder('actorId'),
+    driverId: sql.placeholder('driverId'),
+    fromStatus: sql.placeholder('fromStatus'),
+    toStatus: sql.placeholder('toStatus'),
+    reason: sql.placeholder('reason'),
+    at: sql.placeholder('at'),
+  }),
+);
+const liveTaskById = prepared('live_task', (handle) =>
+  forUpdate(
+    handle
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.id, sql.placeholder('id')), isNull(tasks.deletedAt)))
+      .limit(1),
+  ),
+);
 
 /** A driver who just lost or finished a task is idle from now on (the engine's "idle longest"). */
 export async function markIdle(driverId: string, fx: Effects): Promise<void> {

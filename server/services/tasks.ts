@@ -19,6 +19,7 @@ import {
   TASK_NOTIFICATION,
 } from '@shared/labels';
 import { db } from '../db';
+import { forUpdate } from '../db/dialect';
 import { tasks, users, type TaskRow, type UserRow } from '../db/tables';
 import { nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -525,8 +526,8 @@ export async function resetRankings(actor: UserRow): Promise<void> {
 }
 
 // ---- drivers --------------------------------------------------------------------------------
-// Each move reads the task inside its own transaction and decides there: of many racing, the first
-// transaction wins and the others see what it did.
+// Each move reads the task inside its own transaction, locked (liveTask), and decides there: of many
+// racing, the first transaction wins and the others see what it did.
 
 /** Claims a pool task atomically: of many drivers racing, the first transaction wins. */
 export async function selfAssign(id: string, driver: UserRow): Promise<void> {
@@ -654,12 +655,15 @@ export async function listTasks(user: UserRow): Promise<Task[]> {
   return list.sort(newestFirst);
 }
 
+/** The driver's active task, locked by the caller's transaction (PostgreSQL) like liveTask(). */
 async function activeTaskRow(driverId: string): Promise<TaskRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.assignedTo, driverId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt)))
-    .limit(1);
+  const [row] = await forUpdate(
+    db
+      .select()
+      .from(tasks)
+      .where(and(eq(tasks.assignedTo, driverId), eq(tasks.status, 'en_proceso'), isNull(tasks.deletedAt)))
+      .limit(1),
+  );
   return row;
 }
 

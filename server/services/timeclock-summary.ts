@@ -15,6 +15,7 @@ import type { DailySummary, PunchCorrection, PunchCorrectionAction } from '@shar
 import { madridDayRange } from '@shared/time';
 import { SUPERVISION_ERR } from '@shared/labels';
 import { query } from '../db';
+import { TRUE } from '../db/dialect';
 import { nowMs } from '../clock';
 import { badRequest } from '../http/errors';
 
@@ -29,8 +30,9 @@ export interface PunchRow {
   user_id: string;
   clock_type: ClockType;
   timestamp: number;
-  corrected: number;
-  offline: number;
+  /** 0/1 on SQLite, a boolean on PostgreSQL: read with Boolean(). */
+  corrected: number | boolean;
+  offline: number | boolean;
 }
 
 /** A correction as stored, with its punch and the actor's name (CONTRACT §15). */
@@ -50,7 +52,8 @@ export interface Driver {
   id: string;
   name: string;
   email: string;
-  is_online: number;
+  /** 0/1 on SQLite, a boolean on PostgreSQL: read with Boolean(). */
+  is_online: number | boolean;
   movements_count: number;
   last_activity_at: number | null;
 }
@@ -68,7 +71,7 @@ const HOUR_MS = 3_600_000;
 
 const DRIVERS_SQL = `
   SELECT id, name, email, is_online, movements_count, last_activity_at FROM users
-  WHERE role = 'conductor' AND is_approved = 1 AND deleted_at IS NULL`;
+  WHERE role = 'conductor' AND is_approved = ${TRUE} AND deleted_at IS NULL`;
 // Punches up to one long shift either side of the window: the entrada of a shift already open at
 // the start and the salida closing one still open at the end. rowid orders same-millisecond punches.
 const PUNCHES_SQL = `
@@ -218,8 +221,8 @@ function summarizeShift(
       id: p.id,
       clockType: p.clock_type,
       at: p.timestamp,
-      corrected: !!p.corrected,
-      offline: !!p.offline,
+      corrected: Boolean(p.corrected),
+      offline: Boolean(p.offline),
     })),
     // The corrections of the row's punches, and of punches removed from its window.
     corrections: corrections.filter((c) => {

@@ -17,6 +17,7 @@ import type {
 } from '@shared/schemas';
 import { formatDateTime, formatTime, madridDay, madridDayRange } from '@shared/time';
 import { afterCommit, db, tx } from '../db';
+import { forUpdate } from '../db/dialect';
 import { punchCorrections, punches, tasks, users, type PunchRow, type UserRow } from '../db/tables';
 import { now, nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -75,6 +76,14 @@ const holdsActiveTask = async (userId: string): Promise<boolean> =>
       .limit(1)
   ).length > 0;
 
+/**
+ * Locks the driver's row until the transaction ends (PostgreSQL; SQLite's one writer is alone already):
+ * every decision from a driver's punches (a punch, a correction) takes it first, so they run one at a time.
+ */
+async function lockDriver(userId: string): Promise<void> {
+  await forUpdate(db.select({ id: users.id }).from(users).where(eq(users.id, userId)));
+}
+
 /** The driver's latest punch (any type, not removed), if any. */
 const previousPunchAt = async (userId: string): Promise<Date | null> =>
   (
@@ -98,8 +107,10 @@ export async function punch(
 ): Promise<PunchResponse> {
   const serverNow = now();
   // The status that decides is read in the transaction that writes the punch: two clock-ins at once
-  // cannot both see "not clocked in" (SQLite runs one write transaction at a time).
+  // cannot both see "not clocked in" (SQLite runs one write transaction at a time; PostgreSQL: the
+  // driver's row is locked first, so the second punch reads the status after the first has committed).
   const at = await tx(async () => {
+    await lockDriver(user.id);
     const { status } = await timeclockStatus(user.id);
     if (clockType === 'entrada' && status === 'clocked_in') throw conflict(ERR.alreadyClockedIn);
     if (clockType === 'salida') {
@@ -186,11 +197,14 @@ export async function addPunch(actor: Actor, input: AddPunchData): Promise<Punch
   const timestamp = new Date(input.timestamp);
   if (timestamp.getTime() > at.getTime()) throw badRequest(SUPERVISION_ERR.punchInFuture);
   const row = await tx(async () => {
-    const [driver] = await db
-      .select()
-      .from(users)
-      .where(and(eq(users.id, input.user_id), isNull(users.deletedAt)))
-      .limit(1);
+    // The driver's row locked: two corrections adding the same punch at once store one (PostgreSQL).
+    const [driver] = await forUpdate(
+      db
+        .select()
+        .from(users)
+        .where(and(eq(users.id, input.user_id), isNull(users.deletedAt)))
+        .limit(1),
+    );
     if (!driver) throw notFound(ERR.userNotFound);
     if (driver.role !== 'conductor' || !driver.isApproved) throw conflict(SUPERVISION_ERR.punchNotDriver);
     const [duplicate] = await db
@@ -238,17 +252,18 @@ export async function removePunch(
 ): Promise<PunchCorrectionResponse> {
   const at = now();
   const row = await tx(async () => {
-    const [punch] = await db
-      .select()
-      .from(punches)
-      .where(and(eq(punches.id, punchId), isNull(punches.deletedAt)))
-      .limit(1);
+    // The punch's row locked: of two removals at once, the second finds it removed (404, PostgreSQL).
+    const [punch] = await forUpdate(
+      db
+        .select()
+        .from(punches)
+        .where(and(eq(punches.id, punchId), isNull(punches.deletedAt)))
+        .limit(1),
+    );
     if (!punch) throw notFound(SUPERVISION_ERR.punchNotFound);
-    const [driver] = await db
-      .select({ name: users.name })
-      .from(users)
-      .where(eq(users.id, punch.userId))
-      .limit(1);
+    const [driver] = await forUpdate(
+      db.select({ name: users.name }).from(users).where(eq(users.id, punch.userId)).limit(1),
+    );
     const wasClockedIn = (await timeclockStatus(punch.userId)).status === 'clocked_in';
     const [removed] = await db
       .update(punches)

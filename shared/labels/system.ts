@@ -33,6 +33,9 @@ export const HEALTH_CHECK_LABELS: Record<HealthCheckName, string> = {
   backup: 'Copias de seguridad',
 };
 
+/** On PostgreSQL backups are the database's (CONTRACT §18): the backup endpoint's 409, the health check. */
+const POSTGRES_BACKUPS = 'Las copias de PostgreSQL se hacen con pg_dump o con la recuperación a un instante';
+
 /** The `message` of each health check. */
 export const HEALTH_MSG = {
   checkFailed: (check: string) => `No se pudo comprobar: ${check}`,
@@ -46,6 +49,19 @@ export const HEALTH_MSG = {
   databaseFull: (free: number) =>
     `Sin espacio para la base de datos (${formatBytes(free)} libres): no se guarda nada`,
   databaseWriteFailed: (code: string) => `La base de datos no admite escrituras (${code})`,
+  /** PostgreSQL's facts instead of SQLite's file (CONTRACT §18); the oldest transaction is another's. */
+  databasePostgres: (
+    version: string,
+    size: number,
+    connections: number,
+    maxConnections: number,
+    oldestTransactionMs: number | null,
+  ) =>
+    `PostgreSQL ${version}, ${formatBytes(size)}; ${connections} de ${maxConnections} conexiones; ${
+      oldestTransactionMs === null
+        ? 'ninguna transacción abierta'
+        : `la transacción abierta más antigua lleva ${formatDuration(oldestTransactionMs)}`
+    }`,
   disk: (free: number, total: number, percent: number) =>
     `${formatBytes(free)} libres de ${formatBytes(total)} (${decimal.format(percent)} %)`,
   memory: (rss: number, heapUsed: number, heapLimit: number, percent: number) =>
@@ -63,6 +79,7 @@ export const HEALTH_MSG = {
     `La última copia es de hace ${duration(minutes)} (${file}); debería haber una cada día`,
   backupNoneYet: 'Aún no hay copias; la primera se hará automáticamente al poco de arrancar',
   backupNone: 'No hay ninguna copia de seguridad',
+  backupPostgres: POSTGRES_BACKUPS,
 } as const;
 
 /** `{message}` answers of the maintenance actions. */
@@ -80,6 +97,8 @@ export const SYSTEM_MSG = {
   tokensCleared: (users: number) =>
     `Sesiones cerradas: ${plural(users, 'usuario deberá', 'usuarios deberán')} iniciar sesión de nuevo`,
   backupDone: (file: string) => `Copia de seguridad creada: ${file}`,
+  /** The 409 of `POST /admin/system/backup` on PostgreSQL. */
+  backupPostgres: POSTGRES_BACKUPS,
 } as const;
 
 /** Activity-log rows `{action, details}` of Sistema (CONTRACT §10). */
@@ -127,6 +146,8 @@ export const STARTUP_ERR = {
     `VAPID_SUBJECT debe ser una dirección mailto: o una URL https: (es «${value}»)`,
   vapidFile: (file: string, code: string) =>
     `No se pueden leer ni crear las claves de los avisos ${file} (${code}): revisa los permisos de la carpeta de datos o define VAPID_PUBLIC_KEY y VAPID_PRIVATE_KEY`,
+  postgresUnreachable: (server: string, reason: string) =>
+    `No se puede usar la base de datos PostgreSQL ${server} (${reason}): revisa DATABASE_URL, que el servidor esté en marcha y que el usuario pueda entrar y crear tablas`,
   secretFile: (file: string, code: string) =>
     `No se puede leer ni crear el secreto de las sesiones ${file} (${code}): revisa los permisos de la carpeta de datos o define JWT_SECRET`,
   emptyDb: (dbPath: string, backup: string | null) =>

@@ -163,15 +163,18 @@ describe('POST /api/admin/approve-user', () => {
     expect(unknown.body).toEqual({ detail: ERR.userNotFound });
   });
 
-  it('two admins deciding at once: one 200, one 409', async () => {
+  it('two admins deciding at once: one 200, one refused (409, or 404 once rejected)', async () => {
     const other = await makeUser('admin');
     const p = await registerPending();
     const [a, b] = await Promise.all([
       api().post('/api/admin/approve-user').set(admin.auth).send({ user_id: p.id, approved: true }),
       api().post('/api/admin/approve-user').set(other.auth).send({ user_id: p.id, approved: false }),
     ]);
-    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    // The approval first: the rejection finds the user no longer pending (409). The rejection first:
+    // it deleted the pending account, so the approval finds no such user (404). PostgreSQL runs the two
+    // side by side, so either may commit first.
     const winnerApproved = a.status === 200;
+    expect([a.status, b.status].sort()).toEqual(winnerApproved ? [200, 409] : [200, 404]);
     expect((await userRow(p.id))?.isApproved ?? false).toBe(winnerApproved);
   });
 
@@ -287,6 +290,45 @@ describe('POST /api/admin/update-user-role', () => {
       .send({ user_id: solo.user.id, new_role: 'manager' })
       .expect(200);
     expect((await api().get('/api/admin/users').set(solo.auth)).status).toBe(401);
+    admin = await makeUser('admin', { name: 'Jefa de Patio' });
+  });
+
+  it('two admins stepping down at once leave one admin: one 200, one 400', async () => {
+    await setupApp();
+    const [a, b] = [await makeUser('admin'), await makeUser('admin')];
+    const demote = (who: TestUser, whom: TestUser) =>
+      api()
+        .post('/api/admin/update-user-role')
+        .set(who.auth)
+        .send({ user_id: whom.user.id, new_role: 'manager' });
+    const [aa, bb] = await Promise.all([demote(a, a), demote(b, b)]);
+    expect([aa.status, bb.status].sort()).toEqual([200, 400]);
+    expect((aa.status === 400 ? aa : bb).body).toEqual({ detail: ERR.lastAdmin });
+    expect([(await userRow(a.user.id))?.role, (await userRow(b.user.id))?.role].sort()).toEqual([
+      'admin',
+      'manager',
+    ]);
+    admin = await makeUser('admin', { name: 'Jefa de Patio' });
+  });
+
+  it('two admins demoting each other at once leave one admin', async () => {
+    await setupApp();
+    const [a, b] = [await makeUser('admin'), await makeUser('admin')];
+    const demote = (who: TestUser, whom: TestUser) =>
+      api()
+        .post('/api/admin/update-user-role')
+        .set(who.auth)
+        .send({ user_id: whom.user.id, new_role: 'manager' });
+    const [ab, ba] = await Promise.all([demote(a, b), demote(b, a)]);
+    // The loser is refused as the last admin (400), or, when the winner's commit came first, its
+    // revoked token no longer authenticates it (401).
+    const [win, lose] = ab.status === 200 ? [ab, ba] : [ba, ab];
+    expect(win.status).toBe(200);
+    expect([400, 401]).toContain(lose.status);
+    expect([(await userRow(a.user.id))?.role, (await userRow(b.user.id))?.role].sort()).toEqual([
+      'admin',
+      'manager',
+    ]);
     admin = await makeUser('admin', { name: 'Jefa de Patio' });
   });
 

@@ -1,14 +1,16 @@
 // Backups (CONTRACT §10): on demand from Sistema, daily from the jobs, the newest 7 kept, and the
-// health check's view of them.
+// health check's view of them. On PostgreSQL the backups are the database's (CONTRACT §18): the endpoint
+// answers 409, no job takes one, the health check says so; each test asserts that there instead.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BACKUPS_KEPT } from '@shared/constants';
-import { HEALTH_MSG } from '@shared/labels';
+import { HEALTH_MSG, SYSTEM_MSG } from '@shared/labels';
 import type { BackupResult, HealthCheck, LogEntry } from '@shared/schemas';
 import { config, configure } from '../../server/config';
+import { isPostgres } from '../../server/db';
 import { tasks, users } from '../../server/db/tables';
 import { backupIfDue, backupsDir, takeBackup } from '../../server/services/backups';
 import {
@@ -33,6 +35,10 @@ const backupNow = (auth: { Authorization: string }) => api().post('/api/admin/sy
 const health = async (auth: { Authorization: string }) =>
   (await api().get('/api/admin/system/health-check').set(auth)).body as HealthCheck;
 
+/** PostgreSQL's answer to a backup request (CONTRACT §18). */
+const refused = { status: 409, body: { detail: SYSTEM_MSG.backupPostgres } };
+const postgresCheck = { status: 'healthy', message: HEALTH_MSG.backupPostgres };
+
 describe('POST /admin/system/backup', () => {
   it('writes a valid SQLite copy with the same data into data/backups and logs it', async () => {
     const admin = await makeUser('admin', { name: 'Ana Admin' });
@@ -42,6 +48,13 @@ describe('POST /admin/system/backup', () => {
     await makeTask({ status: 'finalizada' });
 
     const res = await backupNow(admin.auth);
+    if (isPostgres) {
+      expect(res).toMatchObject(refused);
+      expect(files()).toEqual([]);
+      const logs = (await api().get('/api/admin/system/logs').set(admin.auth)).body as LogEntry[];
+      expect(logs.map((l) => l.action)).not.toContain('Crear copia de seguridad');
+      return;
+    }
     expect(res.status).toBe(200);
     const body = res.body as BackupResult;
     expect(body.file).toMatch(NAME);
@@ -74,6 +87,11 @@ describe('POST /admin/system/backup', () => {
     const admin = await makeUser('admin');
     fs.mkdirSync(backupsDir(), { recursive: true });
     fs.writeFileSync(path.join(backupsDir(), 'LEEME.txt'), 'no es una copia');
+    if (isPostgres) {
+      for (let i = 0; i < 2; i++) expect(await backupNow(admin.auth)).toMatchObject(refused);
+      expect(files()).toEqual(['LEEME.txt']);
+      return;
+    }
     const made: string[] = [];
     for (let i = 0; i < BACKUPS_KEPT + 2; i++) {
       made.push(((await backupNow(admin.auth)).body as BackupResult).file);
@@ -91,6 +109,12 @@ describe('POST /admin/system/backup', () => {
     fs.mkdirSync(backupsDir(), { recursive: true });
     fs.writeFileSync(path.join(backupsDir(), 'torre-2020-01-01T00-00-00-000Z.db.partial'), 'x');
     const [a, b] = await Promise.all([backupNow(admin.auth), backupNow(admin.auth)]);
+    if (isPostgres) {
+      // Nothing of this server's touches the folder.
+      expect([a, b]).toMatchObject([refused, refused]);
+      expect(files()).toEqual(['torre-2020-01-01T00-00-00-000Z.db.partial']);
+      return;
+    }
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.file).not.toBe(b.body.file);
     expect(files()).toEqual([a.body.file, b.body.file].sort());
@@ -109,6 +133,15 @@ describe('a backup while transactions are open', () => {
       throw new Error('rolled back');
     });
     await sleep(20);
+    if (isPostgres) {
+      // Refused at once, open transaction or not: PostgreSQL's own backups see committed data only.
+      const refusal = takeBackup(null).catch((err: unknown) => err);
+      giveUp();
+      await expect(open).rejects.toThrow('rolled back');
+      expect(await refusal).toMatchObject({ status: 409, detail: SYSTEM_MSG.backupPostgres });
+      expect(files()).toEqual([]);
+      return;
+    }
     const backup = takeBackup(null);
     await sleep(50);
     giveUp();
@@ -128,6 +161,14 @@ describe('a backup while transactions are open', () => {
 
 describe('daily backup', () => {
   it('is taken when none is younger than a day, by the Sistema actor', async () => {
+    if (isPostgres) {
+      // Never due: PostgreSQL's backups are not this server's.
+      expect(await backupIfDue()).toBeNull();
+      await advanceClock(48 * 60 * 60_000);
+      expect(await backupIfDue()).toBeNull();
+      expect(files()).toEqual([]);
+      return;
+    }
     const first = await backupIfDue();
     expect(first?.file).toMatch(NAME);
     expect(await backupIfDue()).toBeNull();
@@ -162,6 +203,14 @@ describe('daily backup', () => {
       // The job only needs to know the database is a file; the backup copies the open one.
       configure({ dbPath: path.join(config.dataDir, 'torre.db') });
       const stop = startBackgroundJobs();
+      if (isPostgres) {
+        // No schedule at all on PostgreSQL, even with a database path configured.
+        vi.advanceTimersByTime(BACKUP_FIRST_CHECK_MS + 2 * BACKUP_CHECK_EVERY_MS);
+        stop();
+        expect(vi.getTimerCount()).toBe(0);
+        expect(files()).toEqual([]);
+        return;
+      }
       try {
         vi.advanceTimersByTime(BACKUP_FIRST_CHECK_MS - 1);
         expect(files()).toEqual([]);
@@ -195,6 +244,12 @@ describe('daily backup', () => {
 
 describe('health check: backup', () => {
   it('is healthy on a young server without backups, and warns once it is over a day old', async () => {
+    if (isPostgres) {
+      expect((await health((await makeUser('admin')).auth)).checks.backup).toEqual(postgresCheck);
+      await advanceClock(25 * 60 * 60_000);
+      expect((await health((await makeUser('admin')).auth)).checks.backup).toEqual(postgresCheck);
+      return;
+    }
     expect((await health((await makeUser('admin')).auth)).checks.backup).toEqual({
       status: 'healthy',
       message: HEALTH_MSG.backupNoneYet,
@@ -206,6 +261,13 @@ describe('health check: backup', () => {
   });
 
   it('is healthy within 26 h of the newest backup and warns after', async () => {
+    if (isPostgres) {
+      // A file that looks like an old backup in the folder is not PostgreSQL's backup.
+      fs.mkdirSync(backupsDir(), { recursive: true });
+      fs.writeFileSync(path.join(backupsDir(), 'torre-2020-01-01T00-00-00-000Z.db'), 'x');
+      expect((await health((await makeUser('admin')).auth)).checks.backup).toEqual(postgresCheck);
+      return;
+    }
     const { file } = await takeBackup(null);
     await advanceClock(3 * 60 * 60_000 + 5 * 60_000);
     expect((await health((await makeUser('admin')).auth)).checks.backup).toEqual({

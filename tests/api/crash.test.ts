@@ -1,14 +1,21 @@
 // Crash safety (CONTRACT §1: WAL + synchronous=NORMAL): the real server in a child process takes a
 // stream of task creations, is killed with SIGKILL halfway, and restarts on the same database. Every
 // task it acknowledged with 201 is there, the file passes integrity_check, and the migrations applied at
-// the first start are not applied again.
+// the first start are not applied again. On PostgreSQL (CONTRACT §18) the node is what dies, on a
+// database of its own: every acknowledged task is there and the restart migrates nothing (no file to
+// check).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeDb, openDb, query, runMigrations, sqlite } from '../../server/db';
+import { closeDb, isPostgres, openDb, query, runMigrations, sqlite } from '../../server/db';
+import { closeDatabase, openDatabase } from '../../server/db/open';
+import { sqlFor } from '../../server/db/dialect';
+import { migratePostgres } from '../../server/db/migrate-pg';
+import { postgresPool } from '../../server/db/postgres';
 import { ADMIN, startAppProcess } from '../browser/global-setup';
+import { freshPostgresDatabaseUrl } from '../helpers/postgres-db';
 
 const TOTAL = 1000;
 const CONCURRENCY = 20;
@@ -20,15 +27,28 @@ const noClient = path.join(dataDir, 'no-client');
 const port = 5000 + Math.floor(Math.random() * 900);
 const base = `http://127.0.0.1:${port}/api`;
 const children: ChildProcess[] = [];
+/** PostgreSQL: the database both starts of the server use. */
+let databaseUrl: string | undefined;
 
-afterAll(() => {
+afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  closeDb();
+  await closeDatabase();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function start(): Promise<ChildProcess> {
-  const child = await startAppProcess(port, dataDir, noClient);
+  // The child takes its engine from the environment, copied when it is spawned (synchronously).
+  let starting: Promise<ChildProcess>;
+  if (isPostgres) {
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = databaseUrl ??= await freshPostgresDatabaseUrl();
+    try {
+      starting = startAppProcess(port, dataDir, noClient);
+    } finally {
+      process.env.DATABASE_URL = saved;
+    }
+  } else starting = startAppProcess(port, dataDir, noClient);
+  const child = await starting;
   children.push(child);
   return child;
 }
@@ -48,8 +68,10 @@ async function login(): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+const JOURNAL = sqlFor({ sqlite: '__drizzle_migrations', postgres: 'drizzle.__drizzle_migrations' });
 const appliedMigrations = async () =>
-  (await query<{ n: number }>('SELECT count(*) AS n FROM __drizzle_migrations'))[0].n;
+  (await query<{ n: number }>(`SELECT count(*) AS n FROM ${JOURNAL}`))[0].n;
+const migrationsFolder = sqlFor({ sqlite: 'migrations', postgres: 'migrations-pg' });
 
 describe('SIGKILL in the middle of a stream of writes', () => {
   it('keeps every acknowledged task, an intact file and idempotent migrations', async () => {
@@ -107,18 +129,27 @@ describe('SIGKILL in the middle of a stream of writes', () => {
     await exited(second);
 
     // The file itself: intact, every acknowledged row present, and a third migration run applies 0.
-    openDb(dbFile);
-    expect(sqlite.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    // PostgreSQL: the database the nodes used, every acknowledged row present, a third run applies 0.
+    if (isPostgres) await openDatabase({ dbPath: ':memory:', databaseUrl });
+    else {
+      openDb(dbFile);
+      expect(sqlite.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    }
     const ids = new Set(
       (await query<{ id: string }>("SELECT id FROM tasks WHERE trailer_id LIKE 'CRASH-%'")).map((r) => r.id),
     );
     for (const id of acked) expect(ids.has(id)).toBe(true);
     const journal = JSON.parse(
-      fs.readFileSync(path.resolve(import.meta.dirname, '../../migrations/meta/_journal.json'), 'utf8'),
+      fs.readFileSync(
+        path.resolve(import.meta.dirname, `../../${migrationsFolder}/meta/_journal.json`),
+        'utf8',
+      ),
     ) as { entries: unknown[] };
     expect(await appliedMigrations()).toBe(journal.entries.length);
-    expect(runMigrations()).toBe(0);
+    if (isPostgres) await migratePostgres(postgresPool());
+    else expect(runMigrations()).toBe(0);
     expect(await appliedMigrations()).toBe(journal.entries.length);
-    closeDb();
+    if (isPostgres) await closeDatabase();
+    else closeDb();
   }, 120_000);
 });

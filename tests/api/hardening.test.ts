@@ -4,11 +4,13 @@
 // answers left in a browser's or proxy's cache.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import express from 'express';
 import supertest from 'supertest';
 import { LOGIN_RATE_LIMIT } from '@shared/constants';
 import { ERR } from '@shared/labels';
 import { configure } from '../../server/config';
 import { createApp } from '../../server/app';
+import { errorHandler } from '../../server/http/errors';
 import { activityLog, taskEvents, tasks } from '../../server/db/tables';
 import { db, makeTask, makeUser, setupApp, tx, type TestUser } from '../helpers/context';
 
@@ -388,5 +390,52 @@ describe('HTTP headers (CONTRACT §14)', () => {
     expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 404, 403, 404, 400, 401]);
     for (const [i, res] of answers.entries())
       expect(res.headers['cache-control'], `answer ${i}`).toBe('no-store');
+  });
+});
+
+describe('database errors: the same answers on both engines (CONTRACT §3, §14, §18)', () => {
+  // Errors as the drivers throw them (node-postgres: a SQLSTATE `code`, or node's socket code, or words
+  // only), wrapped in `cause` as drizzle does, through the app's own error handler.
+  const driverError = (message: string, code?: string) =>
+    Object.assign(new Error('Failed query: select …'), {
+      cause: Object.assign(new Error(message), { code }),
+    });
+  const answerTo = async (err: unknown) => {
+    const app = express();
+    app.get('/boom', () => {
+      throw err;
+    });
+    app.use(errorHandler);
+    const res = await supertest(app).get('/boom');
+    return { status: res.status, detail: (res.body as { detail: string }).detail };
+  };
+
+  it('a database that cannot be reached or cannot keep a write is a 503, never a 500', async () => {
+    const unavailable = [
+      driverError('SQLITE_FULL: database or disk is full', 'SQLITE_FULL'),
+      driverError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      driverError('Connection terminated unexpectedly'),
+      driverError('timeout exceeded when trying to connect'),
+      driverError('terminating connection due to administrator command', '57P01'),
+      driverError('the database system is starting up', '57P03'),
+      driverError('sorry, too many clients already', '53300'),
+      driverError('could not extend file: No space left on device', '53100'),
+      driverError('cannot execute UPDATE in a read-only transaction', '25006'),
+      driverError('connection failure', '08006'),
+    ];
+    for (const err of unavailable)
+      expect(await answerTo(err)).toEqual({ status: 503, detail: ERR.storageUnavailable });
+  });
+
+  it('a value PostgreSQL refuses where SQLite takes it is bad input (4xx); the server’s own faults stay 500', async () => {
+    for (const code of ['22021', '22003', '22P02', '22001', '22007'])
+      expect((await answerTo(driverError('invalid input value', code))).status).toBe(400);
+    expect((await answerTo(driverError('index row size exceeds btree maximum', '54000'))).status).toBe(413);
+    for (const err of [
+      driverError('division by zero', '22012'),
+      new Error('fallo'),
+      driverError('x', '23503'),
+    ])
+      expect(await answerTo(err)).toEqual({ status: 500, detail: ERR.internal });
   });
 });

@@ -9,6 +9,7 @@ import { HttpError } from '../../server/http/errors';
 import { passwordWork } from '../../server/http/rate-limit';
 import { idempotencyKeys, punches, taskEvents, tasks, users } from '../../server/db/tables';
 import { session } from '../../server/db';
+import { presence } from '../../server/services/presence';
 import { advanceClock, db, makeTask, makeUser, now, setupApp, tokenFor, tx } from '../helpers/context';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
@@ -185,6 +186,59 @@ describe('the same key twice at once', () => {
     expect(a.status).toBe(200);
     expect(answer(b)).toEqual(answer(a));
     expect(await eventsOf(task.id, 'assigned')).toHaveLength(1);
+  });
+});
+
+describe('the same key on two nodes at once (one database, CONTRACT §18)', () => {
+  // Another node's request with the same key places it between this request's lookup (nothing there
+  // yet) and its own transaction: it is simulated at the only await in between (the presence touch),
+  // then that node stores its answer a moment later. On PostgreSQL a placement that meets the other
+  // node's open transaction waits for its commit; on SQLite the other write simply came first.
+  const otherNode = { status: 200, body: JSON.stringify({ message: 'respuesta del otro nodo' }) };
+  function anotherNodeTakes(userId: string, path: string, key: string): void {
+    const touch = presence.touch.bind(presence);
+    let done = false;
+    vi.spyOn(presence, 'touch').mockImplementation(async (id: string) => {
+      if (!done) {
+        done = true;
+        const row = { userId, method: 'POST', path, key };
+        await tx(() =>
+          db.insert(idempotencyKeys).values({ ...row, status: 0, body: 'pending:otro', createdAt: now() }),
+        );
+        setTimeout(
+          () =>
+            void tx(() =>
+              db
+                .update(idempotencyKeys)
+                .set(otherNode)
+                .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key))),
+            ),
+          150,
+        );
+      }
+      return touch(id);
+    });
+  }
+
+  it("the second writes nothing and answers with the first one's answer", async () => {
+    const driver = await makeUser('conductor');
+    const key = newKey();
+    anotherNodeTakes(driver.user.id, '/api/timeclock/punch', key);
+    const res = await punch(driver.auth, 'entrada', key);
+    expect(answer(res)).toEqual({ status: 200, body: JSON.parse(otherNode.body) });
+    expect(res.headers['idempotent-replayed']).toBe('true');
+    expect(await punchesOf(driver.user.id)).toHaveLength(0);
+    expect(await keyRows(key)).toMatchObject([otherNode]);
+  });
+
+  it("a refusal that wrote nothing does not overwrite the first one's answer either", async () => {
+    const driver = await makeUser('conductor');
+    const key = newKey();
+    anotherNodeTakes(driver.user.id, '/api/timeclock/punch', key);
+    // Not clocked in: this request alone would be a 409 that writes nothing.
+    const res = await punch(driver.auth, 'salida', key);
+    expect(answer(res)).toEqual({ status: 200, body: JSON.parse(otherNode.body) });
+    expect(await keyRows(key)).toMatchObject([otherNode]);
   });
 });
 

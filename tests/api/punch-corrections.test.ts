@@ -235,6 +235,23 @@ describe('POST /api/admin/timeclock/punches', () => {
     expect(twice.status).toBe(409);
     expect(twice.body).toEqual({ detail: SUPERVISION_ERR.punchDuplicate });
   });
+
+  it('the same punch added by two supervisors at once is stored once: one 201, one 409', async () => {
+    const driver = await makeUser('conductor');
+    const body = {
+      user_id: driver.user.id,
+      clock_type: 'entrada',
+      timestamp: ago(HOUR).toISOString(),
+      reason: 'Olvido',
+    };
+    const [a, b] = await Promise.all([add(manager, body), add(admin, body)]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const stored = await db.select().from(punches).where(eq(punches.userId, driver.user.id));
+    expect(stored).toHaveLength(1);
+    expect(
+      await db.select().from(punchCorrections).where(eq(punchCorrections.punchId, stored[0]!.id)),
+    ).toHaveLength(1);
+  });
 });
 
 describe('DELETE /api/admin/timeclock/punches/{id}', () => {
@@ -321,6 +338,16 @@ describe('DELETE /api/admin/timeclock/punches/{id}', () => {
     const again = await remove(manager, id);
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ detail: SUPERVISION_ERR.punchNotFound });
+    expect(await db.select().from(punchCorrections).where(eq(punchCorrections.punchId, id))).toHaveLength(1);
+  });
+
+  it('one punch removed by two supervisors at once: one 200, one 404, one history row', async () => {
+    const driver = await makeUser('conductor');
+    const when = ago(2 * HOUR);
+    await makePunch(driver.user.id, 'entrada', when);
+    const id = await punchId(driver.user.id, when);
+    const [a, b] = await Promise.all([remove(manager, id), remove(admin, id)]);
+    expect([a.status, b.status].sort()).toEqual([200, 404]);
     expect(await db.select().from(punchCorrections).where(eq(punchCorrections.punchId, id))).toHaveLength(1);
   });
 });

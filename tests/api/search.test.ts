@@ -90,6 +90,15 @@ describe('matching', () => {
     expect(await search({ query: 'camión norte' })).toEqual([]);
   });
 
+  it('folds ñ, and accents written as combining marks, in the rows and in the term alike', async () => {
+    const penon = await makeTask({ origin: 'Muelle Peñón', destination: 'Campa A-1' });
+    const decomposed = await makeTask({ origin: 'Campa B-2', destination: 'Zona Camio\u0301n' }); // ó as o + ◌́
+    expect(ids(await search({ query: 'penon' }))).toEqual([penon.id]);
+    expect(ids(await search({ query: 'PEN\u0303O\u0301N' }))).toEqual([penon.id]);
+    expect(ids(await search({ query: 'camión' }))).toEqual([decomposed.id]);
+    expect(ids(await search({ query: 'zona camion' }))).toEqual([decomposed.id]);
+  });
+
   it('search_type limits the field; all covers id, trailer, origin and destination', async () => {
     const t = await makeTask({ origin: 'Taller', destination: 'Lavadero', trailerId: '1234-BCD' });
     expect(ids(await search({ query: 'lavadero', search_type: 'destination' }))).toEqual([t.id]);

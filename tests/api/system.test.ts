@@ -10,7 +10,8 @@ import { COLLECTION_LABELS, ERR, HEALTH_MSG } from '@shared/labels';
 import { HEALTH_CHECK_NAMES, type DbStatus, type HealthCheck, type LogEntry } from '@shared/schemas';
 import { HEALTH_STATUSES } from '@shared/enums';
 import { configure } from '../../server/config';
-import { execute, query } from '../../server/db';
+import { execute, isPostgres, query, sqlite } from '../../server/db';
+import { sqlFor } from '../../server/db/dialect';
 import { activityLog, notifications, taskEvents, users } from '../../server/db/tables';
 import {
   advanceClock,
@@ -21,6 +22,7 @@ import {
   makeUser,
   now,
   setupServer,
+  sleep,
   tokenFor,
   tx,
 } from '../helpers/context';
@@ -55,8 +57,9 @@ const call = (method: 'get' | 'post', endpoint: string, auth?: { Authorization: 
 
 const rawTaskTypes = async (id: string) =>
   (await query<{ task_types: string }>('SELECT task_types FROM users WHERE id = ?', [id]))[0].task_types;
-const appliedMigrations = async () =>
-  (await query<{ n: number }>('SELECT count(*) AS n FROM __drizzle_migrations'))[0];
+// drizzle's journal of applied migrations: PostgreSQL's migrator keeps it in its own schema.
+const JOURNAL = sqlFor({ sqlite: '__drizzle_migrations', postgres: 'drizzle.__drizzle_migrations' });
+const appliedMigrations = async () => (await query<{ n: number }>(`SELECT count(*) AS n FROM ${JOURNAL}`))[0];
 
 describe('permissions', () => {
   it.each(ENDPOINTS)(
@@ -71,7 +74,8 @@ describe('permissions', () => {
         expect(res.body).toEqual({ detail: ERR.forbidden });
       }
       const ok = await call(m, e, (await makeUser('admin')).auth);
-      expect(ok.status).toBe(200);
+      // Past the role check: on PostgreSQL the backup endpoint then refuses (CONTRACT §18).
+      expect(ok.status).toBe(isPostgres && e === 'backup' ? 409 : 200);
     },
   );
 });
@@ -172,12 +176,19 @@ describe('GET health-check', () => {
     }
     expect(body.checks.database).toEqual({
       status: 'healthy',
-      message: expect.stringMatching(/^Integridad correcta \(\d+(,\d)? KB\)$/),
+      message: expect.stringMatching(
+        isPostgres
+          ? /^PostgreSQL \d+(\.\d+)*, \d+(,\d)? MB; \d+ de \d+ conexiones; (ninguna transacción abierta|la transacción abierta más antigua lleva \d+ s)$/
+          : /^Integridad correcta \(\d+(,\d)? KB\)$/,
+      ),
     });
     expect(body.checks.disk.message).toMatch(/libres de/);
     expect(body.checks.memory.message).toMatch(/^Proceso .+; heap .+ de .+ \(.+ %\)$/);
     expect(body.checks.auto_assignment).toEqual({ status: 'healthy', message: HEALTH_MSG.autoIdle });
-    expect(body.checks.backup).toEqual({ status: 'healthy', message: HEALTH_MSG.backupNoneYet });
+    expect(body.checks.backup).toEqual({
+      status: 'healthy',
+      message: isPostgres ? HEALTH_MSG.backupPostgres : HEALTH_MSG.backupNoneYet,
+    });
     const rank = { healthy: 0, warning: 1, error: 2 };
     const worst = Object.values(body.checks).reduce((w, c) => Math.max(w, rank[c.status]), 0);
     expect(rank[body.overall_status]).toBe(worst);
@@ -220,14 +231,56 @@ describe('GET health-check', () => {
     expect(idle.body.checks.auto_assignment).toEqual({ status: 'healthy', message: HEALTH_MSG.autoIdle });
   });
 
-  it('warns about missing backups once the server is older than a day', async () => {
+  it('warns about missing backups once the server is older than a day (PostgreSQL: its own backups)', async () => {
     await advanceClock(25 * 60 * 60_000);
     const res = await call('get', 'health-check', (await makeUser('admin')).auth);
+    if (isPostgres) {
+      // CONTRACT §18: the database's backups (pg_dump, point-in-time recovery), said as healthy.
+      expect(res.body.checks.backup).toEqual({ status: 'healthy', message: HEALTH_MSG.backupPostgres });
+      return;
+    }
     expect(res.body.checks.backup).toEqual({
       status: 'warning',
       message: 'No hay ninguna copia de seguridad',
     });
     expect(res.body.overall_status).not.toBe('healthy');
+  });
+
+  it("tells the engine's own facts: SQLite's file size; PostgreSQL's version, size, connections and oldest transaction", async () => {
+    const admin = await makeUser('admin');
+    if (!isPostgres) {
+      const bytes =
+        (sqlite.pragma('page_count', { simple: true }) as number) *
+        (sqlite.pragma('page_size', { simple: true }) as number);
+      const res = await call('get', 'health-check', admin.auth);
+      expect(res.body.checks.database).toEqual({ status: 'healthy', message: HEALTH_MSG.databaseOk(bytes) });
+      return;
+    }
+    // Another connection's transaction, open for over a second, is the oldest one.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const open = tx(async () => {
+      await execute('SELECT 1');
+      await held;
+    });
+    await sleep(1_100);
+    const res = await call('get', 'health-check', admin.auth);
+    release();
+    await open;
+    const [facts] = await query<{ version: string; max: number }>(
+      "SELECT current_setting('server_version') AS version, current_setting('max_connections')::int AS max",
+    );
+    const version = facts.version.split(' ')[0].replace(/\./g, '\\.');
+    expect(res.body.checks.database).toEqual({
+      status: 'healthy',
+      message: expect.stringMatching(
+        new RegExp(
+          `^PostgreSQL ${version}, \\d+(,\\d)? MB; (?:[2-9]|\\d{2,}) de ${facts.max} conexiones; la transacción abierta más antigua lleva [1-9]\\d* s$`,
+        ),
+      ),
+    });
+    // The probe's write left nothing behind.
+    expect(await query("SELECT key FROM app_settings WHERE key = 'health_probe'")).toEqual([]);
   });
 });
 

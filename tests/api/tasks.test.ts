@@ -6,7 +6,9 @@ import crypto from 'node:crypto';
 import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/tables';
 import { advanceClock, db, makePunch, makeTask, makeUser, now, setupApp, tx } from '../helpers/context';
 import Database from 'better-sqlite3';
-import { sqlite, withWriteConnection } from '../../server/db';
+import pg from 'pg';
+import { execute, isPostgres, sqlite, withWriteConnection } from '../../server/db';
+import { postgresPool } from '../../server/db/postgres';
 import { ERR } from '@shared/labels';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
@@ -46,6 +48,30 @@ describe('permissions', () => {
     expect(reset.body.detail).toBe('No tienes permiso para esta acción');
   });
 });
+
+/** A trigger of the test's own that makes the database refuse every move to en_proceso (or drops it). */
+async function refuseAssignments(on: boolean): Promise<void> {
+  if (isPostgres) {
+    if (on) {
+      await execute(`CREATE FUNCTION refuse_assignment() RETURNS trigger LANGUAGE plpgsql
+        AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
+      await execute(`CREATE TRIGGER refuse_assignment BEFORE UPDATE OF status ON tasks FOR EACH ROW
+        WHEN (NEW.status = 'en_proceso') EXECUTE FUNCTION refuse_assignment()`);
+    } else {
+      await execute('DROP TRIGGER refuse_assignment ON tasks');
+      await execute('DROP FUNCTION refuse_assignment()');
+    }
+    return;
+  }
+  await withWriteConnection((conn) =>
+    conn.exec(
+      on
+        ? `CREATE TRIGGER refuse_assignment BEFORE UPDATE OF status ON tasks
+        WHEN NEW.status = 'en_proceso' BEGIN SELECT RAISE(ABORT, 'refused'); END`
+        : 'DROP TRIGGER refuse_assignment',
+    ),
+  );
+}
 
 describe('POST /api/tasks', () => {
   it('creates a pool task with every field present, upper-cased trailer and defaults', async () => {
@@ -113,17 +139,14 @@ describe('POST /api/tasks', () => {
     const driver = await makeUser('conductor', { online: true });
     await makePunch(driver.user.id, 'entrada');
     // The database refuses every assignment: the round inside the creating transaction throws.
-    await withWriteConnection((conn) =>
-      conn.exec(`CREATE TRIGGER refuse_assignment BEFORE UPDATE OF status ON tasks
-        WHEN NEW.status = 'en_proceso' BEGIN SELECT RAISE(ABORT, 'refused'); END`),
-    );
+    await refuseAssignments(true);
     const res = await api().post('/api/tasks').set(admin.auth).send(payload());
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'bolsa_trabajo', assigned_to: null, version: 1 });
     expect((await row(res.body.id)).status).toBe('bolsa_trabajo');
     expect(await events(res.body.id)).toEqual(['created']);
     expect(await notesOf(driver.user.id)).toHaveLength(0);
-    await withWriteConnection((conn) => conn.exec('DROP TRIGGER refuse_assignment'));
+    await refuseAssignments(false);
   });
 
   it('refuses bad input with 400 and a Spanish detail', async () => {
@@ -200,6 +223,7 @@ describe('GET /api/tasks', () => {
   it('reads the board through index ranges, never a scan of the history', async () => {
     // With 100k finished tasks a scan (or a walk of every finalizada row) would make the board slow;
     // the plans of the queries GET /tasks really runs must stay on the status / completed_at ranges.
+    if (isPostgres) return boardPlansOnPostgres();
     // (SQLite: every statement either connection compiles is seen; each is compiled once per connection.)
     const prepare = sqlite.prepare.bind(sqlite);
     const seen: string[] = [];
@@ -211,14 +235,7 @@ describe('GET /api/tasks', () => {
       seen.push(source);
       return original.call(this, source);
     });
-    for (const role of ['admin', 'gestor', 'conductor'] as const)
-      expect(
-        (
-          await api()
-            .get('/api/tasks')
-            .set((await makeUser(role)).auth)
-        ).status,
-      ).toBe(200);
+    await loadBoards();
     spy.mockRestore();
     const plans = seen
       .filter((q) => q.startsWith('select') && q.includes('from "tasks"'))
@@ -238,6 +255,69 @@ describe('GET /api/tasks', () => {
     expect(plans.some((p) => p.includes('tasks_completed (completed_at>?)'))).toBe(true);
   });
 });
+
+/** GET /tasks as an admin, a gestor and a conductor. */
+async function loadBoards(): Promise<void> {
+  for (const role of ['admin', 'gestor', 'conductor'] as const)
+    expect(
+      (
+        await api()
+          .get('/api/tasks')
+          .set((await makeUser(role)).auth)
+      ).status,
+    ).toBe(200);
+}
+
+/**
+ * PostgreSQL's planner weighs the table's statistics (it takes no hints): over a handful of rows a Seq
+ * Scan is its right choice. So the history is there first — 20,000 tasks finished two days ago, analysed
+ * — then every statement of the three boards is explained with the parameters it ran with.
+ */
+async function boardPlansOnPostgres(): Promise<void> {
+  const old = now().getTime() - 48 * HOUR;
+  await execute(
+    `INSERT INTO tasks (id, title, origin, destination, trailer_id, priority, status, vehicle_type,
+       created_at, updated_at, completed_at, status_since)
+     SELECT 'history-' || g, 'Mover', 'Muelle 1', 'Campa A-12', 'H-' || g, 'normal', 'finalizada',
+       'semiremolque', ?::bigint - 3600000, ?::bigint, ?::bigint, ?::bigint
+     FROM generate_series(1, 20000) AS g`,
+    [old, old, old, old],
+  );
+  const open = await makeTask();
+  const driver = await makeUser('conductor');
+  await makeTask({ status: 'en_proceso', assignedTo: driver.user.id });
+  await makeTask({ status: 'finalizada', assignedTo: driver.user.id });
+  expect(open.status).toBe('bolsa_trabajo');
+  await execute('ANALYZE tasks');
+
+  const seen: { text: string; values: unknown[] }[] = [];
+  const original = pg.Client.prototype.query;
+  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
+    const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[]?];
+    const text = typeof config === 'string' ? config : config.text;
+    seen.push({ text, values: (typeof config === 'string' ? undefined : config.values) ?? values ?? [] });
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as never);
+  await loadBoards();
+  spy.mockRestore();
+  const plans: string[] = [];
+  for (const q of seen.filter((q) => q.text.startsWith('select') && q.text.includes('from "tasks"'))) {
+    const { rows } = await postgresPool().query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q.text}`, q.values);
+    plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+  }
+  // Two statements per board but the gestor's (no finished tasks): five.
+  expect(plans).toHaveLength(5);
+  for (const plan of plans) {
+    expect(plan).not.toMatch(/Seq Scan on tasks/);
+    expect(plan).toMatch(
+      /Index (Only )?Scan (Backward )?using tasks_\w+ on tasks|Bitmap Index Scan on tasks_/,
+    );
+  }
+  expect(plans.some((p) => /Index Cond: \(completed_at > /.test(p))).toBe(true);
+}
 
 describe('PUT /api/tasks/{id} by staff', () => {
   it('edits fields with version+1, an updated event and an activity row', async () => {

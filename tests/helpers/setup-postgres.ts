@@ -4,3 +4,6 @@
 import { inject } from 'vitest';
 
 process.env.DATABASE_URL = inject('postgresAdminUrl');
+// The services' tests sign tokens before any server start could read the secret kept in the database
+// (that path has its own test): they get one from the environment, as an operator may give it.
+process.env.JWT_SECRET ??= 'a-test-secret-of-more-than-thirty-two-characters';

@@ -151,10 +151,10 @@ describe('presence effects', () => {
     const stats = nextMatching(adminSocket, 'stats:updated', (p) => Boolean(p.stats.online_drivers));
     const driverSocket = await connect(driver.token);
     expect((await online).user).toMatchObject({ name: 'Llega Ahora', is_online: true });
-    expect((await db.select().from(tasks).where(eq(tasks.id, task.id)))[0]).toMatchObject({
-      status: 'en_proceso',
-      assignedTo: driver.user.id,
-    });
+    // The round starts once the transition is stored and announced, beside the push to the admins.
+    await expect
+      .poll(async () => (await db.select().from(tasks).where(eq(tasks.id, task.id)))[0])
+      .toMatchObject({ status: 'en_proceso', assignedTo: driver.user.id });
     expect((await stats).stats.online_drivers).toBeGreaterThanOrEqual(1);
 
     const offline = nextMatching(

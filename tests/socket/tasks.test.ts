@@ -12,6 +12,7 @@ import {
   type TestSocket,
   type TestUser,
 } from '../helpers/context';
+import { presence } from '../../server/services/presence';
 
 const server = liveServer();
 let admin: TestUser;
@@ -125,6 +126,9 @@ describe('assignment pushes', () => {
     const chosen = await makeUser('conductor');
     const bystander = await makeUser('conductor');
     const [sc, sb, sa] = await Promise.all([chosen, bystander, admin].map(connect));
+    // Online once the connection's presence is stored (its own transaction, after the connect: on
+    // PostgreSQL it may still be under way when the task's transaction starts).
+    await presence.settled();
     await makePunch(chosen.user.id, 'entrada');
     const othersNotes = collect(sb, 'notification:new');
     const bystanderHeard = [

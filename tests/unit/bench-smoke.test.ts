@@ -1,42 +1,35 @@
 // `npm run bench -- --smoke` runs every section of the bench with tiny sizes, so the bench cannot rot.
-// Only its shape is checked (a row for every measure, the doc block written), never a timing.
+// Here on both engines (--engine both; the smoke run's default is SQLite alone): the PostgreSQL half
+// starts a cluster from the npm registry, runs every section over it and removes it (about 45 s). Only
+// the shape is checked (a row for every measure on each engine, the doc block written with the engines
+// side by side, nothing left behind), never a timing.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { BEGIN, END, type Section } from '../../scripts/bench/report';
+import { BEGIN, END, type EngineRun, type Section } from '../../scripts/bench/report';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-bench-smoke-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function runSmoke(json: string, out: string): Promise<{ code: number | null; output: string }> {
+function runSmoke(args: string[]): Promise<{ code: number | null; output: string; pid: number | undefined }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/bench/index.ts', '--smoke', '--json', json, '--out', out],
-      { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/index.ts', '--smoke', ...args], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
+    child.on('exit', (code) => resolve({ code, output, pid: child.pid }));
   });
 }
 
-it('the smoke run measures every section and writes its table', async () => {
-  const json = path.join(dir, 'bench.json');
-  const out = path.join(dir, 'PERFORMANCE.md');
-  fs.writeFileSync(out, '# Performance\n\nHand-written text that must survive.\n');
-  const { code, output } = await runSmoke(json, out);
-  expect(code, output).toBe(0);
-
-  const { mode, sections } = JSON.parse(fs.readFileSync(json, 'utf8')) as {
-    mode: string;
-    sections: Section[];
-  };
-  expect(mode).toBe('smoke');
+/** Every section of one engine's run, with the rows each must have. */
+function checkSections(sections: Section[]): void {
   const section = (prefix: string) => {
     const found = sections.find((s) => s.name.startsWith(prefix));
     expect(found, `section ${prefix}`).toBeDefined();
@@ -47,6 +40,7 @@ it('the smoke run measures every section and writes its table', async () => {
   for (const s of sections)
     for (const r of s.rows) {
       expect(r.result, `${s.name}: ${r.measure}`).toMatch(/\d/);
+      expect(r.result, `${s.name}: ${r.measure}`).not.toMatch(/^failed/);
       if (r.budget) expect(typeof r.ok).toBe('boolean');
     }
 
@@ -76,11 +70,36 @@ it('the smoke run measures every section and writes its table', async () => {
       expect.stringContaining('cards in the DOM'),
     ]),
   );
+}
+
+it('the smoke run measures every section on both engines and writes their table', async () => {
+  const json = path.join(dir, 'bench.json');
+  const out = path.join(dir, 'PERFORMANCE.md');
+  fs.writeFileSync(out, '# Performance\n\nHand-written text that must survive.\n');
+  const { code, output, pid } = await runSmoke(['--engine', 'both', '--json', json, '--out', out]);
+  expect(code, output).toBe(0);
+
+  const { mode, runs } = JSON.parse(fs.readFileSync(json, 'utf8')) as { mode: string; runs: EngineRun[] };
+  expect(mode).toBe('smoke');
+  expect(runs.map((r) => [r.engine, r.errors])).toEqual([
+    ['sqlite', []],
+    ['postgres', []],
+  ]);
+  for (const run of runs) checkSections(run.sections);
+  // Same rows on both engines (the side-by-side table has no holes).
+  const rows = (run: EngineRun) => run.sections.flatMap((s) => s.rows.map((r) => `${s.name}: ${r.measure}`));
+  expect(rows(runs[1])).toEqual(rows(runs[0]));
 
   const doc = fs.readFileSync(out, 'utf8');
   expect(doc).toContain('Hand-written text that must survive.');
   expect(doc).toContain(BEGIN);
   expect(doc).toContain(END);
-  expect(doc).toMatch(/\|\s*Section\s*\|\s*Measure\s*\|\s*Result\s*\|\s*Budget\s*\|/);
+  expect(doc).toMatch(
+    /\|\s*Section\s*\|\s*Measure\s*\|\s*SQLite\s*\|\s*Budget\s*\|\s*\|\s*PostgreSQL\s*\|\s*Budget\s*\|\s*\|\n/,
+  );
   expect(doc).toContain('Machine: ');
+  expect(doc).toMatch(/PostgreSQL: \d+(\.\d+)? from the npm registry .*synchronous_commit = off/);
+  // The bench's PostgreSQL cluster and temporary folders are gone.
+  const left = fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith(`torre-bench-pg-${pid}-`));
+  expect(left).toEqual([]);
 }, 600_000);

@@ -5,6 +5,7 @@ import supertest from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RETURN_REASONS, VEHICLE_TYPES } from '@shared/enums';
 import { query } from '../../server/db';
+import { FALSE, TRUE } from '../../server/db/dialect';
 import { driverStates } from '../../server/services/availability';
 import { generateYard, type YardResult } from '../../scripts/generator';
 import { now, setupDb } from '../helpers/context';
@@ -84,7 +85,7 @@ describe('a generated yard keeps the rules of the product', () => {
       ...Array(8).fill('conductor'),
     ]);
     const pending = await all<{ email: string; approved_at: number | null }>(
-      'SELECT email, approved_at FROM users WHERE is_approved = 0',
+      `SELECT email, approved_at FROM users WHERE is_approved = ${FALSE}`,
     );
     expect(pending).toHaveLength(2);
     expect(pending.every((p) => p.approved_at === null)).toBe(true);
@@ -96,7 +97,7 @@ describe('a generated yard keeps the rules of the product', () => {
   it('gives every driver semiremolque, and each other type to some of them', async () => {
     const types = (
       await all<{ task_types: string }>(
-        "SELECT task_types FROM users WHERE role = 'conductor' AND is_approved = 1",
+        `SELECT task_types FROM users WHERE role = 'conductor' AND is_approved = ${TRUE}`,
       )
     ).map((r) => JSON.parse(r.task_types) as string[]);
     expect(types.every((t) => t.includes('semiremolque'))).toBe(true);
@@ -191,20 +192,25 @@ describe('a generated yard keeps the rules of the product', () => {
     expect(reasons.length).toBeGreaterThan(1);
     for (const r of reasons) expect(RETURN_REASONS).toContain(r.reason);
     const delays = await one<{ over10: number; over30: number; quick: number }>(
-      `SELECT sum(assigned_at - created_at > 600000) AS over10, sum(assigned_at - created_at > 1800000) AS over30,
-        sum(assigned_at - created_at < 300000) AS quick FROM tasks WHERE status = 'finalizada'`,
+      `SELECT sum(CASE WHEN assigned_at - created_at > 600000 THEN 1 ELSE 0 END) AS over10,
+        sum(CASE WHEN assigned_at - created_at > 1800000 THEN 1 ELSE 0 END) AS over30,
+        sum(CASE WHEN assigned_at - created_at < 300000 THEN 1 ELSE 0 END) AS quick
+        FROM tasks WHERE status = 'finalizada'`,
     );
     expect(delays.over30).toBeGreaterThan(0);
     expect(delays.over10).toBeGreaterThan(delays.over30);
     expect(delays.quick).toBeGreaterThan(delays.over10);
-    const flags = await all<{ vehicle_type: string; flag: number | null; n: number }>(
-      `SELECT vehicle_type, no_drivers_available AS flag, count(*) AS n FROM tasks
-        WHERE deleted_at IS NULL GROUP BY 1, 2`,
-    );
+    // The flag comes back as 0/1 from SQLite and false/true from PostgreSQL.
+    const flags = (
+      await all<{ vehicle_type: string; flag: number | boolean | null; n: number }>(
+        `SELECT vehicle_type, no_drivers_available AS flag, count(*) AS n FROM tasks
+          WHERE deleted_at IS NULL GROUP BY 1, 2`,
+      )
+    ).map((f) => ({ ...f, flag: f.flag === null ? null : Boolean(f.flag) }));
     // Swap tasks are never matched by the engine, so they never record a matching attempt.
     expect(flags.filter((f) => f.vehicle_type === 'swap').map((f) => f.flag)).toEqual([null]);
-    expect(flags.some((f) => f.vehicle_type !== 'swap' && f.flag === 1)).toBe(true);
-    expect(flags.some((f) => f.vehicle_type !== 'swap' && f.flag === 0)).toBe(true);
+    expect(flags.some((f) => f.vehicle_type !== 'swap' && f.flag === true)).toBe(true);
+    expect(flags.some((f) => f.vehicle_type !== 'swap' && f.flag === false)).toBe(true);
   });
 
   it('punches entrada/salida pairs of 6 to 10 hours, night shifts across midnight included', async () => {
@@ -229,7 +235,7 @@ describe('a generated yard keeps the rules of the product', () => {
     const open = await all<{ user_id: string }>(
       'SELECT user_id FROM presence_intervals WHERE ended_at IS NULL',
     );
-    const online = await all<{ id: string }>('SELECT id FROM users WHERE is_online = 1');
+    const online = await all<{ id: string }>(`SELECT id FROM users WHERE is_online = ${TRUE}`);
     expect(open.map((o) => o.user_id).sort()).toEqual(online.map((o) => o.id).sort());
     expect(
       (await one<{ n: number }>('SELECT count(*) AS n FROM presence_intervals WHERE ended_at < started_at'))
@@ -259,7 +265,8 @@ describe('a generated yard keeps the rules of the product', () => {
     expect(await distinct('priority')).toEqual(['high', 'low', 'normal']);
     expect(await distinct('vehicle_type')).toEqual(['semiremolque', 'semiremolque_out_km0', 'swap']);
     const described = await one<{ none: number; some: number }>(
-      'SELECT sum(description IS NULL) AS none, sum(description IS NOT NULL) AS some FROM tasks',
+      `SELECT sum(CASE WHEN description IS NULL THEN 1 ELSE 0 END) AS none,
+        sum(CASE WHEN description IS NOT NULL THEN 1 ELSE 0 END) AS some FROM tasks`,
     );
     expect(described.none).toBeGreaterThan(0);
     expect(described.some).toBeGreaterThan(described.none);

@@ -1,0 +1,88 @@
+// The searcher (CONTRACT §5) on PostgreSQL: plain SQL over indexes, where SQLite keeps an in-memory index
+// (./search.ts). migrations-pg/0002_search.sql made torre_fold(text) = lower(unaccent(text)), the same
+// folding as the SQLite index's, and GIN trigram indexes on torre_fold(trailer_id | origin | destination)
+// and lower(id): a substring test written `torre_fold(col) LIKE '%' || torre_fold(term) || '%'` is
+// answered from them, and the term is folded by the same function as the rows. Two queries per search:
+// the page, then every result's trailer position and timeline together.
+import { and, desc, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { SearchType } from '@shared/enums';
+import { SEARCH_MAX_ROWS } from '@shared/constants';
+import type { Task } from '@shared/schemas';
+import { query } from '../db';
+import { tasks } from '../db/tables';
+import { presentJoined, selectTasks } from '../presenters/tasks';
+import type { EventRow, LocationRow } from './search';
+
+/** `% _ \` stand for themselves in the term (LIKE … ESCAPE '\'). */
+const literal = (term: string): string => term.replace(/[\\%_]/g, '\\$&');
+
+/** The chosen field(s) contain the term, folded; each test is the expression of one trigram index. */
+function contains(type: SearchType, term: string): SQL {
+  const pattern = literal(term);
+  const like = (field: SQL) => sql`${field} LIKE '%' || torre_fold(${pattern}) || '%' ESCAPE '\\'`;
+  const field = {
+    id: () => like(sql`lower(${tasks.id})`),
+    trailer: () => like(sql`torre_fold(${tasks.trailerId})`),
+    origin: () => like(sql`torre_fold(${tasks.origin})`),
+    destination: () => like(sql`torre_fold(${tasks.destination})`),
+  };
+  if (type !== 'all') return field[type]();
+  return or(field.id(), field.trailer(), field.origin(), field.destination())!;
+}
+
+/**
+ * The newest SEARCH_MAX_ROWS live tasks created in [from, to) that match (no term: every one). Equal
+ * created_at is ordered by id, newest first, so a page is the same on every read.
+ */
+export async function postgresPage(
+  type: SearchType,
+  term: string | undefined,
+  from: number,
+  to: number,
+): Promise<Task[]> {
+  const rows = await selectTasks()
+    .where(
+      and(
+        isNull(tasks.deletedAt),
+        sql`${tasks.createdAt} >= ${from}`,
+        sql`${tasks.createdAt} < ${to}`,
+        term === undefined ? undefined : contains(type, term),
+      ),
+    )
+    .orderBy(desc(tasks.createdAt), desc(tasks.id))
+    .limit(SEARCH_MAX_ROWS);
+  return rows.map(presentJoined);
+}
+
+// Each trailer's latest completed move (one backward step of tasks_trailer per trailer) and the results'
+// histories (task_events_task), as two JSON arrays of one row: arrays go in as PostgreSQL arrays.
+const EXTRAS_SQL = `
+  SELECT
+    (SELECT coalesce(json_agg(json_build_object(
+              'trailer_id', t.trailer_id, 'destination', l.destination, 'completed_at', l.completed_at)), '[]')
+     FROM unnest(?::text[]) AS t(trailer_id)
+     CROSS JOIN LATERAL (
+       SELECT destination, completed_at FROM tasks
+       WHERE trailer_id = t.trailer_id AND status = 'finalizada' AND completed_at IS NOT NULL
+         AND deleted_at IS NULL
+       ORDER BY completed_at DESC LIMIT 1) AS l) AS locations,
+    (SELECT coalesce(json_agg(json_build_object(
+              'task_id', e.task_id, 'type', e.type, 'at', e.at, 'actor_name', a.name, 'driver_name', d.name)
+              ORDER BY e.task_id, e.at, e.id), '[]')
+     FROM task_events e
+     LEFT JOIN users a ON a.id = e.actor_id
+     LEFT JOIN users d ON d.id = e.driver_id
+     WHERE e.task_id = ANY(?::text[])) AS events`;
+
+/** The trailers' positions (those with a completed move) and the tasks' history rows in time order. */
+export async function postgresExtras(
+  trailerIds: string[],
+  taskIds: string[],
+): Promise<{ locations: LocationRow[]; events: EventRow[] }> {
+  if (!taskIds.length) return { locations: [], events: [] };
+  const [row] = await query<{ locations: LocationRow[]; events: EventRow[] }>(EXTRAS_SQL, [
+    trailerIds,
+    taskIds,
+  ]);
+  return row;
+}
