@@ -34,8 +34,6 @@ export interface Session {
   all<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a statement; resolves with the number of rows it changed. */
   run(text: string, params?: readonly unknown[]): Promise<number>;
-  /** True when `db` lives as long as the engine: prepared() may keep its queries. */
-  readonly keepsPrepared: boolean;
   /** Throws when the session may no longer run statements (SQLite after aborting a transaction). */
   assertUsable?(): void;
 }
@@ -58,11 +56,8 @@ export function prepared<R>(
     const s = session();
     s.assertUsable?.();
     let query = compiled.get(s.db);
-    if (!query) {
-      query = build(s.db).prepare(name);
-      // A PostgreSQL transaction's connection is borrowed from the pool: its handle is not kept.
-      if (s.keepsPrepared) compiled.set(s.db, query);
-    }
+    // Sessions live as long as their connection (PostgreSQL's pooled ones are handed out again).
+    if (!query) compiled.set(s.db, (query = build(s.db).prepare(name)));
     return query.execute(values);
   };
 }

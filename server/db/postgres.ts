@@ -43,16 +43,33 @@ let pool: pg.Pool | undefined;
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/**
+ * Each distinct raw SQL text runs as a named statement: PostgreSQL parses and plans it once per
+ * connection (node-postgres remembers which connection has prepared which name).
+ */
+const statementNames = new Map<string, string>();
+function statement(text: string, params: readonly unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (name === undefined) statementNames.set(text, (name = `torre_${statementNames.size + 1}`));
+  return { name, text: toPostgresSql(text), values: params as unknown[] };
+}
+
 function clientSession(client: Queryable): Session {
   return {
     db: drizzle({ client }) as unknown as Db,
     all: async <T>(text: string, params: readonly unknown[] = []) =>
-      (await client.query(toPostgresSql(text), params as unknown[])).rows as T[],
+      (await client.query(statement(text, params))).rows as T[],
     run: async (text: string, params: readonly unknown[] = []) =>
-      (await client.query(toPostgresSql(text), params as unknown[])).rowCount ?? 0,
-    // The pool's handle lives as long as the engine; a transaction's client goes back to the pool.
-    keepsPrepared: client instanceof pg.Pool,
+      (await client.query(statement(text, params))).rowCount ?? 0,
   };
+}
+
+/** The session of each pooled connection (the pool hands the same connections out again and again). */
+const connectionSessions = new WeakMap<pg.PoolClient, Session>();
+function sessionOf(client: pg.PoolClient): Session {
+  let found = connectionSessions.get(client);
+  if (!found) connectionSessions.set(client, (found = clientSession(client)));
+  return found;
 }
 
 /** SQLSTATEs after which a transaction may run again: serialization failure, deadlock. */
@@ -83,7 +100,7 @@ function postgresEngine(p: pg.Pool): Engine {
         await client.query(text);
       };
       return {
-        ...clientSession(client),
+        ...sessionOf(client),
         exec,
         commit: () => exec('COMMIT'),
         rollback: () =>

@@ -119,7 +119,6 @@ function connectionSession(conn: Database.Database): Session {
       Promise.resolve(prepared(text).all(...params) as T[]),
     run: (text: string, params: readonly unknown[] = []) =>
       Promise.resolve(prepared(text).run(...params).changes),
-    keepsPrepared: true,
   };
 }
 
@@ -178,7 +177,6 @@ function sqliteEngine(writeConn: Database.Database, readConn: Database.Database)
       live();
       return writer.run(text, params);
     },
-    keepsPrepared: true,
     assertUsable: live,
   };
   return {

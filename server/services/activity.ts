@@ -23,14 +23,29 @@ export async function logActivity(
   action: string,
   details: string,
 ): Promise<void> {
-  await insertLog({
-    type,
-    userId: actor?.id ?? null,
-    userName: actor?.name ?? SYSTEM_ACTOR,
-    action,
-    details,
-    timestamp: now(),
-  });
+  await insertLog(logRow({ type, actor, action, details }));
+}
+
+/** What one row of the log says. */
+export interface LogFacts {
+  type: LogType;
+  actor: Actor | null;
+  action: string;
+  details: string;
+}
+
+const logRow = ({ type, actor, action, details }: LogFacts) => ({
+  type,
+  userId: actor?.id ?? null,
+  userName: actor?.name ?? SYSTEM_ACTOR,
+  action,
+  details,
+  timestamp: now(),
+});
+
+/** Several rows in one statement (a batch of creations), on the current transaction. */
+export async function logActivities(entries: readonly LogFacts[]): Promise<void> {
+  await db.insert(activityLog).values(entries.map(logRow));
 }
 
 // Every change writes one: built once (db/index.ts prepared()).

@@ -187,30 +187,43 @@ export async function writeTask(
   return written;
 }
 
+/** What a history row says besides its task and type. */
+export interface EventFacts {
+  actor?: Actor | null;
+  driverId?: string | null;
+  from?: TaskStatus | null;
+  to?: TaskStatus | null;
+  reason?: string | null;
+  /** When it happened, if not the transaction's instant (an offline action's client_time, §16). */
+  at?: Date;
+}
+
+const eventRow = (fx: Effects, taskId: string, type: TaskEventType, e: EventFacts) => ({
+  taskId,
+  type,
+  actorId: e.actor?.id ?? null,
+  driverId: e.driverId ?? null,
+  fromStatus: e.from ?? null,
+  toStatus: e.to ?? null,
+  reason: e.reason ?? null,
+  at: e.at ?? fx.at,
+});
+
 export async function recordEvent(
   fx: Effects,
   taskId: string,
   type: TaskEventType,
-  e: {
-    actor?: Actor | null;
-    driverId?: string | null;
-    from?: TaskStatus | null;
-    to?: TaskStatus | null;
-    reason?: string | null;
-    /** When it happened, if not the transaction's instant (an offline action's client_time, §16). */
-    at?: Date;
-  } = {},
+  e: EventFacts = {},
 ): Promise<void> {
-  await insertEvent({
-    taskId,
-    type,
-    actorId: e.actor?.id ?? null,
-    driverId: e.driverId ?? null,
-    fromStatus: e.from ?? null,
-    toStatus: e.to ?? null,
-    reason: e.reason ?? null,
-    at: e.at ?? fx.at,
-  });
+  await insertEvent(eventRow(fx, taskId, type, e));
+}
+
+/** Several history rows in one statement (a batch of creations). */
+export async function recordEvents(
+  fx: Effects,
+  events: readonly (EventFacts & { taskId: string; type: TaskEventType })[],
+): Promise<void> {
+  await db.insert(taskEvents).values(events.map((e) => eventRow(fx, e.taskId, e.type, e)));
 }
 
 /**

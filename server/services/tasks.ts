@@ -18,13 +18,13 @@ import {
   TASK_LOG,
   TASK_NOTIFICATION,
 } from '@shared/labels';
-import { db } from '../db';
+import { db, isRetryable } from '../db';
 import { forUpdate } from '../db/dialect';
 import { tasks, users, type TaskRow, type UserRow } from '../db/tables';
 import { nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { loadTask, loadTaskById, presentJoined, selectTasks } from '../presenters/tasks';
-import { logActivity, type Actor } from './activity';
+import { logActivities, logActivity, type Actor } from './activity';
 import { notify } from './notifications';
 import { driverStates } from './availability';
 import { findUserById } from './users';
@@ -38,6 +38,7 @@ import {
   markIdle,
   nameOf,
   recordEvent,
+  recordEvents,
   savepoint,
   writeTask,
 } from './task-writes';
@@ -250,21 +251,31 @@ interface Creation {
 let creations: Creation[] = [];
 /** The batches scheduled or being written (creationsWritten()). */
 const batches = new Set<Promise<void>>();
+/** The batch written last (or being written): the next one starts after it. */
+let lastBatch: Promise<void> = Promise.resolve();
+let nextBatchScheduled = false;
 
 /**
- * POST /tasks. Creations that arrive in the same turn of the event loop are written in one transaction,
- * each under its own savepoint (a refused trailer refuses only its own request), with one engine round
- * for all of them: under a burst the commit and the round are paid once per batch, not once per task.
- * Creations arriving while a batch is being written gather into the next one.
+ * POST /tasks. Creations are written in batches, one batch at a time: one transaction, each creation
+ * under its own savepoint (a refused trailer refuses only its own request), with one engine round for
+ * all of them. Creations arriving while a batch is being written gather into the next one, so under a
+ * burst the commit, the round and their round trips (PostgreSQL) are paid once per batch, not per task.
  */
 export function createTask(input: CreateTaskData, actor: UserRow): Promise<Task> {
   return new Promise((resolve, reject) => {
-    const key = currentKey();
-    if (creations.push({ input, actor, key, resolve, reject }) === 1) {
-      const batch = new Promise<void>((written) => setImmediate(() => void writeCreations().then(written)));
-      batches.add(batch);
-      void batch.then(() => batches.delete(batch));
-    }
+    creations.push({ input, actor, key: currentKey(), resolve, reject });
+    if (nextBatchScheduled) return;
+    nextBatchScheduled = true;
+    const batch = lastBatch
+      // The rest of this turn of the event loop joins the batch too.
+      .then(() => new Promise<void>((turn) => setImmediate(turn)))
+      .then(() => {
+        nextBatchScheduled = false;
+        return writeCreations();
+      });
+    lastBatch = batch;
+    batches.add(batch);
+    void batch.then(() => batches.delete(batch));
   });
 }
 
@@ -286,6 +297,17 @@ async function writeCreations(): Promise<void> {
       change(async (fx) => {
         // Outcomes of an attempt that is run again (PostgreSQL) are replaced by the next attempt's.
         outcomes.clear();
+        if (batch.length > 1) {
+          // The whole batch in three statements; a refusal among them (a busy trailer) undoes the
+          // attempt, and each creation is then written on its own below to find whose it is.
+          try {
+            const ids = await savepoint(fx, (step) => insertTasks(batch, step));
+            batch.forEach((creation, i) => outcomes.set(creation, { id: ids[i]! }));
+            return fx;
+          } catch (err) {
+            if (isRetryable(err)) throw err;
+          }
+        }
         for (const creation of batch) {
           try {
             outcomes.set(creation, { id: await savepoint(fx, (step) => insertTask(creation, step)) });
@@ -308,13 +330,25 @@ async function writeCreations(): Promise<void> {
   }
 }
 
-async function insertTask({ input, actor, key }: Creation, fx: Effects): Promise<string> {
-  await placeKey(key);
-  const id = crypto.randomUUID();
+async function insertTask(creation: Creation, fx: Effects): Promise<string> {
+  await placeKey(creation.key);
+  const [id] = await insertTasks([creation], fx).catch((err: unknown) => {
+    throw asConflict(err, creation.input.trailer_id, ERR.driverBusy);
+  });
+  return id!;
+}
+
+/**
+ * The rows of new pool tasks, their `created` history and activity-log rows: three statements whatever
+ * their number. Keys are placed by the caller (one creation) or here (a batch: each with its own key).
+ */
+async function insertTasks(batch: readonly Creation[], fx: Effects): Promise<string[]> {
+  if (batch.length > 1) for (const { key } of batch) await placeKey(key);
   const at = fx.at;
-  try {
-    await db.insert(tasks).values({
-      id,
+  const ids = batch.map(() => crypto.randomUUID());
+  await db.insert(tasks).values(
+    batch.map(({ input, actor }, i) => ({
+      id: ids[i]!,
       title: input.title,
       description: input.description,
       origin: input.origin,
@@ -322,21 +356,35 @@ async function insertTask({ input, actor, key }: Creation, fx: Effects): Promise
       trailerId: input.trailer_id,
       priority: input.priority,
       vehicleType: input.vehicle_type,
-      status: 'bolsa_trabajo',
+      status: 'bolsa_trabajo' as const,
       createdBy: actor.id,
       createdAt: at,
       updatedAt: at,
       statusSince: at,
-    });
-  } catch (err) {
-    throw asConflict(err, input.trailer_id, ERR.driverBusy);
+    })),
+  );
+  await recordEvents(
+    fx,
+    batch.map(({ actor }, i) => ({
+      taskId: ids[i]!,
+      type: 'created' as const,
+      actor,
+      to: 'bolsa_trabajo' as const,
+    })),
+  );
+  await logActivities(
+    batch.map(({ input, actor }) => ({
+      type: 'task' as const,
+      actor,
+      action: TASK_LOG.created.action,
+      details: TASK_LOG.created.details({ ...input, trailerId: input.trailer_id }),
+    })),
+  );
+  for (const [i, { input }] of batch.entries()) {
+    fx.created(ids[i]!);
+    if (isAutoAssigned(input.vehicle_type)) fx.engine = true;
   }
-  const row = { ...input, trailerId: input.trailer_id };
-  await recordEvent(fx, id, 'created', { actor, to: 'bolsa_trabajo' });
-  await logActivity('task', actor, TASK_LOG.created.action, TASK_LOG.created.details(row));
-  fx.created(id);
-  fx.engine = isAutoAssigned(input.vehicle_type);
-  return id;
+  return ids;
 }
 
 const FIELD_COLUMNS = {

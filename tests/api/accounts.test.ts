@@ -293,14 +293,16 @@ describe('POST /api/admin/update-user-role', () => {
     admin = await makeUser('admin', { name: 'Jefa de Patio' });
   });
 
+  /** `who` makes `whom` a manager. */
+  const demote = (who: TestUser, whom: TestUser) =>
+    api()
+      .post('/api/admin/update-user-role')
+      .set(who.auth)
+      .send({ user_id: whom.user.id, new_role: 'manager' });
+
   it('two admins stepping down at once leave one admin: one 200, one 400', async () => {
     await setupApp();
     const [a, b] = [await makeUser('admin'), await makeUser('admin')];
-    const demote = (who: TestUser, whom: TestUser) =>
-      api()
-        .post('/api/admin/update-user-role')
-        .set(who.auth)
-        .send({ user_id: whom.user.id, new_role: 'manager' });
     const [aa, bb] = await Promise.all([demote(a, a), demote(b, b)]);
     expect([aa.status, bb.status].sort()).toEqual([200, 400]);
     expect((aa.status === 400 ? aa : bb).body).toEqual({ detail: ERR.lastAdmin });
@@ -314,11 +316,6 @@ describe('POST /api/admin/update-user-role', () => {
   it('two admins demoting each other at once leave one admin', async () => {
     await setupApp();
     const [a, b] = [await makeUser('admin'), await makeUser('admin')];
-    const demote = (who: TestUser, whom: TestUser) =>
-      api()
-        .post('/api/admin/update-user-role')
-        .set(who.auth)
-        .send({ user_id: whom.user.id, new_role: 'manager' });
     const [ab, ba] = await Promise.all([demote(a, b), demote(b, a)]);
     // The loser is refused as the last admin (400), or, when the winner's commit came first, its
     // revoked token no longer authenticates it (401).

@@ -40,7 +40,9 @@ export async function startAppProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stderr?.on('data', (d) => process.stderr.write(`[server] ${d}`));
+  // Both streams are read (a pipe nobody reads fills up and blocks the server's logger).
+  for (const stream of [child.stdout, child.stderr])
+    stream?.on('data', (d) => process.stderr.write(`[server] ${d}`));
   const url = `http://127.0.0.1:${port}/api/server-time`;
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
