@@ -4,6 +4,7 @@
 // schema through ./tables.ts), and raw SQL with `?` placeholders through query()/execute() for what the
 // builders cannot say. What only one engine has sits in a seam chosen at start (ENGINE).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { getTableColumns, getTableName, type Column, type Table } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type * as pgSchema from './schema-pg';
 import { logger } from '../logger';
@@ -131,6 +132,57 @@ export function query<T>(text: string, params: readonly unknown[] = []): Promise
 /** Runs a raw SQL statement on the current session; resolves with the rows it changed. */
 export function execute(text: string, params: readonly unknown[] = []): Promise<number> {
   return session().run(text, params);
+}
+
+/** INSERT texts by table, columns and row count: built once, then compiled or planned once per connection. */
+const insertTexts = new Map<string, { text: string; columns: Column[] }>();
+
+/**
+ * Inserts rows (each with the same keys) in one statement, without drizzle building it again for every
+ * batch: what the hottest writes use (a batch of creations, every change's history and log rows). Values
+ * are converted by each column's own mapping, so a row reads back as drizzle's insert would have written
+ * it; columns left out take the database's defaults.
+ */
+export async function insertRows<T extends Table>(
+  table: T,
+  rows: readonly T['$inferInsert'][],
+): Promise<void> {
+  if (!rows.length) return;
+  const keys = Object.keys(rows[0]!);
+  const cacheKey = `${getTableName(table)}(${keys.join()})×${rows.length}`;
+  let insert = insertTexts.get(cacheKey);
+  if (!insert) {
+    const byKey: Record<string, Column> = getTableColumns(table);
+    const columns = keys.map((key) => byKey[key]!);
+    const tuple = `(${keys.map(() => '?').join(', ')})`;
+    const text = `INSERT INTO "${getTableName(table)}" (${columns.map((c) => `"${c.name}"`).join(', ')}) VALUES ${Array<string>(rows.length).fill(tuple).join(', ')}`;
+    insertTexts.set(cacheKey, (insert = { text, columns }));
+  }
+  const { text, columns } = insert;
+  const params: unknown[] = [];
+  for (const row of rows as readonly Record<string, unknown>[])
+    keys.forEach((key, i) => {
+      const value = row[key];
+      params.push(value === null || value === undefined ? null : columns[i]!.mapToDriverValue(value));
+    });
+  await execute(text, params);
+}
+
+/**
+ * Maps raw rows (keyed by column name, as `SELECT *` gives them) to the table's rows as drizzle's select
+ * would, through each column's own mapping: for the hottest reads, where drizzle's generic result mapping
+ * costs more than the query itself.
+ */
+export function rowReader<T extends Table>(table: T): (row: Record<string, unknown>) => T['$inferSelect'] {
+  const columns = Object.entries(getTableColumns(table) as Record<string, Column>);
+  return (row) => {
+    const mapped: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = row[column.name];
+      mapped[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return mapped as T['$inferSelect'];
+  };
 }
 
 let writeHook: (() => Promise<void>) | undefined;

@@ -1,7 +1,7 @@
 // Task rows → the API's Task shape (SPEC §3 + CONTRACT §5), with the assignee's and creator's names.
-import { aliasedTable, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, eq, type SQL } from 'drizzle-orm';
 import type { Task } from '@shared/schemas';
-import { db, prepared, type Db } from '../db';
+import { db, query, rowReader, type Db } from '../db';
 import { tasks, users, type TaskRow } from '../db/tables';
 
 const assignee = aliasedTable(users, 'assignee');
@@ -87,32 +87,47 @@ export async function loadTask(where: SQL): Promise<Task | undefined> {
   return row ? presentJoined(row) : undefined;
 }
 
-// Every change reads back the task it wrote (the push and the answer): built once.
-const taskById = prepared('task_by_id', (handle) =>
-  selectTasks(handle)
-    .where(eq(tasks.id, sql.placeholder('id')))
-    .limit(1),
-);
+// Every change reads back the tasks it wrote (the push and the answer): raw SQL, as drizzle's building and
+// mapping of this join would cost more than the read itself.
+const BY_IDS_SQL = (count: number) => `
+  SELECT t.*, a.name AS assignee_name, a.is_online AS assignee_online,
+    a.last_activity_at AS assignee_last_activity, c.name AS creator_name
+  FROM tasks t LEFT JOIN users a ON a.id = t.assigned_to LEFT JOIN users c ON c.id = t.created_by
+  WHERE t.id IN (${Array<string>(count).fill('?').join(', ')})`;
+const taskRow = rowReader(tasks);
 
-/** One task by id (deleted ones included). */
-export async function loadTaskById(id: string): Promise<Task | undefined> {
-  const [row] = await taskById({ id });
-  return row ? presentJoined(row) : undefined;
+interface JoinedRaw extends Record<string, unknown> {
+  assignee_name: string | null;
+  assignee_online: unknown;
+  assignee_last_activity: unknown;
+  creator_name: string | null;
 }
+const fromDriver = (column: { mapFromDriverValue(v: unknown): unknown }, value: unknown): unknown =>
+  value === null || value === undefined ? null : column.mapFromDriverValue(value);
 
 /**
- * Tasks by id (deleted ones included), in one query: the pushes of a transaction (services/task-writes.ts)
- * read every task it changed at once. Ids not found are missing from the map.
+ * Tasks by id (deleted ones included, so callers can tell 'gone' from 'never existed'), in one query: the
+ * pushes of a transaction (services/task-writes.ts) read every task it changed at once. Ids not found are
+ * missing from the map.
  */
 export async function loadTasksByIds(ids: readonly string[]): Promise<Map<string, Task>> {
   const found = new Map<string, Task>();
   if (!ids.length) return found;
-  if (ids.length === 1) {
-    const task = await loadTaskById(ids[0]);
-    if (task) found.set(task.id, task);
-    return found;
+  for (const raw of await query<JoinedRaw>(BY_IDS_SQL(ids.length), ids)) {
+    const online = fromDriver(users.isOnline, raw.assignee_online) as boolean | null;
+    const task = presentTask(taskRow(raw), raw.assignee_name, raw.creator_name, {
+      online,
+      offlineSince:
+        online === false
+          ? (fromDriver(users.lastActivityAt, raw.assignee_last_activity) as Date | null)
+          : null,
+    });
+    found.set(task.id, task);
   }
-  const rows = await selectTasks().where(inArray(tasks.id, [...ids]));
-  for (const row of rows) found.set(row.task.id, presentJoined(row));
   return found;
+}
+
+/** One task by id (deleted ones included). */
+export async function loadTaskById(id: string): Promise<Task | undefined> {
+  return (await loadTasksByIds([id])).get(id);
 }

@@ -1,10 +1,10 @@
 // The activity log (CONTRACT §10): one row per state change, written inside the change's transaction.
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { LogType } from '@shared/enums';
 import type { LogEntry, LogsQuery } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
 import { SYSTEM_ACTOR } from '@shared/labels';
-import { db, prepared } from '../db';
+import { db, insertRows } from '../db';
 import { activityLog } from '../db/tables';
 import { now } from '../clock';
 
@@ -23,7 +23,7 @@ export async function logActivity(
   action: string,
   details: string,
 ): Promise<void> {
-  await insertLog(logRow({ type, actor, action, details }));
+  await insertRows(activityLog, [logRow({ type, actor, action, details })]);
 }
 
 /** What one row of the log says. */
@@ -45,20 +45,8 @@ const logRow = ({ type, actor, action, details }: LogFacts) => ({
 
 /** Several rows in one statement (a batch of creations), on the current transaction. */
 export async function logActivities(entries: readonly LogFacts[]): Promise<void> {
-  await db.insert(activityLog).values(entries.map(logRow));
+  await insertRows(activityLog, entries.map(logRow));
 }
-
-// Every change writes one: built once (db/index.ts prepared()).
-const insertLog = prepared('insert_activity', (db) =>
-  db.insert(activityLog).values({
-    type: sql.placeholder('type'),
-    userId: sql.placeholder('userId'),
-    userName: sql.placeholder('userName'),
-    action: sql.placeholder('action'),
-    details: sql.placeholder('details'),
-    timestamp: sql.placeholder('timestamp'),
-  }),
-);
 
 /**
  * The activity log, newest first (by id: rows are written in time order), filtered by type, actor and

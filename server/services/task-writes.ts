@@ -6,7 +6,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TaskEventType, TaskStatus } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { ERR, TASK_LOG, TASK_NOTIFICATION } from '@shared/labels';
-import { afterCommit, db, isRetryable, prepared, tx } from '../db';
+import { afterCommit, db, insertRows, isRetryable, prepared, tx } from '../db';
 import { forUpdate, uniqueViolation } from '../db/dialect';
 import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
 import { now } from '../clock';
@@ -215,7 +215,7 @@ export async function recordEvent(
   type: TaskEventType,
   e: EventFacts = {},
 ): Promise<void> {
-  await insertEvent(eventRow(fx, taskId, type, e));
+  await insertRows(taskEvents, [eventRow(fx, taskId, type, e)]);
 }
 
 /** Several history rows in one statement (a batch of creations). */
@@ -223,7 +223,10 @@ export async function recordEvents(
   fx: Effects,
   events: readonly (EventFacts & { taskId: string; type: TaskEventType })[],
 ): Promise<void> {
-  await db.insert(taskEvents).values(events.map((e) => eventRow(fx, e.taskId, e.type, e)));
+  await insertRows(
+    taskEvents,
+    events.map((e) => eventRow(fx, e.taskId, e.type, e)),
+  );
 }
 
 /**
@@ -237,19 +240,7 @@ export async function liveTask(id: string): Promise<TaskRow> {
   return row;
 }
 
-// The writes and reads of every change, built once (db/index.ts prepared()).
-const insertEvent = prepared('insert_task_event', (handle) =>
-  handle.insert(taskEvents).values({
-    taskId: sql.placeholder('taskId'),
-    type: sql.placeholder('type'),
-    actorId: sql.placeholder('actorId'),
-    driverId: sql.placeholder('driverId'),
-    fromStatus: sql.placeholder('fromStatus'),
-    toStatus: sql.placeholder('toStatus'),
-    reason: sql.placeholder('reason'),
-    at: sql.placeholder('at'),
-  }),
-);
+// The read every change starts from, built once (db/index.ts prepared()).
 const liveTaskById = prepared('live_task', (handle) =>
   forUpdate(
     handle

@@ -18,7 +18,7 @@ import {
   TASK_LOG,
   TASK_NOTIFICATION,
 } from '@shared/labels';
-import { db, isRetryable } from '../db';
+import { db, insertRows, isRetryable } from '../db';
 import { forUpdate } from '../db/dialect';
 import { tasks, users, type TaskRow, type UserRow } from '../db/tables';
 import { nowMs } from '../clock';
@@ -346,7 +346,8 @@ async function insertTasks(batch: readonly Creation[], fx: Effects): Promise<str
   if (batch.length > 1) for (const { key } of batch) await placeKey(key);
   const at = fx.at;
   const ids = batch.map(() => crypto.randomUUID());
-  await db.insert(tasks).values(
+  await insertRows(
+    tasks,
     batch.map(({ input, actor }, i) => ({
       id: ids[i]!,
       title: input.title,

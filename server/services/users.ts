@@ -1,17 +1,11 @@
 // Reading users. findUserById is on every authenticated request: one read by primary key.
-import { eq, sql } from 'drizzle-orm';
-import { prepared } from '../db';
+import { query, rowReader } from '../db';
 import { users, type UserRow } from '../db/tables';
 
-const userById = prepared('user_by_id', (db) =>
-  db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder('id')))
-    .limit(1),
-);
+const USER_BY_ID = 'SELECT * FROM users WHERE id = ? LIMIT 1';
+const userRow = rowReader(users);
 
 export async function findUserById(id: string): Promise<UserRow | undefined> {
-  const [row] = await userById({ id });
-  return row;
+  const [row] = await query<Record<string, unknown>>(USER_BY_ID, [id]);
+  return row && userRow(row);
 }
