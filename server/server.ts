@@ -30,7 +30,8 @@ import { sharedSetting } from './services/settings';
 import { JWT_SECRET_SETTING, newJwtSecret } from './config';
 import { startBackgroundJobs } from './services/jobs';
 import { creationsWritten } from './services/tasks';
-import { assignmentsSettled } from './services/assignment';
+import { assignmentsSettled, startAssignmentSweep } from './services/assignment';
+import { startRateLimitSweep } from './http/rate-limit';
 import { setDraining } from './services/health';
 import { backupsDir, newestBackup } from './services/backups';
 import { logger } from './logger';
@@ -85,6 +86,8 @@ export async function startServer(
     throw err;
   }
   const stopJobs = startBackgroundJobs();
+  // Timers every node runs, safe side by side (CONTRACT §18): nothing is lost when one node stops.
+  const stopSweeps = [startAssignmentSweep(), startRateLimitSweep()];
   const stopCheckpointer =
     isPostgres || config.dbPath === ':memory:' ? undefined : startCheckpointer(config.dbPath);
   const stopPresenceEffects = registerPresenceEffects();
@@ -94,6 +97,7 @@ export async function startServer(
     draining = true;
     setDraining(true);
     stopJobs();
+    for (const stop of stopSweeps) stop();
     // Stop accepting connections; idle keep-alive ones close now, busy ones after their answer.
     const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
@@ -115,7 +119,7 @@ export async function startServer(
     stopPresenceEffects();
     // …and so are the engine rounds the last commits started, and the presence of the sockets closed.
     await assignmentsSettled();
-    await presence.settled();
+    await presence.leave();
     await stopCheckpointer?.();
     if (isPostgres) {
       // The pool waits for the transactions still in flight to give their connections back.

@@ -69,6 +69,8 @@ function connect(): void {
     path: '/socket.io',
     // A function, so every handshake (reconnects included) carries the latest refreshed token.
     auth: (cb: (data: { token: string }) => void) => cb({ token: getStoredToken() ?? '' }),
+    // WebSocket only, as the server (CONTRACT §18: no sticky balancer needed); REST polling covers the rest.
+    transports: ['websocket'],
   };
   const s: ClientSocket = API_ORIGIN ? io(API_ORIGIN, options) : io(options);
   socket = s;

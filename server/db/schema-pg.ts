@@ -307,6 +307,42 @@ export const appSettings = pgTable('app_settings', {
   value: text('value').notNull(),
 });
 
+// ---- Many nodes (CONTRACT §18) ------------------------------------------------------------------
+// Presence is decided across every node serving the yard (one with SQLite): each node keeps who is
+// present through it in memory and here, one row per user; a user is online while a live node (its
+// heartbeat recent) holds a row for them. users.is_online and presence_intervals follow the whole.
+
+export const serverNodes = pgTable('server_nodes', {
+  id: text('id').primaryKey(),
+  startedAt: ms('started_at').notNull(),
+  heartbeatAt: ms('heartbeat_at').notNull(),
+});
+
+export const nodePresence = pgTable(
+  'node_presence',
+  {
+    nodeId: text('node_id')
+      .notNull()
+      .references(() => serverNodes.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    since: ms('since').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.nodeId, t.userId] }), index('node_presence_user').on(t.userId)],
+);
+
+/** The login and registration limits (CONTRACT §4, §14): one count per key for every node. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    resetAt: ms('reset_at').notNull(),
+  },
+  (t) => [index('rate_limits_reset').on(t.resetAt)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;

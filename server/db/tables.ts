@@ -21,6 +21,9 @@ export const {
   idempotencyKeys,
   pushSubscriptions,
   appSettings,
+  serverNodes,
+  nodePresence,
+  rateLimits,
 } = chosen;
 
 export type { UserRow, SessionRow, TaskRow, NotificationRow, PunchRow } from './schema-pg';

@@ -20,7 +20,9 @@ import type {
   TimeclockStatus,
 } from '@shared/schemas';
 import { STATS_COALESCE_MS } from '@shared/constants';
+import { VEHICLE_TYPES } from '@shared/enums';
 import { logger } from '../logger';
+import { clustered } from './cluster';
 
 export interface SocketData {
   userId: string;
@@ -32,7 +34,17 @@ export interface SocketData {
   revocations: number;
 }
 
-export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+/** What nodes tell each other (realtime/cluster.ts): what would otherwise stay in one process. */
+export interface InterServerEvents {
+  /** The test clock moved on the node that answered POST /test/clock; the answer waits for every node. */
+  clockAdvanced: (ms: number, done: (ok: true) => void) => void;
+  /** A revocation (emit.ts revoke()): each node counts it and drops the target's sockets of its own. */
+  revoke: (target: RevokeTarget, reason: RevokeReason) => void;
+  /** A user left presence on every node (deleted, revoked): what the others hold in memory goes. */
+  presenceForgotten: (userId: string) => void;
+}
+
+export type IoServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 let io: IoServer | undefined;
 
@@ -115,8 +127,9 @@ export async function flushFigures(): Promise<void> {
   // The stats are computed even with nobody on a board (one memoized query): the workload alert's
   // `since` must see every status change as it happens (CONTRACT §15).
   const others = await statsSource('other');
-  // Nobody on a board: nothing more to compute (the driver lists read every driver of the yard).
-  if (!io?.sockets.adapter.rooms.get(ROOMS.staff)?.size) return;
+  // Nobody on a board: nothing more to compute (the driver lists read every driver of the yard). With
+  // other nodes, their boards are not known here: the adapter takes the figures to them.
+  if (!clustered() && !io?.sockets.adapter.rooms.get(ROOMS.staff)?.size) return;
   const admin = await statsSource('admin');
   const drivers = await driversSource?.();
   if (!io) return;
@@ -160,13 +173,15 @@ export function userChanged(user: AdminUser): void {
   io?.to(ROOMS.role('admin')).emit(EV.usersChanged, { user });
 }
 
-/** Keeps a driver's sockets in the type rooms of their current task types. */
-export async function syncTypeRooms(userId: string, types: readonly string[]): Promise<void> {
+/**
+ * Keeps a driver's sockets, on every node, in the type rooms of their current task types (room changes
+ * travel as messages, in order: no lookup of remote sockets).
+ */
+export function syncTypeRooms(userId: string, types: readonly string[]): void {
   if (!io) return;
-  for (const socket of await io.in(ROOMS.user(userId)).fetchSockets()) {
-    for (const room of socket.rooms) if (room.startsWith('type:')) socket.leave(room);
-    socket.join(types.map(ROOMS.type));
-  }
+  const sockets = io.in(ROOMS.user(userId));
+  sockets.socketsLeave(VEHICLE_TYPES.filter((t) => !types.includes(t)).map(ROOMS.type));
+  sockets.socketsJoin(types.map(ROOMS.type));
 }
 
 let revocations = 0;
@@ -177,28 +192,62 @@ let revocations = 0;
  */
 export const revocationCount = (): number => revocations;
 
-/** Tells the user's sockets why their session ended, then drops them. */
-export function revokeUser(userId: string, reason: RevokeReason): void {
+/** The sockets a revocation drops: a room's, or (clear-all-tokens) all but a room's. */
+export type RevokeTarget = { in: string } | { except: string };
+
+/**
+ * A revocation, on every node: each counts it, then tells the target's sockets why and drops them, in
+ * that order. (A broadcast through the adapter reaches even this node's sockets only once its NOTIFY
+ * is sent, while a disconnect is at once: the reason would arrive after the socket had gone. So each node
+ * does both locally.) The count: a handshake that read the session before the revocation committed, and
+ * joined its rooms after the push passed, sees it move and looks again (realtime/io.ts).
+ */
+function revoke(target: RevokeTarget, reason: RevokeReason): void {
+  revokeHere(target, reason);
+  if (io && clustered()) io.serverSideEmit('revoke', target, reason);
+}
+
+/** A revocation on this node's sockets (its own, or another node's: InterServerEvents). */
+export function revokeHere(target: RevokeTarget, reason: RevokeReason): void {
   revocations++;
   if (!io) return;
-  io.to(ROOMS.user(userId)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
-  io.in(ROOMS.user(userId)).disconnectSockets(true);
+  const local = io.local;
+  const sockets = 'in' in target ? local.in(target.in) : local.except(target.except);
+  sockets.emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
+  sockets.disconnectSockets(true);
+}
+
+/** A user left presence everywhere (services/presence.ts): the other nodes drop what they hold. */
+export function presenceForgotten(userId: string): void {
+  if (io && clustered()) io.serverSideEmit('presenceForgotten', userId);
+}
+
+/**
+ * The test clock moved here: every other node moves it too, and the answer waits for them (up to the
+ * adapter's 5 s: a node that died meanwhile answers nothing).
+ */
+export async function clockAdvancedElsewhere(ms: number): Promise<void> {
+  if (!io || !clustered()) return;
+  try {
+    await io.serverSideEmitWithAck('clockAdvanced', ms);
+  } catch (err) {
+    logger.warn({ err }, 'reloj de pruebas: algún nodo no confirmó el cambio');
+  }
+}
+
+/** Tells the user's sockets why their session ended, then drops them. */
+export function revokeUser(userId: string, reason: RevokeReason): void {
+  revoke({ in: ROOMS.user(userId) }, reason);
 }
 
 /** One session ended (logout, an admin, CONTRACT §14): only its sockets hear why and drop. */
 export function revokeSession(sid: string, reason: RevokeReason): void {
-  revocations++;
-  if (!io) return;
-  io.to(ROOMS.session(sid)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
-  io.in(ROOMS.session(sid)).disconnectSockets(true);
+  revoke({ in: ROOMS.session(sid) }, reason);
 }
 
 /** clear-all-tokens: every session but the caller's. */
 export function revokeAllExcept(userId: string, reason: RevokeReason): void {
-  revocations++;
-  if (!io) return;
-  io.except(ROOMS.user(userId)).emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
-  io.except(ROOMS.user(userId)).disconnectSockets(true);
+  revoke({ except: ROOMS.user(userId) }, reason);
 }
 
 export const connectedSockets = (): number => io?.engine.clientsCount ?? 0;

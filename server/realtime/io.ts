@@ -1,14 +1,29 @@
 // Socket.IO on the app's HTTP server: JWT handshake, rooms (CONTRACT §9), presence, token expiry.
 import type { Server as HttpServer } from 'node:http';
-import { Server } from 'socket.io';
-import { EV, REVOKE_MESSAGES, ROOMS } from '@shared/events';
+import { Server, type Socket } from 'socket.io';
+import {
+  EV,
+  REVOKE_MESSAGES,
+  ROOMS,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@shared/events';
 import { ERR } from '@shared/labels';
 import { STAFF_ROLES } from '@shared/enums';
 import { config } from '../config';
-import { nowMs, onClockAdvance } from '../clock';
+import { advanceClock, nowMs, onClockAdvance } from '../clock';
+import { isPostgres } from '../db';
 import { authenticateToken } from '../http/auth';
-import { presence } from '../services/presence';
-import { revocationCount, setIo, type IoServer } from './emit';
+import { presence, PRESENCE_SWEEP_MS } from '../services/presence';
+import { useClusterAdapter } from './cluster';
+import {
+  revocationCount,
+  revokeHere,
+  setIo,
+  type InterServerEvents,
+  type IoServer,
+  type SocketData,
+} from './emit';
 
 const isStaff = (role: string) => (STAFF_ROLES as readonly string[]).includes(role);
 
@@ -17,7 +32,16 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
     path: '/socket.io',
     cors: config.corsOrigin ? { origin: config.corsOrigin, credentials: true } : undefined,
     serveClient: false,
+    // WebSocket only (CONTRACT §18): a balancer needs no sticky sessions, as long polling would (its
+    // handshake spans several requests that must reach one node). Where WebSocket cannot pass, the
+    // client's REST polling fallback (SPEC §9) keeps the screens current.
+    transports: ['websocket'],
   });
+  // PostgreSQL: other nodes may serve the same yard; every emit and room change reaches them too.
+  const closeAdapter = isPostgres ? useClusterAdapter(io, config.databaseUrl!) : undefined;
+  io.on('clockAdvanced', (ms, done) => void advanceClock(ms).then(() => done(true)));
+  io.on('revoke', revokeHere);
+  io.on('presenceForgotten', (userId) => presence.dropLocal(userId));
 
   io.use((socket, next) => {
     void handshake(socket).then(
@@ -35,7 +59,7 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
       isStaff(role) ? ROOMS.staff : ROOMS.drivers,
     ];
     if (role === 'conductor') rooms.push(...taskTypes.map(ROOMS.type));
-    // In-memory adapter: joined at once (a cross-node adapter would return a promise to wait for).
+    // Rooms are per node, with either adapter: joined at once.
     void socket.join(rooms);
     // A revocation pushed while the handshake awaited its reads found no socket of it in the rooms.
     if (revocationCount() !== socket.data.revocations) void recheck(socket);
@@ -53,19 +77,20 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
     for (const socket of io.sockets.sockets.values()) if (socket.data.exp <= nowMs()) expire(socket);
     return presence.sweep();
   });
-  const sweeper = setInterval(() => void presence.sweep(), 5_000);
+  const sweeper = setInterval(() => void presence.sweep(), PRESENCE_SWEEP_MS);
   sweeper.unref();
   httpServer.on('close', () => {
     offClock();
     clearInterval(sweeper);
     setIo(undefined);
+    void closeAdapter?.();
   });
 
   setIo(io);
   return io;
 }
 
-type IoSocket = Parameters<Parameters<IoServer['on']>[1]>[0];
+type IoSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 /** The handshake's checks: a valid token of a session still open, of a user who may open a socket. */
 async function handshake(socket: IoSocket): Promise<void> {

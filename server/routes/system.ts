@@ -8,6 +8,7 @@ import { advanceClock, nowMs } from '../clock';
 import { config } from '../config';
 import { parseBody } from '../http/validate';
 import { isReady } from '../services/health';
+import { clockAdvancedElsewhere } from '../realtime/emit';
 
 export const systemRoutes = Router();
 
@@ -37,6 +38,9 @@ const advanceSchema = z.object({
 export const testClockRoutes = Router();
 testClockRoutes.post('/test/clock', async (req, res) => {
   if (!config.testClock) return void res.status(404).json({ detail: 'Recurso no encontrado' });
-  await advanceClock(parseBody(advanceSchema, req).advance_ms);
+  const { advance_ms } = parseBody(advanceSchema, req);
+  // This node, then every other one, before the answer (CONTRACT §18).
+  await advanceClock(advance_ms);
+  await clockAdvancedElsewhere(advance_ms);
   res.json({ epoch_ms: nowMs() });
 });

@@ -189,7 +189,7 @@ export async function changeTaskTypes(
     );
     return { user: user!, before };
   });
-  await emit.syncTypeRooms(user.id, user.taskTypes);
+  emit.syncTypeRooms(user.id, user.taskTypes);
   await pushPoolVisibility(user.id, before.taskTypes, user.taskTypes);
   await runAssignment();
   emit.userChanged(presentAdminUser((await findUserById(user.id)) ?? user));

@@ -162,9 +162,20 @@ async function assignFree(task: TaskRow, driver: DriverState, fx: Effects): Prom
   }
 }
 
-/** A returned task may go back to its driver once the cooldown ends, even if nothing else happens. */
-export function runAssignmentAfterCooldown(): void {
-  setTimeout(startAssignment, RETURN_COOLDOWN_MS + 1_000).unref();
+/**
+ * How often every node runs a round whatever happens: a returned task goes back to its driver once the
+ * cooldown ends (RETURN_COOLDOWN_MS), with no timer lost when a node stops (startAssignmentSweep). Rounds of
+ * several nodes take turns (the advisory lock) and find nothing left to do after the first.
+ */
+export const ASSIGNMENT_SWEEP_MS = 30_000;
+
+/** Starts the periodic round (none while another runs: it would find nothing more); returns its stop. */
+export function startAssignmentSweep(): () => void {
+  const timer = setInterval(() => {
+    if (running.size === 0) startAssignment();
+  }, ASSIGNMENT_SWEEP_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 // A moved test clock runs one round (CONTRACT §2): the 30-minute rule is reachable from tests.

@@ -36,12 +36,12 @@ export interface ClientMeta {
 }
 
 export async function register(input: RegisterInput, client: ClientMeta): Promise<AuthResponse> {
-  registrations.take(client.ip);
+  await registrations.take(client.ip);
   let passwordHash: string;
   try {
     passwordHash = await passwordWork.run(client.ip, () => hashPassword(input.password));
   } catch (err) {
-    registrations.refund(client.ip);
+    await registrations.refund(client.ip);
     throw err;
   }
   let user: UserRow;
@@ -109,17 +109,14 @@ const dummyHash = () => {
  */
 export async function login(input: LoginInput, client: ClientMeta): Promise<AuthResponse> {
   const key = `${client.ip}|${input.email}`;
-  loginFailures.take(key);
+  await loginFailures.take(key);
   try {
-    loginFailuresByIp.take(client.ip);
+    await loginFailuresByIp.take(client.ip);
   } catch (err) {
-    loginFailures.refund(key);
+    await loginFailures.refund(key);
     throw err;
   }
-  const giveBack = () => {
-    loginFailures.refund(key);
-    loginFailuresByIp.refund(client.ip);
-  };
+  const giveBack = () => Promise.all([loginFailures.refund(key), loginFailuresByIp.refund(client.ip)]);
   let user: UserRow | undefined;
   let ok: boolean;
   try {
@@ -127,12 +124,11 @@ export async function login(input: LoginInput, client: ClientMeta): Promise<Auth
     const hash = user?.passwordHash ?? (await dummyHash());
     ok = await passwordWork.run(client.ip, () => checkPassword(input.password, hash));
   } catch (err) {
-    giveBack();
+    await giveBack();
     throw err;
   }
   if (!user || !ok) throw unauthorized(ERR.invalidCredentials);
-  loginFailures.clear(key);
-  loginFailuresByIp.refund(client.ip);
+  await Promise.all([loginFailures.clear(key), loginFailuresByIp.refund(client.ip)]);
   if (!user.isApproved) throw forbidden(ERR.pendingApproval);
   const approved = user;
   const { token } = await tx(async () => {

@@ -25,6 +25,7 @@ import {
 import { tasks } from '../db/tables';
 import { nowMs } from '../clock';
 import { connectedSockets, getIo } from '../realtime/emit';
+import { adapterUp } from '../realtime/cluster';
 import { logger } from '../logger';
 import { newestBackup } from './backups';
 
@@ -288,7 +289,7 @@ export function setDraining(value: boolean): void {
 
 /**
  * `GET /health/ready`: this node can take work — not shutting down, the database open and answering,
- * and its storage able to keep a write. Cheap (a probe every few seconds): no write, no integrity check.
+ * its storage able to keep a write, and (PostgreSQL) its events reaching the other nodes. Cheap (a probe every few seconds): no write, no integrity check.
  */
 export async function isReady(): Promise<boolean> {
   if (draining) return false;
@@ -298,5 +299,6 @@ export async function isReady(): Promise<boolean> {
   } catch {
     return false;
   }
-  return storageProblem() === null;
+  // Without the adapter's LISTEN, events would reach this node's sockets only (CONTRACT §18).
+  return storageProblem() === null && adapterUp();
 }

@@ -120,7 +120,7 @@ export async function runMigrationsAndRepair(actor: Actor): Promise<{ message: s
     if (rows.length)
       afterCommit(() => {
         for (const row of rows) {
-          void emit.syncTypeRooms(row.id, row.taskTypes);
+          emit.syncTypeRooms(row.id, row.taskTypes);
           emit.userChanged(presentAdminUser(row));
         }
         startAssignment();

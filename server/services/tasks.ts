@@ -28,7 +28,7 @@ import { logActivities, logActivity, type Actor } from './activity';
 import { notify } from './notifications';
 import { driverStates } from './availability';
 import { findUserById } from './users';
-import { assignmentRound, runAssignmentAfterCooldown } from './assignment';
+import { assignmentRound } from './assignment';
 import {
   assignDriver,
   asConflict,
@@ -612,9 +612,9 @@ export async function returnByDriver(
   reason: string | null,
   clientTime?: string,
 ): Promise<void> {
+  // When the 30 minutes pass the task may go back to this driver: the periodic round sees to it
+  // (startAssignmentSweep), whichever node runs it.
   await change(async (fx) => giveBack(await liveTask(id), driver, fx, reason, clientTime));
-  // When the 30 minutes pass the task may go back to this driver, even if nothing else happens.
-  runAssignmentAfterCooldown();
 }
 
 async function giveBack(
@@ -646,7 +646,7 @@ async function giveBack(
  */
 async function driverMove(id: string, input: UpdateTaskData, driver: UserRow): Promise<Effects> {
   const { status, assigned_to, version: _version, ...fields } = input;
-  const { fx, returned } = await change(async (fx) => {
+  return change(async (fx) => {
     const row = await liveTask(id);
     checkVersion(row, input);
     const others = Object.keys(fields).length > 0 || (assigned_to != null && assigned_to !== driver.id);
@@ -655,18 +655,16 @@ async function driverMove(id: string, input: UpdateTaskData, driver: UserRow): P
     if (!others) {
       if (row.status === 'bolsa_trabajo' && target === 'en_proceso') {
         await claim(row, driver, fx);
-        return { fx, returned: false };
+        return fx;
       }
       if (row.status === 'en_proceso' && row.assignedTo === driver.id) {
         if (target === 'bolsa_trabajo') await giveBack(row, driver, fx, null);
         else if (target === 'finalizada') await finish(row, driver, fx);
-        return { fx, returned: target === 'bolsa_trabajo' };
+        return fx;
       }
     }
     throw conflict(ERR.driverMoveRule);
   });
-  if (returned) runAssignmentAfterCooldown();
-  return fx;
 }
 
 // ---- reading --------------------------------------------------------------------------------
