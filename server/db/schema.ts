@@ -87,6 +87,8 @@ export const tasks = sqliteTable(
   (t) => [
     index('tasks_status').on(t.status, t.priority, t.createdAt),
     index('tasks_created').on(t.createdAt),
+    // The board's version (services/board.ts): the newest change, one index probe.
+    index('tasks_updated').on(t.updatedAt),
     index('tasks_assigned_at').on(t.assignedAt),
     index('tasks_completed').on(t.completedAt),
     index('tasks_trailer').on(t.trailerId, t.completedAt),

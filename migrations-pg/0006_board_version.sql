@@ -1,0 +1,1 @@
+CREATE INDEX "tasks_updated" ON "tasks" USING btree ("updated_at");
