@@ -113,16 +113,28 @@ const FIGURES_MAX_AGE_MS = 1000;
 let memo: { db: Session; key: number; at: number; stats: DashboardStats } | undefined;
 let computing: Promise<unknown> = Promise.resolve();
 
-/** The memoized figures when still good: a few comparisons, no query (the hot path). */
-function memoized(): DashboardStats | undefined {
+/** Whether a reading is still good for this database: a few comparisons, no query (the hot path). */
+function isFresh(m: { db: Session; key: number; at: number } | undefined): boolean {
   const at = nowMs();
-  return memo &&
-    memo.db === session() &&
-    memo.key === commitCount() &&
-    at - memo.at < FIGURES_MAX_AGE_MS &&
-    at >= memo.at
-    ? memo.stats
-    : undefined;
+  return !!m && m.db === session() && m.key === commitCount() && at - m.at < FIGURES_MAX_AGE_MS && at >= m.at;
+}
+
+/** The memoized figures when still good. */
+function memoized(): DashboardStats | undefined {
+  return isFresh(memo) ? memo!.stats : undefined;
+}
+
+// The driver lists (rankings, online drivers) read every driver of the yard: screens asking together (a
+// control room, the resync of a dead node's screens on the survivor) share one reading, by the same rule.
+let driversMemo: { db: Session; key: number; at: number; drivers: Promise<DriverState[]> } | undefined;
+function allDrivers(): Promise<DriverState[]> {
+  if (isFresh(driversMemo)) return driversMemo!.drivers;
+  const drivers = driverStates();
+  driversMemo = { db: session(), key: commitCount(), at: nowMs(), drivers };
+  drivers.catch(() => {
+    if (driversMemo?.drivers === drivers) driversMemo = undefined;
+  });
+  return drivers;
 }
 
 /** Waits for the computation running, then computes unless it has left figures that are still good. */
@@ -192,15 +204,15 @@ const onlineOf = (drivers: DriverState[]): OnlineDriver[] =>
   }));
 
 /** Every approved conductor (the client shows the first 10). */
-export const rankings = async (): Promise<RankingEntry[]> => rankingOf(await driverStates());
+export const rankings = async (): Promise<RankingEntry[]> => rankingOf(await allDrivers());
 
 /** Every online approved conductor, in ranking order (the client shows the first 5). */
-export const onlineDrivers = async (): Promise<OnlineDriver[]> => onlineOf(await driverStates());
+export const onlineDrivers = async (): Promise<OnlineDriver[]> => onlineOf(await allDrivers());
 
 emit.setFigureSources(
   (role) => dashboardStats(role === 'admin'),
   async () => {
-    const drivers = await driverStates();
+    const drivers = await allDrivers();
     return { online_drivers: onlineOf(drivers), rankings: rankingOf(drivers) };
   },
 );

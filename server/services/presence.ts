@@ -21,6 +21,10 @@ import { withoutKey } from './idempotency';
 
 const JOIN_NODES = `INSERT INTO server_nodes (id, started_at, heartbeat_at) VALUES (?, ?, ?)
   ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`;
+// A presence needs the node's row to exist, not to be touched: no lock on it, so the presences of a
+// node's many reconnecting sockets do not queue behind one another.
+const NODE_EXISTS = `INSERT INTO server_nodes (id, started_at, heartbeat_at) VALUES (?, ?, ?)
+  ON CONFLICT (id) DO NOTHING`;
 
 /** This process, as server_nodes knows it. */
 export const NODE_ID = crypto.randomUUID();
@@ -263,8 +267,8 @@ class Presence {
   private async hold(userId: string): Promise<boolean | undefined> {
     const at = nowMs();
     await execute(LOCK_USER, [userId]);
-    // The node's own row first (its first presence, or after others took it for dead): alive as of now.
-    await execute(JOIN_NODES, [NODE_ID, at, at]);
+    // The node's own row first (its first presence, or after others took it for dead).
+    await execute(NODE_EXISTS, [NODE_ID, at, at]);
     await execute(
       'INSERT INTO node_presence (node_id, user_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
       [NODE_ID, userId, at],
