@@ -26,6 +26,8 @@ interface Init {
   mode: ScreenMode;
   /** Socket mode: load the screen's data over REST once after connecting. */
   resync: boolean;
+  /** Socket mode: reconnect after a lost connection (as the client does), then resync over REST. */
+  reconnect?: boolean;
   watch: string;
   version: number;
 }
@@ -120,10 +122,13 @@ async function screensThread(init: Init): Promise<void> {
         const socket: Client = ioClient(init.url, {
           auth: { token: init.screens[i].token },
           transports: ['websocket'],
-          reconnection: false,
+          // The client's own reconnection (socket.io-client's defaults: 1 s, randomised, up to 5 s).
+          reconnection: init.reconnect ?? false,
           forceNew: true,
         });
         sockets.push(socket);
+        // Back after a lost connection: what was missed meanwhile comes over REST, as the client resyncs.
+        socket.io.on('reconnect', () => void round(init.screens[i], states[i]));
         socket.on('task:updated', ({ task }) => {
           events += 1;
           if (task.id === init.watch) show(states[i], task.version);

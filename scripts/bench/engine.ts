@@ -5,12 +5,13 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runClient } from './client';
+import { runCluster } from './cluster';
 import { closeDatabases, ENGINE } from './database';
 import { runFanout } from './fanout';
 import { runPushPoll } from './pushpoll';
 import type { EngineRun, Section } from './report';
 import { runRest } from './rest';
-import { ENGINE_LABELS, SECTIONS, SIZES, type Mode, type SectionName } from './sections';
+import { CLUSTER_SECTION, ENGINE_LABELS, SECTIONS, SIZES, type Mode, type SectionName } from './sections';
 
 const { values } = parseArgs({
   options: {
@@ -46,10 +47,11 @@ async function main(): Promise<void> {
     fanout: () => runFanout(sizes.fanout, log),
     rest: () => runRest(sizes.rest, log),
     pushpoll: () => runPushPoll(sizes.pushpoll, log),
+    cluster: () => runCluster(sizes.cluster, log),
   };
   const started = performance.now();
   const result: EngineRun = { engine: ENGINE, seconds: 0, sections: [], errors: [] };
-  for (const name of SECTIONS) {
+  for (const name of [...SECTIONS, CLUSTER_SECTION] as SectionName[]) {
     if (!only.includes(name)) continue;
     try {
       result.sections.push(...(await run[name]()));

@@ -10,6 +10,7 @@
 //   npm run bench -- --engine postgres     # one engine (sqlite, postgres or both); partial runs: sqlite
 //   npm run bench -- --only fanout,rest    # some sections (fanout, pushpoll, rest, client)
 //   npm run bench -- --pg-durability durable  # PostgreSQL flushing every commit (default: bench)
+//   npm run bench -- --cluster             # two nodes on PostgreSQL behind the proxy (issue 17)
 //   npm run bench -- --out FILE --json FILE
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -25,7 +26,15 @@ import {
   type EmbeddedCluster,
 } from '../postgres/embedded';
 import { renderResults, renderTable, writeResults, type EngineRun } from './report';
-import { ENGINE_LABELS, ENGINES, SECTIONS, type EngineName, type Mode, type SectionName } from './sections';
+import {
+  CLUSTER_SECTION,
+  ENGINE_LABELS,
+  ENGINES,
+  SECTIONS,
+  type EngineName,
+  type Mode,
+  type SectionName,
+} from './sections';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -100,22 +109,32 @@ async function main(): Promise<void> {
       smoke: { type: 'boolean', default: process.env.BENCH_SMOKE === '1' },
       only: { type: 'string' },
       engine: { type: 'string' },
+      cluster: { type: 'boolean', default: false },
       'pg-durability': { type: 'string', default: 'bench' },
       out: { type: 'string' },
       json: { type: 'string' },
     },
   });
   const mode: Mode = values.smoke ? 'smoke' : 'full';
-  const only = (values.only?.split(',').map((s) => s.trim()) ?? [...SECTIONS]) as SectionName[];
-  const unknown = only.filter((s) => !SECTIONS.includes(s));
+  const only: SectionName[] = values.cluster
+    ? [CLUSTER_SECTION]
+    : ((values.only?.split(',').map((s) => s.trim()) ?? [...SECTIONS]) as SectionName[]);
+  const unknown = only.filter((s) => s !== CLUSTER_SECTION && !(SECTIONS as readonly string[]).includes(s));
   if (unknown.length)
     throw new Error(`unknown section(s): ${unknown.join(', ')} (use ${SECTIONS.join(', ')})`);
   const complete = mode === 'full' && only.length === SECTIONS.length;
   // The full run of every section measures both engines; the smoke run and partial runs SQLite.
-  const engines = parseEngines(values.engine, complete ? [...ENGINES] : ['sqlite']);
+  // Many nodes need PostgreSQL: --cluster runs on it alone.
+  const engines = values.cluster
+    ? (['postgres'] as EngineName[])
+    : parseEngines(values.engine, complete ? [...ENGINES] : ['sqlite']);
   // The doc's table holds both engines: only such a run writes it, unless another file is named.
+  // --cluster writes its own block of the same doc.
   const out =
-    values.out ?? (complete && engines.length === ENGINES.length ? 'docs/PERFORMANCE.md' : undefined);
+    values.out ??
+    ((complete && engines.length === ENGINES.length) || (values.cluster && mode === 'full')
+      ? 'docs/PERFORMANCE.md'
+      : undefined);
 
   const durability = values['pg-durability'] as Durability;
   if (!(durability in DURABILITY_SETTINGS))
@@ -179,7 +198,12 @@ async function main(): Promise<void> {
 
   if (out) {
     const file = path.resolve(ROOT, out);
-    await writeResults(file, renderResults(runs, { date: new Date(), mode, seconds, postgres }), TEMPLATE);
+    await writeResults(
+      file,
+      renderResults(runs, { date: new Date(), mode, seconds, postgres }),
+      TEMPLATE,
+      values.cluster ? 'bench-cluster' : 'bench',
+    );
     console.log(`written to ${path.relative(ROOT, file)}`);
   } else if (complete)
     console.log('docs/PERFORMANCE.md not written: its table holds both engines (or name a file with --out)');

@@ -20,8 +20,12 @@ export interface Section {
   details?: string;
 }
 
-export const BEGIN = '<!-- bench:begin (written by `npm run bench`; edit the text outside the markers) -->';
-export const END = '<!-- bench:end -->';
+/** The block a run writes in its file, between its markers: the full run's, or `--cluster`'s. */
+export type Block = 'bench' | 'bench-cluster';
+export const markers = (block: Block) => ({
+  begin: `<!-- ${block}:begin (written by \`npm run bench${block === 'bench' ? '' : ' -- --cluster'}\`; edit the text outside the markers) -->`,
+  end: `<!-- ${block}:end -->`,
+});
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
@@ -109,14 +113,20 @@ export function renderResults(
  * Replaces the results between the markers of `file` (created from `template` if needed), formatted by
  * the project's Prettier so `npm run lint` stays green.
  */
-export async function writeResults(file: string, results: string, template: string): Promise<void> {
+export async function writeResults(
+  file: string,
+  results: string,
+  template: string,
+  blockName: Block = 'bench',
+): Promise<void> {
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : template;
-  const start = current.indexOf(BEGIN);
-  const end = current.indexOf(END);
-  const block = `${BEGIN}\n\n${results}\n\n${END}`;
+  const { begin, end: finish } = markers(blockName);
+  const start = current.indexOf(begin);
+  const end = current.indexOf(finish);
+  const block = `${begin}\n\n${results}\n\n${finish}`;
   const next =
     start >= 0 && end > start
-      ? current.slice(0, start) + block + current.slice(end + END.length)
+      ? current.slice(0, start) + block + current.slice(end + finish.length)
       : `${current.trimEnd()}\n\n${block}\n`;
   const options = (await prettier.resolveConfig(file)) ?? {};
   fs.writeFileSync(file, await prettier.format(next, { ...options, filepath: file }));

@@ -1,7 +1,9 @@
 // The bench's sections and their sizes, and the engines it runs them on: shared by the bench process
 // (index.ts, which never loads server code) and the engine processes (engine.ts) that run the sections.
 export const SECTIONS = ['client', 'fanout', 'rest', 'pushpoll'] as const;
-export type SectionName = (typeof SECTIONS)[number];
+/** Run only when asked (`--cluster`): several nodes on PostgreSQL (issue 17). */
+export const CLUSTER_SECTION = 'cluster' as const;
+export type SectionName = (typeof SECTIONS)[number] | typeof CLUSTER_SECTION;
 
 export const ENGINES = ['sqlite', 'postgres'] as const;
 export type EngineName = (typeof ENGINES)[number];
@@ -24,6 +26,7 @@ export const SIZES = {
       seed: SEED,
     },
     client: { cards: 300, loads: 5, seed: SEED },
+    cluster: { clients: 1000, updates: 200, threads: 2 },
   },
   smoke: {
     fanout: { clients: 10, updates: 5, threads: 1 },
@@ -38,5 +41,6 @@ export const SIZES = {
       seed: SEED,
     },
     client: { cards: 20, loads: 1, seed: SEED },
+    cluster: { clients: 10, updates: 5, threads: 1 },
   },
 };

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { BEGIN, END, type EngineRun, type Section } from '../../scripts/bench/report';
+import { markers, type EngineRun, type Section } from '../../scripts/bench/report';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-bench-smoke-'));
@@ -92,8 +92,8 @@ it('the smoke run measures every section on both engines and writes their table'
 
   const doc = fs.readFileSync(out, 'utf8');
   expect(doc).toContain('Hand-written text that must survive.');
-  expect(doc).toContain(BEGIN);
-  expect(doc).toContain(END);
+  expect(doc).toContain(markers('bench').begin);
+  expect(doc).toContain(markers('bench').end);
   expect(doc).toMatch(
     /\|\s*Section\s*\|\s*Measure\s*\|\s*SQLite\s*\|\s*Budget\s*\|\s*\|\s*PostgreSQL\s*\|\s*Budget\s*\|\s*\|\n/,
   );
@@ -103,3 +103,28 @@ it('the smoke run measures every section on both engines and writes their table'
   const left = fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith(`torre-bench-pg-${pid}-`));
   expect(left).toEqual([]);
 }, 600_000);
+
+it('the cluster smoke run measures two nodes on PostgreSQL and writes its own block', async () => {
+  const json = path.join(dir, 'cluster.json');
+  const out = path.join(dir, 'PERFORMANCE-cluster.md');
+  fs.writeFileSync(
+    out,
+    `# Performance\n\n${markers('bench').begin}\n\nThe full run's table.\n\n${markers('bench').end}\n`,
+  );
+  const { code, output } = await runSmoke(['--cluster', '--json', json, '--out', out]);
+  expect(code, output).toBe(0);
+  const { runs } = JSON.parse(fs.readFileSync(json, 'utf8')) as { runs: EngineRun[] };
+  expect(runs.map((r) => [r.engine, r.errors])).toEqual([['postgres', []]]);
+  const [section] = runs[0]!.sections;
+  expect(section!.name).toMatch(/^Many nodes \(2 nodes on one PostgreSQL/);
+  expect(section!.rows.map((r) => [r.measure.slice(0, 24), typeof r.ok])).toEqual([
+    ['PUT through the proxy → ', 'boolean'],
+    ['SIGKILL of node 1 → ever', 'boolean'],
+    ['screens’ failed requests', 'undefined'],
+  ]);
+  const doc = fs.readFileSync(out, 'utf8');
+  // Its block is added beside the full run's, which stays as it was.
+  expect(doc).toContain("The full run's table.");
+  expect(doc).toContain(markers('bench-cluster').begin);
+  expect(doc).toContain('Many nodes (2 nodes');
+}, 300_000);
