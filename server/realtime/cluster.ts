@@ -14,7 +14,7 @@ import type { IoServer } from './emit';
 export const ADAPTER_HEARTBEAT_MS = 5_000;
 export const ADAPTER_HEARTBEAT_TIMEOUT_MS = 10_000;
 
-/** The adapter's LISTEN connection, as its PubSubClient keeps it (pinned version: tests/unit/cluster-adapter). */
+/** The adapter's LISTEN connection, as its PubSubClient keeps it (pinned: tests/socket/cluster-adapter). */
 interface AdapterInternals {
   client?: { client?: unknown };
 }
