@@ -107,6 +107,11 @@ export function session(): Session {
   return frames.getStore()?.session ?? current().reader;
 }
 
+/** True while a database is open (a timer may fire after it closed: tests, shutdown). */
+export function isDatabaseOpen(): boolean {
+  return engine !== undefined;
+}
+
 /** True inside tx(). */
 export function inTransaction(): boolean {
   return frames.getStore() !== undefined;

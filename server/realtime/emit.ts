@@ -36,8 +36,10 @@ export interface SocketData {
 
 /** What nodes tell each other (realtime/cluster.ts): what would otherwise stay in one process. */
 export interface InterServerEvents {
-  /** The test clock moved on the node that answered POST /test/clock; the answer waits for every node. */
-  clockAdvanced: (ms: number, done: (ok: true) => void) => void;
+  /** POST /test/clock, first on every node: the clock's offset and the node's heartbeat. */
+  clockShifted: (ms: number, done: (ok: true) => void) => void;
+  /** …then what depends on time, on every node; the answer waits for both. */
+  clockListeners: (done: (ok: true) => void) => void;
   /** A revocation (emit.ts revoke()): each node counts it and drops the target's sockets of its own. */
   revoke: (target: RevokeTarget, reason: RevokeReason) => void;
   /** A user left presence on every node (deleted, revoked): what the others hold in memory goes. */
@@ -223,13 +225,15 @@ export function presenceForgotten(userId: string): void {
 }
 
 /**
- * The test clock moved here: every other node moves it too, and the answer waits for them (up to the
- * adapter's 5 s: a node that died meanwhile answers nothing).
+ * The test clock moved here (CONTRACT §18): every other node moves too — each shifts and heartbeats first,
+ * then each runs what depends on time — and the answer waits for them (up to the adapter's 5 s: a node
+ * that died meanwhile answers nothing).
  */
-export async function clockAdvancedElsewhere(ms: number): Promise<void> {
+export async function clockMovedElsewhere(phase: 'shift' | 'listeners', ms: number): Promise<void> {
   if (!io || !clustered()) return;
   try {
-    await io.serverSideEmitWithAck('clockAdvanced', ms);
+    if (phase === 'shift') await io.serverSideEmitWithAck('clockShifted', ms);
+    else await io.serverSideEmitWithAck('clockListeners');
   } catch (err) {
     logger.warn({ err }, 'reloj de pruebas: algún nodo no confirmó el cambio');
   }

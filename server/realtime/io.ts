@@ -11,7 +11,7 @@ import {
 import { ERR } from '@shared/labels';
 import { STAFF_ROLES } from '@shared/enums';
 import { config } from '../config';
-import { advanceClock, nowMs, onClockAdvance } from '../clock';
+import { nowMs, onClockAdvance, runClockListeners, shiftClock } from '../clock';
 import { isPostgres } from '../db';
 import { authenticateToken } from '../http/auth';
 import { presence, PRESENCE_SWEEP_MS } from '../services/presence';
@@ -39,7 +39,8 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
   });
   // PostgreSQL: other nodes may serve the same yard; every emit and room change reaches them too.
   const closeAdapter = isPostgres ? useClusterAdapter(io, config.databaseUrl!) : undefined;
-  io.on('clockAdvanced', (ms, done) => void advanceClock(ms).then(() => done(true)));
+  io.on('clockShifted', (ms, done) => void shiftClock(ms).then(() => done(true)));
+  io.on('clockListeners', (done) => void runClockListeners().then(() => done(true)));
   io.on('revoke', revokeHere);
   io.on('presenceForgotten', (userId) => presence.dropLocal(userId));
 

@@ -4,11 +4,11 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { ServerTime } from '@shared/schemas';
 import { madridIso } from '@shared/time';
-import { advanceClock, nowMs } from '../clock';
+import { nowMs, runClockListeners, shiftClock } from '../clock';
 import { config } from '../config';
 import { parseBody } from '../http/validate';
 import { isReady } from '../services/health';
-import { clockAdvancedElsewhere } from '../realtime/emit';
+import { clockMovedElsewhere } from '../realtime/emit';
 
 export const systemRoutes = Router();
 
@@ -39,8 +39,10 @@ export const testClockRoutes = Router();
 testClockRoutes.post('/test/clock', async (req, res) => {
   if (!config.testClock) return void res.status(404).json({ detail: 'Recurso no encontrado' });
   const { advance_ms } = parseBody(advanceSchema, req);
-  // This node, then every other one, before the answer (CONTRACT §18).
-  await advanceClock(advance_ms);
-  await clockAdvancedElsewhere(advance_ms);
+  // Every node's clock and heartbeat first, then what depends on time everywhere (CONTRACT §18).
+  await shiftClock(advance_ms);
+  await clockMovedElsewhere('shift', advance_ms);
+  await runClockListeners();
+  await clockMovedElsewhere('listeners', advance_ms);
   res.json({ epoch_ms: nowMs() });
 });

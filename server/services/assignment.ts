@@ -16,7 +16,7 @@ import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import { AUTO_ASSIGNED_TYPES } from '@shared/enums';
 import { RETURN_COOLDOWN_MS } from '@shared/constants';
 import { ERR } from '@shared/labels';
-import { db, execute, session } from '../db';
+import { db, execute, isDatabaseOpen } from '../db';
 import { DECISION_LOCK, FALSE, forUpdate, lockDecision, TRUE } from '../db/dialect';
 import { tasks, type TaskRow } from '../db/tables';
 import { nowMs, onClockAdvance } from '../clock';
@@ -81,22 +81,12 @@ async function markUntried(): Promise<void> {
   await execute(UNTRIED_SQL);
 }
 
-/** True while a database is open (a timer may fire after it closed: tests, shutdown). */
-function databaseOpen(): boolean {
-  try {
-    session();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * One matching round in its own transaction. Safe to call any time; does nothing when no task waits or
  * no database is open. Callers after their own commit start it without awaiting (startAssignment()).
  */
 export async function runAssignment(): Promise<void> {
-  if (!databaseOpen()) return;
+  if (!isDatabaseOpen()) return;
   await commit(assignmentRound);
 }
 

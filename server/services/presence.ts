@@ -11,9 +11,9 @@
 //   file, every node before it is dead by definition.
 import crypto from 'node:crypto';
 import { PRESENCE_WINDOW_MS } from '@shared/constants';
-import { afterCommit, execute, inTransaction, isPostgres, query, tx } from '../db';
+import { afterCommit, execute, inTransaction, isDatabaseOpen, isPostgres, query, tx } from '../db';
 import { FALSE, TRUE, sqlFor } from '../db/dialect';
-import { nowMs } from '../clock';
+import { nowMs, onClockShift } from '../clock';
 import { isDatabaseUnavailable } from '../http/errors';
 import { logger } from '../logger';
 import * as emit from '../realtime/emit';
@@ -80,11 +80,13 @@ async function wentOffline(userId: string, at: number): Promise<boolean> {
     `UPDATE users SET is_online = ${FALSE}, last_activity_at = ? WHERE id = ? AND is_online = ${TRUE}`,
     [at, userId],
   );
+  // Never before it began: a dead node's last heartbeat may predate a presence opened after it.
   if (changed)
-    await execute('UPDATE presence_intervals SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL', [
-      at,
-      userId,
-    ]);
+    await execute(
+      `UPDATE presence_intervals SET ended_at = CASE WHEN started_at > ? THEN started_at ELSE ? END
+        WHERE user_id = ? AND ended_at IS NULL`,
+      [at, at, userId],
+    );
   return changed > 0;
 }
 
@@ -208,9 +210,9 @@ class Presence {
 
   /**
    * Tells the others this node is alive. Taken for dead meanwhile (a long pause), it joins again and
-   * holds again whom it holds in memory.
+   * holds again whom it holds in memory. Also as the clock moves (shiftClock), before any node sweeps.
    */
-  private async heartbeat(): Promise<void> {
+  async heartbeat(): Promise<void> {
     const at = nowMs();
     const alive = await tx(() =>
       execute('UPDATE server_nodes SET heartbeat_at = ? WHERE id = ?', [at, NODE_ID]),
@@ -269,9 +271,11 @@ class Presence {
     await execute(LOCK_USER, [userId]);
     // The node's own row first (its first presence, or after others took it for dead).
     await execute(NODE_EXISTS, [NODE_ID, at, at]);
+    // A user deleted meanwhile (or of another database, in tests) is held by nobody.
     await execute(
-      'INSERT INTO node_presence (node_id, user_id, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-      [NODE_ID, userId, at],
+      `INSERT INTO node_presence (node_id, user_id, since) SELECT ?, id, ? FROM users WHERE id = ?
+        ON CONFLICT DO NOTHING`,
+      [NODE_ID, at, userId],
     );
     return (await wentOnline(userId, at)) ? true : undefined;
   }
@@ -327,3 +331,9 @@ class Presence {
 }
 
 export const presence = new Presence();
+
+// The clock moved: alive at the new time before any node (this one included) sweeps at it.
+onClockShift(async () => {
+  if (!isDatabaseOpen()) return;
+  await presence.heartbeat().catch((err: unknown) => logger.warn({ err }, 'presencia: latido fallido'));
+});

@@ -371,7 +371,7 @@ describe('HTTP headers (CONTRACT §14)', () => {
     expect(directive.split(' ')).not.toContain('wss:');
   });
 
-  it('every /api answer says Cache-Control: no-store, errors and 404s included', async () => {
+  it('every /api answer says Cache-Control: no-store, errors and 404s included; a staff board no-cache', async () => {
     const gestor = await makeUser('gestor');
     const answers = [
       await api().get('/api/server-time'),
@@ -388,8 +388,10 @@ describe('HTTP headers (CONTRACT §14)', () => {
       await api().post('/api/auth/login').send({ email: 'nadie@test.local', password: 'mala-contraseña' }),
     ];
     expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 404, 403, 404, 400, 401]);
+    // The staff's board is revalidated with its ETag (CONTRACT §14: no-cache there, services/board.ts).
     for (const [i, res] of answers.entries())
-      expect(res.headers['cache-control'], `answer ${i}`).toBe('no-store');
+      expect(res.headers['cache-control'], `answer ${i}`).toBe(i === 1 ? 'no-cache' : 'no-store');
+    expect(answers[1]!.headers.etag).toMatch(/^W\//);
   });
 });
 
