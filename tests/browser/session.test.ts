@@ -107,8 +107,9 @@ describe('a session ending in an open page', () => {
   it('returns to /login on a 401 from a REST call while the socket is down (SPEC §4)', async () => {
     const manager = await createUser('manager');
     const { context, page } = await openPage(browser, inject('baseUrl'));
-    // No socket: the page lives on the SPEC §9 fallback polling, so only REST can tell it.
-    await page.route('**/socket.io/**', (route) => route.abort());
+    // No socket (WebSocket only: every connection closed at once): the page lives on the SPEC §9
+    // fallback polling, so only REST can tell it.
+    await page.routeWebSocket(/\/socket\.io\//, (ws) => ws.close());
     await loginUi(page, manager);
     await page.getByText(UI_HEADER.linkReconnecting).waitFor();
 

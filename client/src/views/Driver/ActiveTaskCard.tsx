@@ -209,7 +209,8 @@ function ReturnDialog({ task, open, onOpenChange }: DialogProps) {
             <label
               key={o.label}
               className={cn(
-                'flex min-h-11 cursor-pointer items-center gap-3 rounded-lg px-3 text-sm font-medium ring-1 ring-inset',
+                // 48 px: a gloved thumb's target (44 px at least even while the dialog zooms in).
+                'flex min-h-12 cursor-pointer items-center gap-3 rounded-lg px-3 text-sm font-medium ring-1 ring-inset',
                 reason === o.value
                   ? 'bg-amber-50 text-amber-950 ring-amber-500'
                   : 'text-slate-800 ring-slate-300',
