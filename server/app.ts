@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import helmet from 'helmet';
-import { JSON_BODY_LIMIT } from '@shared/constants';
+import { JSON_BODY_LIMIT, LOCATION_IMPORT_BODY_LIMIT } from '@shared/constants';
 import { config } from './config';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { idempotency } from './http/idempotency';
@@ -73,6 +73,9 @@ export function createApp(): express.Express {
     });
   }
   // CONTRACT §16: every authenticated POST honours an Idempotency-Key (server/http/idempotency.ts).
+  // A yard's whole catalogue as CSV may exceed the other requests' limit (the JSON parser below then
+  // finds the body read already).
+  app.use('/api/admin/locations/import', express.json({ limit: LOCATION_IMPORT_BODY_LIMIT }));
   app.use('/api', express.json({ limit: JSON_BODY_LIMIT }), idempotency, apiRoutes, notFoundHandler);
 
   if (config.serveClient && fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {

@@ -28,6 +28,10 @@ export const POLICY = {
   'admin:users': ADMIN,
   'admin:analytics': ADMIN,
   'admin:system': ADMIN,
+  'locations:read': ANY, // CONTRACT §17: the catalogue feeds every form's autocomplete
+  'locations:manage': SUPERVISORS, // the Ubicaciones view
+  'yard:read': STAFF, // GET /yard, /yard/trailers and its export
+  'yard:leave': STAFF, // marking a trailer gone
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof POLICY;

@@ -61,6 +61,8 @@ export const PASSWORD_MAX_BYTES = 72;
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;
 export const JSON_BODY_LIMIT = '100kb';
+/** POST /admin/locations/import: a yard's whole catalogue as CSV text (CONTRACT §17). */
+export const LOCATION_IMPORT_BODY_LIMIT = '1mb';
 
 export const DEFAULT_TASK_TYPES = ['semiremolque'] as const;
 export const BACKUPS_KEPT = 7;

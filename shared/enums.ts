@@ -91,6 +91,20 @@ export type RevokeReason = (typeof REVOKE_REASONS)[number];
 export const ALERT_STATUSES = ['normal', 'warning', 'critical'] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
+/** CONTRACT §17: what a place of the yard is. A `puerta` (gate) holds no trailer. */
+export const LOCATION_KINDS = [
+  'muelle',
+  'campa',
+  'zona_swap',
+  'aparcamiento',
+  'taller',
+  'lavadero',
+  'bascula',
+  'puerta',
+  'otro',
+] as const;
+export type LocationKind = (typeof LOCATION_KINDS)[number];
+
 export const VIEWS = [
   'dashboard',
   'searcher',

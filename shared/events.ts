@@ -25,6 +25,7 @@ export const EV = {
   usersChanged: 'users:changed',
   usersRemoved: 'users:removed',
   sessionRevoked: 'session:revoked',
+  yardChanged: 'yard:changed',
 } as const;
 
 export interface ServerToClientEvents {
@@ -43,6 +44,8 @@ export interface ServerToClientEvents {
   'users:changed': (p: { user: AdminUser }) => void;
   'users:removed': (p: { id: string }) => void;
   'session:revoked': (p: { reason: RevokeReason; detail: string }) => void;
+  /** CONTRACT §17: the occupancy of these locations changed (staff refetch GET /yard). */
+  'yard:changed': (p: { location_ids: string[] }) => void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

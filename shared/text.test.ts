@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMultiline, cleanText, hasControlChars, identityKey } from './text';
+import { cleanMultiline, cleanText, fold, hasControlChars, identityKey, placeKey } from './text';
 
 describe('text normalisation (CONTRACT §14)', () => {
   it('strips NUL, zero-width and bidi-override characters and trims', () => {
@@ -27,5 +27,12 @@ describe('text normalisation (CONTRACT §14)', () => {
   it('detects control characters', () => {
     expect(hasControlChars('abc\u0007')).toBe(true);
     expect(hasControlChars('contraseña segura')).toBe(false);
+  });
+
+  it('folds accents and case for comparisons, and place names to one key', () => {
+    expect(fold('Báscula Ñ')).toBe('bascula n');
+    expect(placeKey('  MUELLE   12\u200B')).toBe(placeKey('Muelle 12'));
+    expect(placeKey('Báscula')).toBe(placeKey('bascula'));
+    expect(placeKey('Muelle 12')).not.toBe(placeKey('Muelle 1'));
   });
 });

@@ -18,3 +18,12 @@ export const cleanMultiline = (s: string): string =>
 
 /** The key that decides identity (trailers, location codes): compatibility-folded and upper-cased. */
 export const identityKey = (s: string): string => cleanText(s).normalize('NFKC').toUpperCase();
+
+/** Accents and case folded (`Báscula` → `bascula`): the searcher's and the yard catalogue's comparisons. */
+export const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * The key a place name is matched by (CONTRACT §17): cleaned, folded, inner spaces collapsed, so
+ * `muelle  12`, `MUELLE 12` and `Muelle 12` are one place — and `muelle-12` matches the code `MUELLE-12`.
+ */
+export const placeKey = (s: string): string => fold(cleanText(s).normalize('NFKC')).replace(/\s+/g, ' ');

@@ -25,6 +25,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type {
   ClockType,
+  LocationKind,
   LogType,
   NotificationType,
   Priority,
@@ -115,6 +116,9 @@ export const tasks = pgTable(
     holdReason: text('hold_reason'),
     /** The latest driver return's reason, kept until the task is completed (the driver's card shows it). */
     lastReturnReason: text('last_return_reason'),
+    /** CONTRACT §17: the catalogue places origin and destination stand for; null for free text. */
+    originLocationId: text('origin_location_id').references(() => locations.id),
+    destinationLocationId: text('destination_location_id').references(() => locations.id),
     version: integer('version').notNull().default(1),
     deletedAt: ms('deleted_at'),
   },
@@ -138,7 +142,60 @@ export const tasks = pgTable(
     uniqueIndex('tasks_active_driver')
       .on(t.assignedTo)
       .where(sql`status = 'en_proceso' AND deleted_at IS NULL`),
+    // The open tasks heading to a place (CONTRACT §17: its incoming trailers, part of its occupancy).
+    index('tasks_incoming')
+      .on(t.destinationLocationId)
+      .where(sql`status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL`),
   ],
+);
+
+/**
+ * The yard's places (CONTRACT §17). `name_key` is the name's placeKey() (shared/text.ts), what task texts
+ * are matched by; the code, upper-case, is matched by the text's key upper-cased. Deactivated, never
+ * deleted: old tasks keep pointing at them.
+ */
+export const locations = pgTable(
+  'locations',
+  {
+    id: text('id').primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    kind: text('kind').$type<LocationKind>().notNull(),
+    zone: text('zone').notNull(),
+    capacity: integer('capacity').notNull().default(1),
+    x: integer('x').notNull().default(0),
+    y: integer('y').notNull().default(0),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+    deactivatedAt: ms('deactivated_at'),
+  },
+  (t) => [
+    uniqueIndex('locations_code').on(t.code),
+    // Two active places with one name would make a task's text ambiguous.
+    uniqueIndex('locations_name_live')
+      .on(t.nameKey)
+      .where(sql`deactivated_at IS NULL`),
+  ],
+);
+
+/**
+ * Where each trailer the yard has seen stands (CONTRACT §17), kept in step with the tasks by
+ * services/yard.ts: at the destination of its latest completed move (`since` its completion), or nowhere
+ * (`location_id` null: it went out through a gate, to a place outside the catalogue, or staff marked it
+ * gone at `left_at`).
+ */
+export const trailerPositions = pgTable(
+  'trailer_positions',
+  {
+    trailerId: text('trailer_id').primaryKey(),
+    locationId: text('location_id').references(() => locations.id),
+    since: ms('since').notNull(),
+    /** The move that brought it (null when it was marked gone with no move known). */
+    taskId: text('task_id'),
+    leftAt: ms('left_at'),
+  },
+  (t) => [index('trailer_positions_location').on(t.locationId)],
 );
 
 /** Login sessions (CONTRACT §14): open while refreshed within 12 h and not ended. */
@@ -350,3 +407,4 @@ export type SessionRow = typeof sessions.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;
 export type NotificationRow = typeof notifications.$inferSelect;
 export type PunchRow = typeof punches.$inferSelect;
+export type LocationRow = typeof locations.$inferSelect;

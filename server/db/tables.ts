@@ -24,6 +24,8 @@ export const {
   serverNodes,
   nodePresence,
   rateLimits,
+  locations,
+  trailerPositions,
 } = chosen;
 
-export type { UserRow, SessionRow, TaskRow, NotificationRow, PunchRow } from './schema-pg';
+export type { UserRow, SessionRow, TaskRow, NotificationRow, PunchRow, LocationRow } from './schema-pg';

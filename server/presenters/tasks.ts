@@ -29,6 +29,8 @@ export function presentTask(
     description: row.description,
     origin: row.origin,
     destination: row.destination,
+    origin_location_id: row.originLocationId,
+    destination_location_id: row.destinationLocationId,
     trailer_id: row.trailerId,
     priority: row.priority,
     status: row.status,

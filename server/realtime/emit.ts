@@ -92,6 +92,13 @@ export function taskDeleted(task: Pick<Task, 'id' | 'status' | 'vehicle_type' | 
   io?.to(taskRooms(task)).emit(EV.taskDeleted, { id: task.id });
 }
 
+// ---- the yard -------------------------------------------------------------------------------
+
+/** CONTRACT §17: the occupancy of these locations changed; staff screens refetch GET /yard. */
+export function yardChanged(locationIds: readonly string[]): void {
+  if (locationIds.length) io?.to(ROOMS.staff).emit(EV.yardChanged, { location_ids: [...locationIds] });
+}
+
 // ---- figures --------------------------------------------------------------------------------
 
 type StatsFor = (role: 'admin' | 'other') => Promise<DashboardStats>;

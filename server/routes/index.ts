@@ -11,6 +11,7 @@ import { supervisionRoutes } from './supervision';
 import { adminSystemRoutes } from './admin-system';
 import { systemRoutes, testClockRoutes } from './system';
 import { pushRoutes } from './push';
+import { yardRoutes } from './yard';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -26,4 +27,5 @@ apiRoutes.use(
   supervisionRoutes,
   adminSystemRoutes,
   pushRoutes,
+  yardRoutes,
 );

@@ -13,6 +13,7 @@ import type { SearchType } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import type { SearchQuery, SearchTask, Task, TaskTimelineEntry } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
+import { fold } from '@shared/text';
 import { query, session, type Session } from '../db';
 import { sqlFor } from '../db/dialect';
 import { tasks, type TaskRow } from '../db/tables';
@@ -20,9 +21,6 @@ import { presentJoined, selectTasks } from '../presenters/tasks';
 import { postgresExtras, postgresPage } from './search-postgres';
 
 // ---- folding ---------------------------------------------------------------------------------------
-
-/** Lower case without diacritics: 'Camión' → 'camion', 'MUELLE' → 'muelle', 'ñ' → 'n'. */
-const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 // Yard texts repeat (the same docks and plates on thousands of tasks): fold each distinct one once,
 // and let the index share one string per distinct value.

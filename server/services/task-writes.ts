@@ -17,6 +17,7 @@ import { logActivity, type Actor } from './activity';
 import { notify } from './notifications';
 import { findUserById } from './users';
 import { logger } from '../logger';
+import { placesOfTrailers, settleTrailers } from './yard';
 
 type Place = Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>;
 const placeOf = (r: TaskRow): Place => ({
@@ -40,6 +41,10 @@ export class Effects {
   constructor(readonly at: Date = now()) {}
   /** Set when a task entered the pool or a driver was freed: the engine runs before the commit. */
   engine = false;
+  /** CONTRACT §17: places whose occupancy may have moved, trailers whose position may have. */
+  private yardPlaces = new Set<string>();
+  private yardTrailers = new Set<string>();
+  private settle = new Set<string>();
   /** The created and updated tasks as flush() pushed them (answers reuse them). */
   readonly presented = new Map<string, Task>();
 
@@ -55,7 +60,23 @@ export class Effects {
   deleted(before: TaskRow): void {
     this.changed.set(before.id, { kind: 'deleted', before: placeOf(before) });
     this.figures = true;
+    this.yard(before, undefined);
   }
+  /**
+   * A task of the yard changed from `before` to `after` (either missing for a creation or a deletion):
+   * the places it names and its trailer's place may show something else now; when a finished move
+   * changed (completed, reopened, deleted, re-aimed), its trailer's position is settled before the commit.
+   */
+  yard(before: YardFacts | undefined, after: YardFacts | undefined): void {
+    for (const t of [before, after]) {
+      if (!t) continue;
+      if (t.originLocationId) this.yardPlaces.add(t.originLocationId);
+      if (t.destinationLocationId) this.yardPlaces.add(t.destinationLocationId);
+      this.yardTrailers.add(t.trailerId);
+      if (t.status === 'finalizada') this.settle.add(t.trailerId);
+    }
+  }
+
   /** The dashboard figures changed (counts per status, busy drivers, movements). */
   figuresChanged(): void {
     this.figures = true;
@@ -66,10 +87,18 @@ export class Effects {
     for (const [id, change] of step.changed) if (!this.changed.has(id)) this.changed.set(id, change);
     this.figures ||= step.figures;
     this.engine ||= step.engine;
+    for (const id of step.yardPlaces) this.yardPlaces.add(id);
+    for (const id of step.yardTrailers) this.yardTrailers.add(id);
+    for (const id of step.settle) this.settle.add(id);
   }
 
   /** Reads the created and updated tasks as they stand: the last step of the transaction. */
   async load(): Promise<void> {
+    if (this.yardTrailers.size) {
+      for (const id of await settleTrailers([...this.settle])) this.yardPlaces.add(id);
+      // A trailer with a task opened or closed is booked to leave its place, or not any more.
+      for (const id of await placesOfTrailers([...this.yardTrailers])) this.yardPlaces.add(id);
+    }
     const ids = [...this.changed].filter(([, change]) => change.kind !== 'deleted').map(([id]) => id);
     this.loaded = await loadTasksByIds(ids);
   }
@@ -88,8 +117,12 @@ export class Effects {
       else emit.taskUpdated(task, change.before);
     }
     if (this.figures) emit.figuresChanged();
+    emit.yardChanged([...this.yardPlaces]);
   }
 }
+
+/** What the yard sees of a task (CONTRACT §17). */
+export type YardFacts = Pick<TaskRow, 'trailerId' | 'status' | 'originLocationId' | 'destinationLocationId'>;
 
 /**
  * Runs `work` in one transaction; its pushes follow the commit. Inside another transaction it is a
@@ -162,6 +195,7 @@ export async function writeTask(
   fx.updated(row);
   const at = fx.at;
   const moved = patch.status !== undefined && patch.status !== row.status;
+  if (touchesYard(row, patch)) fx.yard(row, { ...row, ...patch });
   // Editing a card's text changes no figure: only moves, (re)assignments and holds (the alert's pending
   // tasks leave out held ones) are worth a stats push.
   if (
@@ -186,6 +220,12 @@ export async function writeTask(
   if (!written) throw conflict(ERR.taskChangedMeanwhile);
   return written;
 }
+
+/** A change the yard sees: a move in status, place or trailer, a hold (the map marks held tasks). */
+const touchesYard = (row: TaskRow, patch: Partial<TaskRow>): boolean =>
+  (
+    ['status', 'trailerId', 'originLocationId', 'destinationLocationId', 'onHold', 'completedAt'] as const
+  ).some((k) => patch[k] !== undefined && patch[k] !== row[k]);
 
 /** What a history row says besides its task and type. */
 export interface EventFacts {

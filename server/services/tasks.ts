@@ -20,7 +20,7 @@ import {
 } from '@shared/labels';
 import { db, insertRows, isRetryable } from '../db';
 import { forUpdate } from '../db/dialect';
-import { tasks, users, type TaskRow, type UserRow } from '../db/tables';
+import { locations, tasks, users, type TaskRow, type UserRow } from '../db/tables';
 import { nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { loadTask, loadTaskById, presentJoined, selectTasks } from '../presenters/tasks';
@@ -29,6 +29,7 @@ import { notify } from './notifications';
 import { driverStates } from './availability';
 import { findUserById } from './users';
 import { assignmentRound } from './assignment';
+import { ensureRoom, placeTasks } from './yard';
 import {
   assignDriver,
   asConflict,
@@ -346,6 +347,11 @@ async function insertTasks(batch: readonly Creation[], fx: Effects): Promise<str
   if (batch.length > 1) for (const { key } of batch) await placeKey(key);
   const at = fx.at;
   const ids = batch.map(() => crypto.randomUUID());
+  const places = await placeTasks(batch.map((c) => c.input));
+  const wanted = new Map<string, number>();
+  for (const { destination } of places)
+    if (destination) wanted.set(destination.id, (wanted.get(destination.id) ?? 0) + 1);
+  await ensureRoom(wanted);
   await insertRows(
     tasks,
     batch.map(({ input, actor }, i) => ({
@@ -354,6 +360,8 @@ async function insertTasks(batch: readonly Creation[], fx: Effects): Promise<str
       description: input.description,
       origin: input.origin,
       destination: input.destination,
+      originLocationId: places[i]!.originLocationId,
+      destinationLocationId: places[i]!.destinationLocationId,
       trailerId: input.trailer_id,
       priority: input.priority,
       vehicleType: input.vehicle_type,
@@ -383,6 +391,7 @@ async function insertTasks(batch: readonly Creation[], fx: Effects): Promise<str
   );
   for (const [i, { input }] of batch.entries()) {
     fx.created(ids[i]!);
+    fx.yard(undefined, { trailerId: input.trailer_id, status: 'bolsa_trabajo', ...places[i]! });
     if (isAutoAssigned(input.vehicle_type)) fx.engine = true;
   }
   return ids;
@@ -433,6 +442,11 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): Promise
       Object.assign(patch, { [column]: value });
       fields.push(TASK_FIELD_LABELS[key]);
     }
+    const placed = await placePatch(row, input);
+    Object.assign(patch, placed);
+    for (const side of ['origin', 'destination'] as const)
+      if ((side in placed || `${side}LocationId` in placed) && !fields.includes(TASK_FIELD_LABELS[side]))
+        fields.push(TASK_FIELD_LABELS[side]);
     if (fields.length) {
       row = await writeTask(row, patch, fx);
       await recordEvent(fx, id, 'updated', { actor, from: row.status, to: row.status });
@@ -480,6 +494,43 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): Promise
     else if (hold === false && row.onHold) await releaseTask(row, actor, fx);
     return fx;
   });
+}
+
+/**
+ * The catalogue places of an edited task (CONTRACT §17): a side whose text or picked place changed is
+ * placed again (a place picked without a text names the text too); a new destination of an open task
+ * must have room for it.
+ */
+async function placePatch(row: TaskRow, input: UpdateTaskData): Promise<Partial<TaskRow>> {
+  const originChanged = input.origin !== undefined || input.origin_location_id !== undefined;
+  const destinationChanged = input.destination !== undefined || input.destination_location_id !== undefined;
+  if (!originChanged && !destinationChanged) return {};
+  const [placed] = await placeTasks([
+    {
+      origin: input.origin ?? row.origin,
+      destination: input.destination ?? row.destination,
+      origin_location_id: originChanged ? input.origin_location_id : row.originLocationId,
+      destination_location_id: destinationChanged ? input.destination_location_id : row.destinationLocationId,
+    },
+  ]);
+  const patch: Partial<TaskRow> = {};
+  // `null` picked: free text, whatever the catalogue says.
+  const originId = input.origin_location_id === null ? null : placed!.originLocationId;
+  const destinationId = input.destination_location_id === null ? null : placed!.destinationLocationId;
+  if (originId !== row.originLocationId) patch.originLocationId = originId;
+  if (destinationId !== row.destinationLocationId) patch.destinationLocationId = destinationId;
+  if (input.destination_location_id && input.destination === undefined)
+    patch.destination = placed!.destination!.name;
+  if (input.origin_location_id && input.origin === undefined) {
+    const [origin] = await db
+      .select({ name: locations.name })
+      .from(locations)
+      .where(eq(locations.id, input.origin_location_id));
+    patch.origin = origin!.name;
+  }
+  if (patch.destinationLocationId && row.status !== 'finalizada')
+    await ensureRoom(new Map([[patch.destinationLocationId, 1]]), row.id);
+  return patch;
 }
 
 /** An editor that names the version it started from must still be looking at the current one. */

@@ -11,3 +11,4 @@ export * from './admin';
 export * from './board';
 export * from './wall';
 export * from './push';
+export * from './yard';

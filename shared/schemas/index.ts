@@ -8,3 +8,4 @@ export * from './admin';
 export * from './reports';
 export * from './push';
 export * from './offline';
+export * from './yard';

@@ -19,6 +19,9 @@ const requiredText = (label: string, clean: (s: string) => string = cleanText) =
 /** An identifier: stored as its identity key (NFKC, upper-cased), so the unique index compares keys. */
 const trailerId = requiredText('El remolque', identityKey);
 
+/** A catalogue place picked for origin or destination (null: none picked, the server maps the text). */
+const placeId = idSchema.nullish();
+
 const description = z
   .string()
   .overwrite(cleanMultiline)
@@ -34,6 +37,12 @@ export const createTaskSchema = z.object({
   trailer_id: trailerId,
   priority: z.enum(PRIORITIES, { error: 'Prioridad no válida' }).default('normal'),
   vehicle_type: z.enum(VEHICLE_TYPES, { error: 'Tipo de vehículo no válido' }).default('semiremolque'),
+  /**
+   * CONTRACT §17: the catalogue's place the text stands for, when the client picked one; otherwise the
+   * server maps a text equal to a catalogue name or code, and leaves free text unmapped.
+   */
+  origin_location_id: placeId,
+  destination_location_id: placeId,
 });
 export type CreateTaskInput = z.input<typeof createTaskSchema>;
 /** What the server works with once the input is validated (cleaned, trailer keyed, defaults applied). */
@@ -49,6 +58,8 @@ export const updateTaskSchema = z
     trailer_id: trailerId,
     priority: z.enum(PRIORITIES, { error: 'Prioridad no válida' }),
     vehicle_type: z.enum(VEHICLE_TYPES, { error: 'Tipo de vehículo no válido' }),
+    origin_location_id: placeId,
+    destination_location_id: placeId,
     status: z.enum(TASK_STATUSES, { error: 'Estado no válido' }),
     assigned_to: idSchema.nullable(),
     /** CONTRACT §15: staff hold a pool task (true) or release it (false). */
@@ -93,6 +104,9 @@ export interface Task {
   description: string | null;
   origin: string;
   destination: string;
+  /** CONTRACT §17: the catalogue places origin and destination stand for; null for free text. */
+  origin_location_id: string | null;
+  destination_location_id: string | null;
   trailer_id: string;
   priority: Priority;
   status: TaskStatus;

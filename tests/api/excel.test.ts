@@ -3,10 +3,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
-import type { Response } from 'superagent';
 import { ERR, EXCEL, SUPERVISION_ERR } from '@shared/labels';
 import { users } from '../../server/db/tables';
 import { EXPORT_MAX_DAYS } from '../../server/services/timeclock-summary';
+import { fetchWorkbook, sheetTable } from '../helpers/excel';
 import { db, makePunch, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
 const MIN = 60_000;
@@ -56,31 +56,15 @@ beforeAll(async () => {
   await done(bruno, '2026-11-21T10:00:00Z', 15); // outside the range
 });
 
-const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
-
 async function download(path: string, who: TestUser, query: Record<string, string>) {
-  const res = await api().get(path).query(query).set(who.auth).buffer(true).parse(binary);
+  const { res, wb } = await fetchWorkbook(api().get(path).query(query).set(who.auth));
   expect(res.status).toBe(200);
   expect(res.headers['content-type']).toBe(XLSX);
-  const wb = new ExcelJS.Workbook();
-  // exceljs types its input as an ArrayBuffer-like Buffer of its own; node's Buffer is what it reads.
-  await wb.xlsx.load(res.body as Parameters<typeof wb.xlsx.load>[0]);
-  return { res, wb };
-}
-
-/** Header row and data rows of a sheet, as plain values. */
-function table(ws: ExcelJS.Worksheet) {
-  const rows: unknown[][] = [];
-  ws.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return { header: rows[0], rows: rows.slice(1) };
+  return { res, wb: wb! };
 }
 
 function expectTableSheet(ws: ExcelJS.Worksheet, headers: Record<string, string>, dataRows: number) {
-  const { header } = table(ws);
+  const { header } = sheetTable(ws);
   expect(header).toEqual(Object.values(headers));
   expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
   const last = ws.getColumn(header.length).letter;
@@ -112,7 +96,7 @@ describe('GET /api/admin/timeclock/export-excel', () => {
 
     const dailyWs = wb.getWorksheet(daily.sheet)!;
     expectTableSheet(dailyWs, daily.headers, 3);
-    const { rows } = table(dailyWs);
+    const { rows } = sheetTable(dailyWs);
     // CONTRACT §15: the night shift belongs to the 19th, whole; the 20th ignores the salida closing it.
     expect(rows.map((r) => [r[0], r[1], r[3], r[6]])).toEqual([
       [wall('2026-11-19T00:00:00'), 'Ana Ruiz', 'Finalizado', 8],
@@ -130,7 +114,7 @@ describe('GET /api/admin/timeclock/export-excel', () => {
 
     const totalsWs = wb.getWorksheet(totals.sheet)!;
     expectTableSheet(totalsWs, totals.headers, 4);
-    expect(table(totalsWs).rows).toEqual([
+    expect(sheetTable(totalsWs).rows).toEqual([
       ['Ana Ruiz', 'ana@test.local', 1, 8, 0],
       ['Bruno Gil', 'bruno@test.local', 1, 8, 0],
       ['Carla Sanz', 'carla@test.local', 0, 0, 0],
@@ -139,7 +123,7 @@ describe('GET /api/admin/timeclock/export-excel', () => {
 
     const punchWs = wb.getWorksheet(punches.sheet)!;
     expectTableSheet(punchWs, punches.headers, 6);
-    expect(table(punchWs).rows).toEqual([
+    expect(sheetTable(punchWs).rows).toEqual([
       ['Ana Ruiz', 'Entrada', wall('2026-11-19T22:00:00')],
       ['Ana Ruiz', 'Salida', wall('2026-11-20T06:00:00')],
       ['Bruno Gil', 'Entrada', wall('2026-11-20T08:00:00')],
@@ -194,7 +178,7 @@ describe('GET /api/admin/analytics/export-excel', () => {
 
     const driverWs = wb.getWorksheet(drivers.sheet)!;
     expectTableSheet(driverWs, drivers.headers, 4);
-    expect(table(driverWs).rows).toEqual([
+    expect(sheetTable(driverWs).rows).toEqual([
       // Ana: 2 tasks of 20 and 40 min over the 8 hours of her night shift.
       ['Ana Ruiz', 'ana@test.local', 2, 30, 60, 8, 0.25],
       ['Bruno Gil', 'bruno@test.local', 1, 15, 15, 8, 0.125],
@@ -206,7 +190,7 @@ describe('GET /api/admin/analytics/export-excel', () => {
 
     const taskWs = wb.getWorksheet(tasks.sheet)!;
     expectTableSheet(taskWs, tasks.headers, 4);
-    const { rows } = table(taskWs);
+    const { rows } = sheetTable(taskWs);
     expect(rows.map((r) => [r[3], r[5], r[6], r[7], r[10], r[11]])).toEqual([
       ['Báscula', 'Normal', 'SEMIREMOLQUE', 'Ana Ruiz', wall('2026-11-19T23:00:00'), 20],
       ['Muelle 1', 'Normal', 'SEMIREMOLQUE', 'Ana Ruiz', wall('2026-11-20T04:00:00'), 40],

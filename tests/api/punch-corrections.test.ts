@@ -3,12 +3,11 @@
 // the supervisors over the socket, show as corrected in Control Conductores and its Excel, and a
 // removed punch counts nowhere (status, hours, exports).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
-import type { Response } from 'superagent';
 import { ERR, EXCEL, PUNCH_CORRECTION, SUPERVISION_ERR } from '@shared/labels';
 import type { DailySummary, LogEntry, PunchCorrectionResponse, TimeclockStatus } from '@shared/schemas';
 import { activityLog, punchCorrections, punches } from '../../server/db/tables';
+import { fetchWorkbook, sheetTable } from '../helpers/excel';
 import {
   collect,
   connectSocket,
@@ -380,16 +379,6 @@ describe('who may correct punches (CONTRACT §12)', () => {
   });
 });
 
-const binary = (res: Response, cb: (err: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
-function table(ws: ExcelJS.Worksheet) {
-  const rows: unknown[][] = [];
-  ws.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return { header: rows[0], rows: rows.slice(1) };
-}
 const wall = (iso: string) => new Date(`${iso}Z`);
 
 describe('the Excel export shows the corrections', () => {
@@ -409,18 +398,16 @@ describe('the Excel export shows the corrections', () => {
     });
     expect(added.status).toBe(201);
 
-    const res = await api()
-      .get('/api/admin/timeclock/export-excel')
-      .query({ date_from: '2026-09-10', date_to: '2026-09-10' })
-      .set(manager.auth)
-      .buffer(true)
-      .parse(binary);
+    const { res, wb } = await fetchWorkbook(
+      api()
+        .get('/api/admin/timeclock/export-excel')
+        .query({ date_from: '2026-09-10', date_to: '2026-09-10' })
+        .set(manager.auth),
+    );
     expect(res.status).toBe(200);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(res.body as Parameters<typeof wb.xlsx.load>[0]);
     const { daily, punches: punchSheet, corrections } = EXCEL.timeclock;
 
-    const day = table(wb.getWorksheet(daily.sheet)!);
+    const day = sheetTable(wb!.getWorksheet(daily.sheet)!);
     expect(day.header).toEqual(Object.values(daily.headers));
     const mine = day.rows.filter((r) => r[1] === 'Zoe Excel');
     expect(mine).toHaveLength(1);
@@ -429,14 +416,14 @@ describe('the Excel export shows the corrections', () => {
     expect(String(mine[0][8])).toContain('Añadido por Marta Jefa');
     expect(String(mine[0][8])).toContain('Olvidó la salida');
 
-    const ps = table(wb.getWorksheet(punchSheet.sheet)!);
+    const ps = sheetTable(wb!.getWorksheet(punchSheet.sheet)!);
     expect(ps.header).toEqual(Object.values(punchSheet.headers));
     expect(ps.rows.filter((r) => r[0] === 'Zoe Excel')).toEqual([
       ['Zoe Excel', 'Entrada', wall('2026-09-10T08:00:00')],
       ['Zoe Excel', 'Salida', wall('2026-09-10T16:00:00'), EXCEL.timeclock.corrected],
     ]);
 
-    const cs = table(wb.getWorksheet(corrections.sheet)!);
+    const cs = sheetTable(wb!.getWorksheet(corrections.sheet)!);
     expect(cs.header).toEqual(Object.values(corrections.headers));
     expect(cs.rows.filter((r) => r[0] === 'Zoe Excel').map((r) => r.slice(0, 6))).toEqual([
       ['Zoe Excel', 'Eliminado', 'Salida', wall('2026-09-10T09:00:00'), 'Error', 'Marta Jefa'],

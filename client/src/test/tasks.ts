@@ -17,6 +17,8 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     description: null,
     origin: 'Muelle 3',
     destination: 'Campa Norte',
+    origin_location_id: null,
+    destination_location_id: null,
     trailer_id: `R-${1000 + n}`,
     priority: 'normal',
     status: 'bolsa_trabajo',

@@ -1,0 +1,439 @@
+// The yard (CONTRACT §17): which catalogue place a task's text stands for, where each trailer stands, how
+// full each place is, and what GET /yard and GET /yard/trailers answer.
+//
+// Where a trailer stands is derived from the tasks — the destination of its latest completed move, unless
+// that was a gate or staff marked it gone later — and kept in `trailer_positions`, settled inside every
+// transaction that completes, reopens, deletes or re-aims a finished move (services/task-writes.ts
+// Effects), so the map reads one small table instead of the history.
+import { and, asc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import type { TaskStatus } from '@shared/enums';
+import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/schemas';
+import { placeKey } from '@shared/text';
+import { YARD_ERR, YARD_LOG } from '@shared/labels';
+import { afterCommit, db, query, tx } from '../db';
+import { forUpdate } from '../db/dialect';
+import { locations, tasks, trailerPositions, type LocationRow } from '../db/tables';
+import { now } from '../clock';
+import { badRequest, conflict, notFound } from '../http/errors';
+import * as emit from '../realtime/emit';
+import { logActivity, type Actor } from './activity';
+
+const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
+const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
+
+// ---- the catalogue places of a task ---------------------------------------------------------------
+
+/** The active places the texts stand for, by each text's placeKey(): a name first, else a code. */
+async function placesNamed(texts: readonly string[]): Promise<Map<string, LocationRow>> {
+  const keys = [...new Set(texts.map(placeKey))];
+  const found = new Map<string, LocationRow>();
+  if (!keys.length) return found;
+  const codes = keys.map((k) => k.toUpperCase());
+  const rows = await db
+    .select()
+    .from(locations)
+    .where(
+      and(
+        isNull(locations.deactivatedAt),
+        or(inArray(locations.nameKey, keys), inArray(locations.code, codes)),
+      ),
+    );
+  for (const key of keys) {
+    const place = rows.find((r) => r.nameKey === key) ?? rows.find((r) => r.code === key.toUpperCase());
+    if (place) found.set(key, place);
+  }
+  return found;
+}
+
+/** What a task says about its places: the texts, and the ids the client picked (null: none picked). */
+export interface PlacedText {
+  origin: string;
+  destination: string;
+  origin_location_id?: string | null;
+  destination_location_id?: string | null;
+}
+
+export interface Placed {
+  originLocationId: string | null;
+  destinationLocationId: string | null;
+  /** The destination's place, when it is one (for the room check). */
+  destination: LocationRow | null;
+}
+
+/**
+ * The catalogue places of tasks (CONTRACT §17): the id the client picked (an active place, else 400), or
+ * the place whose name or code the text equals (accents and case aside), or null for free text.
+ */
+export async function placeTasks(items: readonly PlacedText[]): Promise<Placed[]> {
+  const picked = [
+    ...new Set(items.flatMap((i) => [i.origin_location_id, i.destination_location_id]).filter(Boolean)),
+  ] as string[];
+  const byId = new Map<string, LocationRow>();
+  if (picked.length)
+    for (const row of await db
+      .select()
+      .from(locations)
+      .where(and(inArray(locations.id, picked), isNull(locations.deactivatedAt))))
+      byId.set(row.id, row);
+  if (byId.size < picked.length) throw badRequest(YARD_ERR.unknownLocation);
+  const named = await placesNamed(
+    items.flatMap((i) => [
+      ...(i.origin_location_id ? [] : [i.origin]),
+      ...(i.destination_location_id ? [] : [i.destination]),
+    ]),
+  );
+  const place = (id: string | null | undefined, text: string) =>
+    id ? byId.get(id)! : (named.get(placeKey(text)) ?? null);
+  return items.map((i) => {
+    const origin = place(i.origin_location_id, i.origin);
+    const destination = place(i.destination_location_id, i.destination);
+    return {
+      originLocationId: origin?.id ?? null,
+      destinationLocationId: destination?.id ?? null,
+      destination,
+    };
+  });
+}
+
+// ---- room -------------------------------------------------------------------------------------------
+
+/**
+ * Refuses (409 `La ubicación {name} está completa`) when a place cannot take `wanted` more trailers: its
+ * trailers not booked to leave plus the open tasks heading to it (but `except`, the task being re-aimed)
+ * reach its capacity. The places are locked first (PostgreSQL), so two tasks racing for the last slot
+ * are decided one after the other. A gate holds no trailer: it is never full.
+ */
+export async function ensureRoom(wanted: ReadonlyMap<string, number>, except?: string): Promise<void> {
+  const ids = [...wanted.keys()].sort();
+  if (!ids.length) return;
+  const places = await forUpdate(
+    db
+      .select({ id: locations.id, name: locations.name, kind: locations.kind, capacity: locations.capacity })
+      .from(locations)
+      .where(inArray(locations.id, ids))
+      .orderBy(asc(locations.id)),
+  );
+  const holding = places.filter((p) => p.kind !== 'puerta');
+  if (!holding.length) return;
+  const used = await occupancy(
+    holding.map((p) => p.id),
+    except,
+  );
+  for (const p of holding)
+    if ((used.get(p.id) ?? 0) + wanted.get(p.id)! > p.capacity) throw conflict(YARD_ERR.locationFull(p.name));
+}
+
+/** Per place: its trailers with no open task (not booked to leave) plus the open tasks heading to it. */
+async function occupancy(ids: readonly string[], except?: string): Promise<Map<string, number>> {
+  const used = new Map<string, number>();
+  const add = (id: string | null, n: number) => id && used.set(id, (used.get(id) ?? 0) + n);
+  const staying = await db
+    .select({ id: trailerPositions.locationId, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(trailerPositions)
+    .where(
+      and(
+        inArray(trailerPositions.locationId, ids),
+        sql`NOT EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.trailerId} = ${trailerPositions.trailerId} AND ${isOpen})`,
+      ),
+    )
+    .groupBy(trailerPositions.locationId);
+  for (const r of staying) add(r.id, r.n);
+  const incoming = await db
+    .select({ id: tasks.destinationLocationId, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(tasks)
+    .where(and(inArray(tasks.destinationLocationId, ids), isOpen, ...(except ? [ne(tasks.id, except)] : [])))
+    .groupBy(tasks.destinationLocationId);
+  for (const r of incoming) add(r.id, r.n);
+  return used;
+}
+
+// ---- where trailers stand ---------------------------------------------------------------------------
+
+/** A trailer's latest completed move: where it ended (and whether that is a gate), and when. */
+interface Move {
+  taskId: string;
+  completedAt: Date;
+  locationId: string | null;
+  kind: string | null;
+}
+
+/** The latest completed move of each trailer (all of them without `trailerIds`): one query, both engines. */
+async function latestMoves(trailerIds?: readonly string[]): Promise<Map<string, Move>> {
+  const only = trailerIds ? `AND t.trailer_id IN (${trailerIds.map(() => '?').join(', ')})` : '';
+  const rows = await query<{
+    trailer_id: string;
+    id: string;
+    completed_at: number | string;
+    location_id: string | null;
+    kind: string | null;
+  }>(
+    `SELECT m.trailer_id, m.id, m.completed_at, m.location_id, l.kind FROM (
+       SELECT t.trailer_id, t.id, t.completed_at, t.destination_location_id AS location_id,
+         ROW_NUMBER() OVER (PARTITION BY t.trailer_id ORDER BY t.completed_at DESC) AS n
+       FROM tasks t WHERE t.status = 'finalizada' AND t.deleted_at IS NULL ${only}
+     ) m LEFT JOIN locations l ON l.id = m.location_id WHERE m.n = 1`,
+    trailerIds ?? [],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.trailer_id,
+      {
+        taskId: r.id,
+        // PostgreSQL's bigint arrives as text.
+        completedAt: new Date(Number(r.completed_at)),
+        locationId: r.location_id,
+        kind: r.kind,
+      },
+    ]),
+  );
+}
+
+/**
+ * Writes where these trailers stand now, from their latest completed moves (inside the caller's
+ * transaction); returns the places whose trailers changed: the ones they left and the ones they reached.
+ * A trailer stands at the destination of its latest completed move unless that is a gate or free text,
+ * or staff marked it gone after it.
+ */
+async function settle(trailerIds: readonly string[], moves: ReadonlyMap<string, Move>): Promise<string[]> {
+  const positions = new Map<string, typeof trailerPositions.$inferSelect>();
+  for (let i = 0; i < trailerIds.length; i += SLICE)
+    for (const p of await db
+      .select()
+      .from(trailerPositions)
+      .where(inArray(trailerPositions.trailerId, trailerIds.slice(i, i + SLICE))))
+      positions.set(p.trailerId, p);
+  const changed = new Set<string>();
+  const rows: (typeof trailerPositions.$inferInsert)[] = [];
+  for (const trailerId of trailerIds) {
+    const move = moves.get(trailerId);
+    const was = positions.get(trailerId);
+    const gone = !move || (was?.leftAt && was.leftAt.getTime() >= move.completedAt.getTime());
+    const locationId = !gone && move.kind && move.kind !== 'puerta' ? move.locationId : null;
+    const since = move?.completedAt ?? was?.since;
+    if (!since) continue; // never moved, never marked: nothing to keep
+    if (was && was.locationId === locationId && was.since.getTime() === since.getTime()) continue;
+    if (was?.locationId) changed.add(was.locationId);
+    if (locationId) changed.add(locationId);
+    rows.push({ trailerId, locationId, since, taskId: move?.taskId ?? null, leftAt: was?.leftAt ?? null });
+  }
+  for (let i = 0; i < rows.length; i += SLICE) await upsertPositions(rows.slice(i, i + SLICE));
+  return [...changed];
+}
+
+/** Rows per statement: well under both engines' limits on parameters. */
+const SLICE = 500;
+
+/** Settles the positions of these trailers after a change to their finished moves (services/task-writes.ts). */
+export async function settleTrailers(trailerIds: readonly string[]): Promise<string[]> {
+  if (!trailerIds.length) return [];
+  return settle(trailerIds, await latestMoves(trailerIds));
+}
+
+async function upsertPositions(rows: (typeof trailerPositions.$inferInsert)[]): Promise<void> {
+  if (!rows.length) return;
+  await db
+    .insert(trailerPositions)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: trailerPositions.trailerId,
+      set: {
+        locationId: sql`excluded.location_id`,
+        since: sql`excluded.since`,
+        taskId: sql`excluded.task_id`,
+        leftAt: sql`excluded.left_at`,
+      },
+    });
+}
+
+/** The place each of these trailers stands at now (those in the yard). */
+export async function placesOfTrailers(trailerIds: readonly string[]): Promise<string[]> {
+  if (!trailerIds.length) return [];
+  const rows = await db
+    .select({ id: trailerPositions.locationId })
+    .from(trailerPositions)
+    .where(and(inArray(trailerPositions.trailerId, [...trailerIds]), isNotNull(trailerPositions.locationId)));
+  return rows.map((r) => r.id!);
+}
+
+/**
+ * After the catalogue changed (CONTRACT §17): every task whose origin or destination text now equals an
+ * active place's name or code points at it (texts matching none keep what they had), then every
+ * trailer's position is settled again. Inside the caller's transaction; returns the places whose
+ * trailers changed.
+ */
+export async function remapTasks(): Promise<string[]> {
+  const columns = [
+    { text: tasks.origin, id: tasks.originLocationId, key: 'originLocationId' },
+    { text: tasks.destination, id: tasks.destinationLocationId, key: 'destinationLocationId' },
+  ] as const;
+  for (const column of columns) {
+    const texts = (await db.selectDistinct({ text: column.text }).from(tasks)).map((r) => r.text);
+    const places = await placesNamed(texts);
+    const textsByPlace = new Map<string, string[]>();
+    for (const text of texts) {
+      const place = places.get(placeKey(text));
+      if (place) textsByPlace.set(place.id, [...(textsByPlace.get(place.id) ?? []), text]);
+    }
+    for (const [placeId, matching] of textsByPlace)
+      await db
+        .update(tasks)
+        .set({ [column.key]: placeId })
+        .where(and(inArray(column.text, matching), or(isNull(column.id), ne(column.id, placeId))));
+  }
+  const moves = await latestMoves();
+  const known = await db.select({ id: trailerPositions.trailerId }).from(trailerPositions);
+  return settle([...new Set([...moves.keys(), ...known.map((t) => t.id)])], moves);
+}
+
+/** Whether a place holds a trailer or expects one (it cannot be deactivated nor become a gate then). */
+export async function placeInUse(id: string): Promise<boolean> {
+  const [held] = await db
+    .select({ id: trailerPositions.trailerId })
+    .from(trailerPositions)
+    .where(eq(trailerPositions.locationId, id))
+    .limit(1);
+  if (held) return true;
+  const [expected] = await db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(and(eq(tasks.destinationLocationId, id), isOpen))
+    .limit(1);
+  return !!expected;
+}
+
+// ---- staff mark a trailer gone ----------------------------------------------------------------------
+
+/**
+ * POST /yard/trailers/{trailer_id}/leave: the trailer left the yard without a move through a gate. A
+ * trailer with an open task is still expected to move: 409.
+ */
+export async function leaveYard(trailerId: string, actor: Actor): Promise<{ place: string }> {
+  return tx(async () => {
+    const [position] = await forUpdate(
+      db
+        .select({ locationId: trailerPositions.locationId, name: locations.name })
+        .from(trailerPositions)
+        .innerJoin(locations, eq(locations.id, trailerPositions.locationId))
+        .where(eq(trailerPositions.trailerId, trailerId)),
+    );
+    if (!position) throw notFound(YARD_ERR.trailerNotInYard(trailerId));
+    const [open] = await db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.trailerId, trailerId), isOpen))
+      .limit(1);
+    if (open) throw conflict(YARD_ERR.trailerHasOpenTask(trailerId));
+    await db
+      .update(trailerPositions)
+      .set({ locationId: null, leftAt: now() })
+      .where(eq(trailerPositions.trailerId, trailerId));
+    await logActivity('task', actor, YARD_LOG.left.action, YARD_LOG.left.details(trailerId, position.name));
+    afterCommit(() => emit.yardChanged([position.locationId!]));
+    return { place: position.name };
+  });
+}
+
+// ---- what staff screens read ------------------------------------------------------------------------
+
+const iso = (d: Date) => d.toISOString();
+
+/** The open tasks of the yard: what books a trailer to leave, and what heads to a place. */
+async function openTasks() {
+  return db
+    .select({
+      id: tasks.id,
+      title: tasks.title,
+      trailerId: tasks.trailerId,
+      status: tasks.status,
+      destination: tasks.destination,
+      destinationLocationId: tasks.destinationLocationId,
+      onHold: tasks.onHold,
+    })
+    .from(tasks)
+    .where(isOpen);
+}
+type OpenRow = Awaited<ReturnType<typeof openTasks>>[number];
+const presentOpen = (t: OpenRow | undefined): YardOpenTask | null =>
+  t ? { id: t.id, title: t.title, status: t.status, destination: t.destination, on_hold: t.onHold } : null;
+
+export const presentLocation = (l: LocationRow): Location => ({
+  id: l.id,
+  code: l.code,
+  name: l.name,
+  kind: l.kind,
+  zone: l.zone,
+  capacity: l.capacity,
+  x: l.x,
+  y: l.y,
+  active: l.deactivatedAt === null,
+});
+
+/** GET /yard: every active place, its trailers (oldest first), the open tasks heading to it, its room. */
+export async function yardMap(): Promise<YardLocation[]> {
+  const [places, positions, open] = await Promise.all([
+    db
+      .select()
+      .from(locations)
+      .where(isNull(locations.deactivatedAt))
+      .orderBy(asc(locations.zone), asc(locations.y), asc(locations.x), asc(locations.code)),
+    db
+      .select({
+        trailerId: trailerPositions.trailerId,
+        locationId: trailerPositions.locationId,
+        since: trailerPositions.since,
+      })
+      .from(trailerPositions)
+      .where(isNotNull(trailerPositions.locationId))
+      .orderBy(asc(trailerPositions.since)),
+    openTasks(),
+  ]);
+  const openByTrailer = new Map(open.map((t) => [t.trailerId, t]));
+  const map = new Map<string, YardLocation>(
+    places.map((l) => [l.id, { ...presentLocation(l), trailers: [], incoming: [], free: null }]),
+  );
+  for (const p of positions)
+    map.get(p.locationId!)?.trailers.push({
+      trailer_id: p.trailerId,
+      since: iso(p.since),
+      open_task: presentOpen(openByTrailer.get(p.trailerId)),
+    });
+  for (const t of open)
+    if (t.destinationLocationId)
+      map.get(t.destinationLocationId)?.incoming.push({
+        task_id: t.id,
+        trailer_id: t.trailerId,
+        status: t.status,
+        on_hold: t.onHold,
+      });
+  for (const place of map.values())
+    if (place.kind !== 'puerta') {
+      const staying = place.trailers.filter((t) => !t.open_task).length;
+      place.free = Math.max(0, place.capacity - staying - place.incoming.length);
+    }
+  return [...map.values()];
+}
+
+/** GET /yard/trailers: every trailer standing in the yard, longest-standing first. */
+export async function yardTrailers(): Promise<YardTrailer[]> {
+  const [rows, open] = await Promise.all([
+    db
+      .select({ trailerId: trailerPositions.trailerId, since: trailerPositions.since, place: locations })
+      .from(trailerPositions)
+      .innerJoin(locations, eq(locations.id, trailerPositions.locationId))
+      .orderBy(asc(trailerPositions.since)),
+    openTasks(),
+  ]);
+  const openByTrailer = new Map(open.map((t) => [t.trailerId, t]));
+  return rows.map((r) => ({
+    trailer_id: r.trailerId,
+    location: {
+      id: r.place.id,
+      code: r.place.code,
+      name: r.place.name,
+      zone: r.place.zone,
+      kind: r.place.kind,
+    },
+    since: iso(r.since),
+    open_task: presentOpen(openByTrailer.get(r.trailerId)),
+  }));
+}
