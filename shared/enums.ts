@@ -107,11 +107,13 @@ export type LocationKind = (typeof LOCATION_KINDS)[number];
 
 export const VIEWS = [
   'dashboard',
+  'yard',
   'searcher',
   'timecontrol',
   'reports',
   'analytics',
   'users',
+  'locations',
   'admin-panel',
 ] as const;
 export type View = (typeof VIEWS)[number];

@@ -8,11 +8,13 @@ const ADMIN: readonly Role[] = ['admin'];
 
 export const VIEW_ROLES: Record<View, readonly Role[]> = {
   dashboard: STAFF,
+  yard: STAFF, // CONTRACT §17: the Patio map, also at /patio
   searcher: STAFF,
   timecontrol: SUPERVISORS,
   reports: SUPERVISORS,
   analytics: ADMIN,
   users: ADMIN,
+  locations: SUPERVISORS, // CONTRACT §17: the location catalogue
   'admin-panel': ADMIN,
 };
 

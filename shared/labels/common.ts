@@ -81,11 +81,13 @@ export const USER_STATUS = { pending: 'Pendiente', online: 'En línea', offline:
 
 export const VIEW_LABELS: Record<View, string> = {
   dashboard: 'Dashboard',
+  yard: 'Patio',
   searcher: 'Buscador',
   timecontrol: 'Control Conductores',
   reports: 'Informes',
   analytics: 'Analytics',
   users: 'Usuarios',
+  locations: 'Ubicaciones',
   'admin-panel': 'Sistema',
 };
 

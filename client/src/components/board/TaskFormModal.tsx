@@ -12,6 +12,7 @@ import { ERR, PRIORITY_LABELS, TOAST, UI_BOARD, UI_COMMON, VEHICLE_TYPE_OPTIONS 
 import { toast } from 'sonner';
 import { ApiError, errorText } from '../../api';
 import { useTasks } from '../../stores/tasks';
+import type { TaskDraft } from '../../stores/ui';
 import { toastError } from '../../toast';
 import { Button } from '../Button';
 import { cn } from '../cn';
@@ -49,6 +50,13 @@ const valuesOf = (t: Task): Values => ({
   vehicle_type: t.vehicle_type,
 });
 
+/** The text fields a draft fills in. */
+const draftValues = (draft: TaskDraft | null | undefined): Partial<Values> => ({
+  ...(draft?.origin ? { origin: draft.origin } : {}),
+  ...(draft?.destination ? { destination: draft.destination } : {}),
+  ...(draft?.trailer_id ? { trailer_id: draft.trailer_id } : {}),
+});
+
 /** The fields that differ from the task (the PUT carries only those). */
 function changes(task: Task, data: CreateTaskData): UpdateTaskInput {
   const patch: Record<string, unknown> = {};
@@ -76,9 +84,11 @@ interface TaskFormModalProps {
   onOpenChange: (open: boolean) => void;
   /** The task to edit; without it the form creates one. */
   task?: Task | null;
+  /** What a new task starts with (a trailer dragged on the Patio map); ignored when editing. */
+  draft?: TaskDraft | null;
 }
 
-export function TaskFormModal({ open, onOpenChange, task }: TaskFormModalProps) {
+export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModalProps) {
   const editing = Boolean(task);
   const formId = useId();
   /** The task as the form last loaded it: its fields are the form's starting point, its version is sent. */
@@ -92,10 +102,10 @@ export function TaskFormModal({ open, onOpenChange, task }: TaskFormModalProps) 
   useEffect(() => {
     if (!open) return;
     setBase(task ?? null);
-    setValues(task ? valuesOf(task) : EMPTY);
+    setValues(task ? valuesOf(task) : { ...EMPTY, ...draftValues(draft) });
     setErrors({});
     setFormError(null);
-  }, [open, task]);
+  }, [open, task, draft]);
 
   const set = (name: FieldName) => (value: string) => {
     setValues((v) => ({ ...v, [name]: value }));

@@ -1,9 +1,10 @@
 import { TaskFormModal } from '../../components/board/TaskFormModal';
 import { useUi } from '../../stores/ui';
 
-/** The header's 'Nueva Tarea' (SPEC §2), opened through useUi.createTaskOpen. */
+/** The header's 'Nueva Tarea' (SPEC §2), opened through useUi.createTaskOpen (prefilled by useUi.openCreateTask). */
 export function CreateTaskDialog() {
   const open = useUi((s) => s.createTaskOpen);
   const setOpen = useUi((s) => s.setCreateTaskOpen);
-  return <TaskFormModal open={open} onOpenChange={setOpen} />;
+  const draft = useUi((s) => s.createTaskDraft);
+  return <TaskFormModal open={open} onOpenChange={setOpen} draft={draft} />;
 }

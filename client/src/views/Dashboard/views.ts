@@ -1,7 +1,18 @@
 // The staff views of /dashboard (SPEC §2): the component and header icon of each. A view is added by
 // building its folder under views/ and pointing its entry here; who sees it is in permissions.ts.
 import { lazy, type ComponentType } from 'react';
-import { ChartColumn, Clock, FileText, House, Search, Settings, Users, type LucideIcon } from 'lucide-react';
+import {
+  ChartColumn,
+  Clock,
+  FileText,
+  House,
+  Map as MapIcon,
+  MapPin,
+  Search,
+  Settings,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
 import type { View } from '@shared/enums';
 import { BoardView } from '../Board/BoardView';
 
@@ -9,6 +20,7 @@ import { BoardView } from '../Board/BoardView';
 // initial JavaScript stays small (performance budget in docs/PERFORMANCE.md).
 export const VIEW_COMPONENTS: Record<View, ComponentType> = {
   dashboard: BoardView,
+  yard: lazy(() => import('../Yard/YardView').then((m) => ({ default: m.YardView }))),
   searcher: lazy(() => import('../Searcher/SearcherView').then((m) => ({ default: m.SearcherView }))),
   timecontrol: lazy(() =>
     import('../TimeControl/TimeControlView').then((m) => ({ default: m.TimeControlView })),
@@ -16,6 +28,7 @@ export const VIEW_COMPONENTS: Record<View, ComponentType> = {
   reports: lazy(() => import('../Reports/ReportsView').then((m) => ({ default: m.ReportsView }))),
   analytics: lazy(() => import('../Analytics/AnalyticsView').then((m) => ({ default: m.AnalyticsView }))),
   users: lazy(() => import('../Users/UsersView').then((m) => ({ default: m.UsersView }))),
+  locations: lazy(() => import('../Locations/LocationsView').then((m) => ({ default: m.LocationsView }))),
   'admin-panel': lazy(() =>
     import('../AdminPanel/AdminPanelView').then((m) => ({ default: m.AdminPanelView })),
   ),
@@ -23,10 +36,12 @@ export const VIEW_COMPONENTS: Record<View, ComponentType> = {
 
 export const VIEW_ICONS: Record<View, LucideIcon> = {
   dashboard: House,
+  yard: MapIcon,
   searcher: Search,
   timecontrol: Clock,
   reports: FileText,
   analytics: ChartColumn,
   users: Users,
+  locations: MapPin,
   'admin-panel': Settings,
 };
