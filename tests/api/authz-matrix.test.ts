@@ -60,6 +60,20 @@ const pushSubscription = () => {
     },
   };
 };
+let place = 0;
+/** A catalogue place of its own (CONTRACT §17). */
+const newPlace = () => {
+  const n = ++place;
+  return { code: `AZ-${n}`, name: `Sitio AZ ${n}`, kind: 'campa', zone: 'Campa Z', x: n % 100, y: 0 };
+};
+const placeId = async () =>
+  (
+    await api()
+      .post('/api/admin/locations')
+      .set((await makeUser('admin')).auth)
+      .send(newPlace())
+  ).body.id as string;
+
 /** A task the caller drives (when the caller is a conductor), for complete/return. */
 const ownActive = async (me: { id: string; role: Role }) =>
   (
@@ -126,6 +140,15 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['POST /admin/users/{id}/reset-password',          async () => ({ method: 'post', path: `/api/admin/users/${(await makeUser('gestor')).user.id}/reset-password` }),              401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['GET /admin/users/{id}/sessions',                 async () => ({ method: 'get', path: `/api/admin/users/${(await makeUser('gestor')).user.id}/sessions` }),                     401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['DELETE /admin/users/{id}/sessions/{sid}',        async () => { const u = await makeUser('gestor'); return { method: 'delete', path: `/api/admin/users/${u.user.id}/sessions/${(jwt.decode(u.token) as { sid: string }).sid}` }; }, 401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['GET /locations',                                 () => ({ method: 'get', path: '/api/locations' }),                                                                401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['POST /admin/locations',                          () => ({ method: 'post', path: '/api/admin/locations', body: newPlace() }),                                     401, 401, 401, 401, 401, 403, 403, 201, 201],
+  ['PUT /admin/locations/{id}',                      async () => ({ method: 'put', path: `/api/admin/locations/${await placeId()}`, body: { capacity: 3 } }),       401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['DELETE /admin/locations/{id}',                   async () => ({ method: 'delete', path: `/api/admin/locations/${await placeId()}` }),                            401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['POST /admin/locations/import',                   () => { const p = newPlace(); return { method: 'post', path: '/api/admin/locations/import', body: { csv: `code,name,kind,zone,capacity,x,y\n${p.code},${p.name},campa,Campa Z,1,0,0` } }; }, 401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['GET /yard',                                      () => ({ method: 'get', path: '/api/yard' }),                                                                     401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /yard/trailers',                             () => ({ method: 'get', path: '/api/yard/trailers' }),                                                            401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /yard/trailers/export-excel',                () => ({ method: 'get', path: '/api/yard/trailers/export-excel' }),                                               401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['POST /yard/trailers/{id}/leave (not there: 404)', () => ({ method: 'post', path: `/api/yard/trailers/${newTrailer()}/leave` }),                                   401, 401, 401, 401, 401, 403, 404, 404, 404],
   // The admin passes the gate on both engines; PostgreSQL's backups are the database's (CONTRACT §18): 409.
   ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, isPostgres ? 409 : 200],
 ];

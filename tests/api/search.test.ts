@@ -276,6 +276,8 @@ describe('what each result carries', () => {
       description: null,
       origin: 'Muelle 7',
       destination: 'Campa A-12',
+      origin_location_id: null,
+      destination_location_id: null,
       trailer_id: plate,
       priority: 'normal',
       status: 'bolsa_trabajo',

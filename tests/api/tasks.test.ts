@@ -87,6 +87,9 @@ describe('POST /api/tasks', () => {
       description: null,
       origin: 'Muelle 3',
       destination: 'Campa A-12',
+      // No catalogue place has those names (CONTRACT §17): free text.
+      origin_location_id: null,
+      destination_location_id: null,
       trailer_id: 'R-4411-BCD',
       priority: 'normal',
       status: 'bolsa_trabajo',
