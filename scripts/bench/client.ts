@@ -10,7 +10,7 @@ import type { Priority, VehicleType } from '@shared/enums';
 import { UI_LOGIN } from '@shared/labels';
 import { launch, openPage, WALL } from '../../tests/browser/chromium';
 import { Rng } from '../generator/random';
-import { description, initialPlace, moveFor, plate } from '../generator/vocabulary';
+import { description, initialPlace, moveFor, plate, SMALLEST_YARD } from '../generator/vocabulary';
 import { createDatabase } from './database';
 import type { Section } from './report';
 import { api, login, ROOT, startServer, tempDir } from './server';
@@ -118,8 +118,8 @@ async function renderBoard(
     for (let i = 0; i < opts.cards; i++) {
       // Swap tasks wait in the pool (never auto-assigned): all of them stay open cards.
       const type: VehicleType = 'swap';
-      const origin = initialPlace(rng, true);
-      const move = moveFor(rng, type, origin);
+      const origin = initialPlace(rng, true, SMALLEST_YARD);
+      const move = moveFor(rng, type, origin, SMALLEST_YARD);
       await api(`${server.url}/api/tasks`, 'POST', token, {
         title: move.title,
         description: description(rng),

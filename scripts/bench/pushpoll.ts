@@ -19,6 +19,7 @@ import type { Section } from './report';
 import { api, cpuSeconds, login, loginAll, seedAccounts, startServer, tempDir } from './server';
 import { fmt, mean, percentiles, ratio, sleep } from './stats';
 import { generateYardInto } from './yard';
+import { GATE } from '../generator/vocabulary';
 
 export interface PushPollOptions {
   staff: number;
@@ -58,11 +59,12 @@ async function phase(
     const adminToken = await login(server.url, admin.email, admin.password);
     const tokens = await loginAll(server.url, accounts);
     const screenList = tokens.map((token, i): Screen => ({ token, kind: accounts[i].kind }));
-    // Swap tasks are never auto-assigned: the watched task stays in the pool, seen by every screen.
+    // Swap tasks are never auto-assigned: the watched task stays in the pool, seen by every screen. It
+    // heads out through the gate, which never fills (CONTRACT §17): whatever the generated yard holds.
     const task = await api<{ id: string; version: number }>(`${server.url}/api/tasks`, 'POST', adminToken, {
       title: 'Mover',
       origin: 'Zona Swap 1',
-      destination: 'Muelle 12',
+      destination: GATE,
       trailer_id: 'SW-BENCH',
       vehicle_type: 'swap',
     });

@@ -6,11 +6,19 @@
 // - a driver clocks in, gets automatic tasks from the engine, claims Swap tasks when they have the type,
 //   works each one a short random time, completes it or now and then returns it with a reason, and
 //   clocks out when the shift ends (after finishing the task in hand), to come back after a break.
-import type { MessageResponse, SearchTask, Task, TimeclockStatus } from '@shared/schemas';
+import type { MessageResponse, SearchTask, Task, TimeclockStatus, YardLocation } from '@shared/schemas';
 import { madridDay } from '@shared/time';
 import { Rng } from '../generator/random';
 import { PRIORITY_WEIGHTS, RETURN_WEIGHTS, TYPE_WEIGHTS } from '../generator/tasks';
-import { description, initialPlace, moveFor, placeNamed, plate, type Place } from '../generator/vocabulary';
+import {
+  description,
+  initialPlace,
+  moveFor,
+  placeNamed,
+  planOf,
+  plate,
+  type Place,
+} from '../generator/vocabulary';
 import { DemoClient, isConflict } from './client';
 import { DEMO_TEXT } from './texts';
 
@@ -144,6 +152,10 @@ class GestorBot extends Bot {
   protected async step(): Promise<void> {
     const board = await this.client.get<Task[]>('/tasks');
     if (board.filter((t) => t.status === 'bolsa_trabajo').length >= this.pace.maxPool) return;
+    // Only places with room (CONTRACT §17): the yard as it stands now.
+    const yard = await this.client.get<YardLocation[]>('/yard');
+    const plan = planOf(yard);
+    const room = new Map(yard.map((l) => [l.name, l.free ?? 0]));
     const open = new Set(board.filter((t) => t.status !== 'finalizada').map((t) => t.trailer_id));
     const type = this.rng.weighted(TYPES);
     const swapBody = type === 'swap';
@@ -152,11 +164,11 @@ class GestorBot extends Bot {
     if (!free.length || this.rng.chance(NEW_TRAILER_CHANCE)) {
       let id = plate(this.rng, swapBody);
       while (this.fleet.has(id)) id = plate(this.rng, swapBody);
-      entry = [id, { place: initialPlace(this.rng, swapBody), swapBody }];
+      entry = [id, { place: initialPlace(this.rng, swapBody, plan), swapBody }];
       this.fleet.set(...entry);
     } else entry = this.rng.pick(free);
     const [trailerId, trailer] = entry;
-    const move = moveFor(this.rng, type, trailer.place);
+    const move = moveFor(this.rng, type, trailer.place, plan, (p) => (room.get(p.name) ?? 0) > 0);
     const task = await this.client.post<Task>('/tasks', {
       title: move.title,
       description: description(this.rng),

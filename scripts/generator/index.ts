@@ -17,10 +17,12 @@ import {
 } from '../../server/db/tables';
 import { now as clockNow } from '../../server/clock';
 import { hashPassword } from '../../server/services/passwords';
+import { settleAllTrailers } from '../../server/services/yard';
 import { makePeople, type Person } from './people';
 import { Rng } from './random';
 import { planShifts, writeShifts } from './shifts';
 import { TaskSimulation } from './tasks';
+import { yardCatalogue, yardPlan } from './vocabulary';
 import { dropIndexes, openWriter } from './writer';
 
 const HOUR = 3_600_000;
@@ -232,18 +234,26 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
     const yardDrivers = planShifts(shiftRng, people.drivers, { nowMs, historyStart, clockedIn });
     await writeShifts(shiftRng, w, yardDrivers, nowMs);
 
-    const sim = new TaskSimulation(root.fork('tasks'), root.fork('task-ids'), w, yardDrivers, staff, {
-      nowMs,
-      historyStart,
-      notifyFrom: nowMs - o.notificationDays * DAY,
-      // A fleet large enough that a trailer waits a while between two moves.
-      fleet: Math.max(150, Math.ceil(historicalTasks / 40)),
-    });
+    // A fleet large enough that a trailer waits a while between two moves; a yard with room for it.
+    const fleet = Math.max(150, Math.ceil(historicalTasks / 40));
+    const plan = yardPlan(fleet, Math.ceil(fleet / 5));
+    const places = yardCatalogue(plan).map((p) => ({ ...p, id: w.location(p, historyStart) }));
+    const sim = new TaskSimulation(
+      root.fork('tasks'),
+      root.fork('task-ids'),
+      w,
+      yardDrivers,
+      staff,
+      { nowMs, historyStart, notifyFrom: nowMs - o.notificationDays * DAY, fleet },
+      { plan, places },
+    );
     await sim.history(historicalTasks);
     sim.current(o.openTasks, inProgress);
     trailers = sim.trailerCount;
     await w.flush();
     await rebuildIndexes();
+    // Where every trailer stands now: the destination of its latest completed move.
+    await settleAllTrailers();
 
     const staffRng = root.fork('activity');
     for (const d of yardDrivers)

@@ -7,7 +7,15 @@ import { madridOffsetMs } from '@shared/time';
 import type { Person } from './people';
 import type { Rng } from './random';
 import { LONGEST_SHIFT_MS, type Driver, type Shift } from './shifts';
-import { description, initialPlace, moveFor, plate, type Place } from './vocabulary';
+import {
+  description,
+  initialPlace,
+  moveFor,
+  plate,
+  type CataloguePlace,
+  type Place,
+  type YardPlan,
+} from './vocabulary';
 import type { Writer } from './writer';
 
 const MIN = 60_000;
@@ -80,6 +88,20 @@ export class TaskSimulation {
   private readonly semis: Trailer[] = [];
   private readonly swapBodies: Trailer[] = [];
   private readonly plates = new Set<string>();
+  /**
+   * Each catalogue place by name, and how many trailers count against it: those standing there without
+   * an open task plus those an open task sends there (CONTRACT §17). The simulation sets a trailer's
+   * place to its destination as soon as the task is created, so the count is simply the trailers whose
+   * place it is.
+   */
+  private readonly places = new Map<string, { id: string; capacity: number; used: number }>();
+  private readonly hasRoom = (p: Place) => {
+    const place = this.places.get(p.name)!;
+    return place.used < place.capacity;
+  };
+  private occupy(p: Place, n: 1 | -1): void {
+    this.places.get(p.name)!.used += n;
+  }
   private readonly byType: Record<VehicleType, Driver[]>;
   /** Every shift of the drivers having each type, by start. */
   private readonly shiftsByType: Record<VehicleType, (Shift & { driver: Driver })[]>;
@@ -95,7 +117,10 @@ export class TaskSimulation {
     private readonly drivers: Driver[],
     private readonly staff: [Person, number][],
     private readonly opts: { nowMs: number; historyStart: number; notifyFrom: number; fleet: number },
+    private readonly yard: { plan: YardPlan; places: (CataloguePlace & { id: string })[] },
   ) {
+    for (const place of yard.places)
+      this.places.set(place.name, { id: place.id, capacity: place.capacity, used: 0 });
     this.byType = { semiremolque: [], semiremolque_out_km0: [], swap: [] };
     for (const d of drivers) for (const t of d.person.taskTypes) this.byType[t].push(d);
     this.types = (Object.keys(this.byType) as VehicleType[]).filter((t) => this.byType[t].length);
@@ -169,6 +194,9 @@ export class TaskSimulation {
         deletedAt,
       );
       trailer.freeAt = deletedAt;
+      // The trailer stays: its slot is counted again, the destination's reservation goes.
+      this.occupy(task.destination, -1);
+      this.occupy(task.origin, 1);
       this.writeTask(task, {
         status: 'bolsa_trabajo',
         version: 2,
@@ -321,7 +349,9 @@ export class TaskSimulation {
 
   private newTask(type: VehicleType, trailer: Trailer, createdAt: number) {
     const rng = this.rng;
-    const { title, destination } = moveFor(rng, type, trailer.place);
+    const { title, destination } = moveFor(rng, type, trailer.place, this.yard.plan, this.hasRoom);
+    this.occupy(trailer.place, -1);
+    this.occupy(destination, 1);
     const task = {
       id: this.ids.uuid(),
       type,
@@ -370,6 +400,8 @@ export class TaskSimulation {
       description: task.description,
       origin: task.origin.name,
       destination: task.destination.name,
+      originLocationId: this.places.get(task.origin.name)!.id,
+      destinationLocationId: this.places.get(task.destination.name)!.id,
       trailerId: task.trailer.plate,
       priority: task.priority,
       status: s.status,
@@ -551,7 +583,9 @@ export class TaskSimulation {
     let p = plate(this.rng, swapBody);
     while (this.plates.has(p)) p = plate(this.rng, swapBody);
     this.plates.add(p);
-    const trailer = { plate: p, swapBody, place: initialPlace(this.rng, swapBody), freeAt: 0, open: false };
+    const place = initialPlace(this.rng, swapBody, this.yard.plan, this.hasRoom);
+    this.occupy(place, 1);
+    const trailer = { plate: p, swapBody, place, freeAt: 0, open: false };
     (swapBody ? this.swapBodies : this.semis).push(trailer);
     return trailer;
   }

@@ -1,6 +1,7 @@
 // The words of a Spanish line-haul yard: people's names, the yard's places, trailer plates, routes
 // and the notes a gestor writes on a task.
-import type { TaskTitle, VehicleType } from '@shared/enums';
+import type { LocationKind, TaskTitle, VehicleType } from '@shared/enums';
+import { placeKey } from '@shared/text';
 import type { Rng } from './random';
 
 export const FIRST_NAMES = [
@@ -60,23 +61,100 @@ export interface Place {
 
 export const DOCKS = 40;
 export const CAMPA_ROWS = ['A', 'B', 'C', 'D', 'E', 'F'] as const;
-export const CAMPA_SLOTS = 30;
 export const SWAP_ZONES = 8;
-export const EXTERIOR_SLOTS = 20;
-export const SERVICE_POINTS = ['Báscula', 'Taller', 'Lavadero'] as const;
+/** The service points and how many trailers each holds at once. */
+export const SERVICE_POINTS = { Báscula: 2, Taller: 4, Lavadero: 2 } as const;
+export const GATE = 'Puerta';
 
-const randomPlace = (rng: Rng, kind: PlaceKind): Place => {
+/**
+ * How big the yard is: the campa rows and the outside car park grow with the fleet, so that every trailer
+ * has a slot and a move finds a free one (CONTRACT §17: the generated moves respect the capacities).
+ */
+export interface YardPlan {
+  campaSlots: number;
+  exteriorSlots: number;
+  /** Trailers one swap zone holds. */
+  swapCapacity: number;
+}
+
+/** Slots per trailer: a yard about two thirds full, with room for the trailers that join later. */
+const SLACK = 1.5;
+
+export function yardPlan(semis: number, swapBodies: number): YardPlan {
+  const exteriorSlots = Math.max(20, Math.ceil(semis * 0.12));
+  return {
+    exteriorSlots,
+    campaSlots: Math.max(30, Math.ceil((semis * SLACK - DOCKS - exteriorSlots) / CAMPA_ROWS.length)),
+    swapCapacity: Math.max(6, Math.ceil((swapBodies * SLACK) / SWAP_ZONES)),
+  };
+}
+
+/** The yard of the smallest fleet: the names of a yard whose catalogue nobody checks (a bench's). */
+export const SMALLEST_YARD = yardPlan(0, 0);
+
+/** The plan a catalogue of this yard was made from (the demo reads it back from GET /yard). */
+export function planOf(places: readonly { name: string; capacity: number }[]): YardPlan {
+  const count = (re: RegExp) => places.filter((p) => re.test(p.name)).length;
+  return {
+    campaSlots: count(/^Campa A-\d+$/),
+    exteriorSlots: count(/^Aparcamiento Exterior P-\d+$/),
+    swapCapacity: places.find((p) => p.name === 'Zona Swap 1')?.capacity ?? 0,
+  };
+}
+
+/** A place of the catalogue (CONTRACT §17), laid out on the map's grid of its zone. */
+export interface CataloguePlace {
+  code: string;
+  name: string;
+  kind: LocationKind;
+  zone: string;
+  capacity: number;
+  x: number;
+  y: number;
+}
+
+/** Columns of a zone's grid on the map. */
+const ROW_WIDTH = 20;
+const cell = (n: number) => ({ x: (n - 1) % ROW_WIDTH, y: Math.floor((n - 1) / ROW_WIDTH) });
+
+/** The catalogue of the yard: every name randomPlace() can give, plus the gate. */
+export function yardCatalogue(plan: YardPlan): CataloguePlace[] {
+  const places: CataloguePlace[] = [];
+  for (let n = 1; n <= DOCKS; n++)
+    places.push({ code: `MUELLE-${n}`, name: `Muelle ${n}`, kind: 'muelle', zone: 'Muelles', capacity: 1, ...cell(n) });
+  for (const row of CAMPA_ROWS)
+    for (let n = 1; n <= plan.campaSlots; n++)
+      places.push({ code: `CAMPA-${row}-${n}`, name: `Campa ${row}-${n}`, kind: 'campa', zone: `Campa ${row}`, capacity: 1, ...cell(n) });
+  for (let n = 1; n <= SWAP_ZONES; n++)
+    places.push({ code: `SWAP-${n}`, name: `Zona Swap ${n}`, kind: 'zona_swap', zone: 'Zona Swap', capacity: plan.swapCapacity, ...cell(n) });
+  for (let n = 1; n <= plan.exteriorSlots; n++)
+    places.push({ code: `EXT-P-${n}`, name: `Aparcamiento Exterior P-${n}`, kind: 'aparcamiento', zone: 'Aparcamiento Exterior', capacity: 1, ...cell(n) });
+  Object.entries(SERVICE_POINTS).forEach(([name, capacity], i) =>
+    places.push({ code: placeKey(name).toUpperCase(), name, kind: SERVICE_KINDS[name as ServicePoint], zone: 'Servicios', capacity, ...cell(i + 1) }),
+  );
+  places.push({ code: 'PUERTA', name: GATE, kind: 'puerta', zone: 'Accesos', capacity: 1, ...cell(1) });
+  return places;
+} // prettier-ignore
+
+type ServicePoint = keyof typeof SERVICE_POINTS;
+const SERVICE_KINDS: Record<ServicePoint, LocationKind> = {
+  Báscula: 'bascula',
+  Taller: 'taller',
+  Lavadero: 'lavadero',
+};
+
+const randomPlace = (rng: Rng, kind: PlaceKind, plan: YardPlan): Place => {
   switch (kind) {
     case 'muelle':
       return { kind, name: `Muelle ${rng.int(1, DOCKS)}` };
     case 'campa':
-      return { kind, name: `Campa ${rng.pick(CAMPA_ROWS)}-${rng.int(1, CAMPA_SLOTS)}` };
+      return { kind, name: `Campa ${rng.pick(CAMPA_ROWS)}-${rng.int(1, plan.campaSlots)}` };
     case 'swap':
       return { kind, name: `Zona Swap ${rng.int(1, SWAP_ZONES)}` };
     case 'exterior':
-      return { kind, name: `Aparcamiento Exterior P-${rng.int(1, EXTERIOR_SLOTS)}` };
+      return { kind, name: `Aparcamiento Exterior P-${rng.int(1, plan.exteriorSlots)}` };
     case 'servicio':
-      return { kind, name: rng.pick(SERVICE_POINTS) };
+      return { kind, name: rng.pick(Object.keys(SERVICE_POINTS) as ServicePoint[]) };
   }
 };
 
@@ -86,13 +164,31 @@ export function placeNamed(name: string): Place | null {
   if (/^Campa [A-Z]-\d+$/.test(name)) return { kind: 'campa', name };
   if (/^Zona Swap \d+$/.test(name)) return { kind: 'swap', name };
   if (/^Aparcamiento Exterior P-\d+$/.test(name)) return { kind: 'exterior', name };
-  if ((SERVICE_POINTS as readonly string[]).includes(name)) return { kind: 'servicio', name };
+  if (name in SERVICE_POINTS) return { kind: 'servicio', name };
   return null;
 }
 
+/** Whether a place can take one more trailer (the caller's count against the catalogue's capacity). */
+export type HasRoom = (place: Place) => boolean;
+const anywhere: HasRoom = () => true;
+
+/** Random draws of a place with room before any kind will do; then the yard is full. */
+const TRIES_OF_KIND = 60;
+const TRIES_IN_ALL = 20_000;
+const KINDS: PlaceKind[] = ['campa', 'muelle', 'swap', 'exterior', 'servicio'];
+
+/** A place with room, of the weighted kinds if one is found soon, else of any kind. */
+function placeWithRoom(rng: Rng, kinds: Choice, plan: YardPlan, ok: (p: Place) => boolean): Place {
+  for (let i = 0; i < TRIES_OF_KIND + TRIES_IN_ALL; i++) {
+    const place = randomPlace(rng, i < TRIES_OF_KIND ? rng.weighted(kinds) : rng.pick(KINDS), plan);
+    if (ok(place)) return place;
+  }
+  throw new Error('generateYard: el patio no tiene sitio para otro remolque');
+}
+
 /** Where a trailer of the fleet stands before the history starts. */
-export const initialPlace = (rng: Rng, swapBody: boolean): Place =>
-  randomPlace(rng, swapBody ? rng.weighted([['swap', 4], ['muelle', 1]]) : rng.weighted([['campa', 8], ['muelle', 2], ['exterior', 1]])); // prettier-ignore
+export const initialPlace = (rng: Rng, swapBody: boolean, plan: YardPlan, hasRoom: HasRoom = anywhere): Place =>
+  placeWithRoom(rng, swapBody ? [['swap', 4], ['muelle', 1]] : [['campa', 8], ['muelle', 2], ['exterior', 1]], plan, hasRoom); // prettier-ignore
 
 type Choice = readonly (readonly [PlaceKind, number])[];
 /** Mover takes a trailer to another kind of place; Recolocar to another spot of the same kind. */
@@ -126,18 +222,21 @@ const RECOLOCAR: Record<VehicleType, readonly PlaceKind[]> = {
   swap: ['swap', 'muelle'],
 };
 
-/** The movement a trailer standing at `origin` gets: its title and a destination other than the origin. */
+/**
+ * The movement a trailer standing at `origin` gets: its title and a destination other than the origin,
+ * with room for it.
+ */
 export function moveFor(
   rng: Rng,
   type: VehicleType,
   origin: Place,
+  plan: YardPlan,
+  hasRoom: HasRoom = anywhere,
 ): { title: TaskTitle; destination: Place } {
   const title: TaskTitle = RECOLOCAR[type].includes(origin.kind) && rng.chance(0.3) ? 'Recolocar' : 'Mover';
   const kinds: Choice = title === 'Recolocar' ? [[origin.kind, 1]] : MOVER[type][origin.kind];
-  for (;;) {
-    const destination = randomPlace(rng, rng.weighted(kinds));
-    if (destination.name !== origin.name) return { title, destination };
-  }
+  const destination = placeWithRoom(rng, kinds, plan, (p) => p.name !== origin.name && hasRoom(p));
+  return { title, destination };
 }
 
 // ---- Plates -------------------------------------------------------------------------------------

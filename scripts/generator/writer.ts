@@ -8,9 +8,11 @@ import { getTableColumns, getTableName, type Column, type InferInsertModel, type
 import type { ClockType, LogType, NotificationType, TaskEventType, TaskStatus } from '@shared/enums';
 import { ACCOUNT_LOG, SYSTEM_ACTOR } from '@shared/labels';
 import { formatTime } from '@shared/time';
+import { placeKey } from '@shared/text';
 import { execute, isPostgres, query } from '../../server/db';
 import {
   activityLog,
+  locations,
   notifications,
   presenceIntervals,
   punches,
@@ -146,12 +148,15 @@ export function openWriter(ids: Rng) {
     'id', 'email', 'name', 'passwordHash', 'role', 'isApproved', 'isOnline', 'taskTypes',
     'movementsCount', 'tokenVersion', 'createdAt', 'approvedAt',
   ]); // prettier-ignore
+  const location = new Batch(queue, locations, [
+    'id', 'code', 'name', 'nameKey', 'kind', 'zone', 'capacity', 'x', 'y', 'createdAt', 'updatedAt',
+  ]); // prettier-ignore
   const task = new Batch(queue, tasks, [
-    'id', 'title', 'description', 'origin', 'destination', 'trailerId', 'priority', 'status',
-    'vehicleType', 'assignedTo', 'createdBy', 'creditedTo', 'createdAt', 'updatedAt', 'assignedAt',
-    'completedAt', 'statusSince', 'returnReason', 'returnedBy', 'returnedAt', 'noDriversAvailable',
-    'version', 'deletedAt',
-  ], [user]); // prettier-ignore
+    'id', 'title', 'description', 'origin', 'destination', 'originLocationId', 'destinationLocationId',
+    'trailerId', 'priority', 'status', 'vehicleType', 'assignedTo', 'createdBy', 'creditedTo', 'createdAt',
+    'updatedAt', 'assignedAt', 'completedAt', 'statusSince', 'returnReason', 'returnedBy', 'returnedAt',
+    'noDriversAvailable', 'version', 'deletedAt',
+  ], [user, location]); // prettier-ignore
   const event = new Batch(
     queue,
     taskEvents,
@@ -166,7 +171,7 @@ export function openWriter(ids: Rng) {
   const activity = new Batch(queue, activityLog, [
     'type', 'userId', 'userName', 'action', 'details', 'timestamp',
   ]); // prettier-ignore
-  const all = [user, task, event, notification, punch, presence, activity];
+  const all = [user, location, task, event, notification, punch, presence, activity];
   const afterwards = `UPDATE users SET movements_count = ?, is_online = ?, idle_since = ?, last_activity_at = ?
     WHERE id = ?`;
   /** A task's history waits for the task row it references. */
@@ -192,6 +197,18 @@ export function openWriter(ids: Rng) {
 
   return {
     user: (row: Row<typeof users>) => user.add(row),
+    /** A place of the yard's catalogue (CONTRACT §17); returns its id. */
+    location(place: Omit<Row<typeof locations>, 'id' | 'nameKey' | 'createdAt' | 'updatedAt'>, time: number) {
+      const id = ids.uuid();
+      location.add({
+        ...place,
+        id,
+        nameKey: placeKey(place.name),
+        createdAt: date(time)!,
+        updatedAt: date(time)!,
+      });
+      return id;
+    },
     log,
     task(row: Millis<Row<typeof tasks>, TaskTimes>) {
       task.add({

@@ -280,6 +280,11 @@ export async function remapTasks(): Promise<string[]> {
         .set({ [column.key]: placeId })
         .where(and(inArray(column.text, matching), or(isNull(column.id), ne(column.id, placeId))));
   }
+  return settleAllTrailers();
+}
+
+/** Settles where every trailer stands (after the catalogue changed, or a generated history was written). */
+export async function settleAllTrailers(): Promise<string[]> {
   const moves = await latestMoves();
   const known = await db.select({ id: trailerPositions.trailerId }).from(trailerPositions);
   return settle([...new Set([...moves.keys(), ...known.map((t) => t.id)])], moves);

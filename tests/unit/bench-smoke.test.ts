@@ -57,6 +57,12 @@ function checkSections(sections: Section[]): void {
     expect.stringContaining('report delayed-assignments, 24h'),
     expect.stringContaining('report delayed-assignments, day'),
   ]);
+  expect(measures('Yard with')).toEqual([
+    expect.stringContaining('places, trailers standing'),
+    'GET /api/yard (the map)',
+    'GET /api/yard/trailers (the list)',
+  ]);
+  expect(section('Yard with').rows[0]!.result).toMatch(/^[\d,]+ places, [1-9][\d,]* trailers$/);
   expect(measures('Writes')[0]).toContain('tasks created per second');
   expect(measures('Push vs SPEC polling')).toEqual([
     expect.stringContaining('server CPU'),

@@ -4,6 +4,7 @@
 import supertest from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RETURN_REASONS, VEHICLE_TYPES } from '@shared/enums';
+import type { YardLocation } from '@shared/schemas';
 import { query } from '../../server/db';
 import { FALSE, TRUE } from '../../server/db/dialect';
 import { driverStates } from '../../server/services/availability';
@@ -68,9 +69,10 @@ describe('the generator is deterministic', () => {
 
 describe('a generated yard keeps the rules of the product', () => {
   let yard: YardResult;
+  let app: ReturnType<typeof supertest>;
 
   beforeAll(async () => {
-    await setupDb();
+    app = supertest(await setupDb());
     // `now` is the server clock's, so the server's own availability rule reads the yard as it is.
     yard = await generateYard({ seed: 7 });
   });
@@ -275,6 +277,35 @@ describe('a generated yard keeps the rules of the product', () => {
     );
     for (const name of names) expect(name.split(' ')).toHaveLength(3);
   });
+
+  it('has the catalogue of its places, every task mapped to it, and no place over its capacity', async () => {
+    const places = await all<{ id: string; name: string; kind: string; capacity: number }>(
+      'SELECT id, name, kind, capacity FROM locations',
+    );
+    const names = places.map((p) => p.name);
+    for (const name of ['Muelle 1', 'Muelle 40', 'Campa A-1', 'Campa F-30', 'Zona Swap 8', 'Báscula', 'Taller', 'Lavadero', 'Aparcamiento Exterior P-20', 'Puerta'])
+      expect(names).toContain(name);
+    expect(places.find((p) => p.name === 'Puerta')!.kind).toBe('puerta');
+    // Every origin and destination is one of its places, and points at it.
+    const unmapped = await one<{ n: number }>(
+      `SELECT count(*) AS n FROM tasks t LEFT JOIN locations o ON o.id = t.origin_location_id
+        LEFT JOIN locations d ON d.id = t.destination_location_id
+        WHERE o.name IS NOT t.origin OR d.name IS NOT t.destination`,
+    );
+    expect(Number(unmapped.n)).toBe(0);
+
+    // The yard as GET /yard shows it: every trailer stands somewhere, and no place holds more than it can.
+    const manager = yard.logins.find((l) => l.role === 'manager')!;
+    const login = await app.post('/api/auth/login').send({ email: manager.email, password: manager.password });
+    const map = await app.get('/api/yard').set('Authorization', `Bearer ${login.body.access_token}`);
+    expect(map.status).toBe(200);
+    const standing = (map.body as YardLocation[]).flatMap((l) => l.trailers);
+    expect(standing.length).toBeGreaterThan(100);
+    for (const place of map.body as YardLocation[]) {
+      const staying = place.trailers.filter((t) => !t.open_task).length;
+      expect(staying + place.incoming.length, place.name).toBeLessThanOrEqual(place.capacity);
+    }
+  }); // prettier-ignore
 
   it('logs the activity of every kind of change', async () => {
     const types = (await all<{ type: string }>('SELECT DISTINCT type FROM activity_log ORDER BY 1')).map(
