@@ -63,3 +63,26 @@ export function uniqueViolation(err: unknown): string | undefined {
  */
 export const TRUE = sqlFor({ sqlite: '1', postgres: 'true' });
 export const FALSE = sqlFor({ sqlite: '0', postgres: 'false' });
+
+/**
+ * Answers shared by many screens (services/shared-answers.ts) are kept per version of the data, read as
+ * its newest change. On PostgreSQL transactions run side by side, and one that began earlier may commit
+ * later with an older `updated_at`: a version read while it runs would not move when it commits. So every
+ * transaction that changes what those answers show holds this lock, shared (writers never wait for each
+ * other), and a version read while any holds it is not kept (WRITERS_QUIET is false). The node that
+ * commits forgets its kept answers too; what is left (a writer of another node committing in the instant
+ * between the read of a version and its lock check) is bounded by the answers' maximum age. SQLite's one
+ * writer commits in the order transactions began: nothing to mark.
+ */
+const SHOWN_WRITERS_LOCK = 1603;
+
+/** Marks the running transaction as one that changes what shared answers show (PostgreSQL). */
+export async function markShownWriter(): Promise<void> {
+  if (isPostgres) await execute('SELECT pg_advisory_xact_lock_shared(?)', [SHOWN_WRITERS_LOCK]);
+}
+
+/** True (1) when no transaction marked by markShownWriter() is running: a version read now may be kept. */
+export const WRITERS_QUIET = sqlFor({
+  sqlite: '1',
+  postgres: `pg_try_advisory_xact_lock(${SHOWN_WRITERS_LOCK})`,
+});

@@ -112,6 +112,14 @@ export function isDatabaseOpen(): boolean {
   return engine !== undefined;
 }
 
+/**
+ * The open database as an object identity: what is cached per database (server/services/shared-answers.ts)
+ * is never served from another one (a test's fresh database, a reopened file).
+ */
+export function databaseIdentity(): object {
+  return current();
+}
+
 /** True inside tx(). */
 export function inTransaction(): boolean {
   return frames.getStore() !== undefined;

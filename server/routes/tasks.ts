@@ -23,6 +23,7 @@ import {
   updateTask,
 } from '../services/tasks';
 import { sharedBoard } from '../services/board';
+import { sendShared } from '../http/shared-answer';
 
 export const taskRoutes = Router();
 
@@ -33,10 +34,7 @@ taskRoutes.get('/tasks', requireAuth('tasks:read'), async (req, res) => {
   const board = await sharedBoard(user);
   if (!board) return void res.json(await listTasks(user));
   // A staff board: revalidated on every load, 304 while it has not changed (services/board.ts).
-  res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('ETag', board.etag);
-  if (req.fresh) return void res.status(304).end();
-  res.type('application/json').send(await board.body());
+  await sendShared(req, res, board);
 });
 
 taskRoutes.post('/tasks', requireAuth('tasks:create'), async (req, res) => {

@@ -14,7 +14,8 @@ import { currentUser, requireAuth } from '../http/auth';
 import { parseBody, parseId } from '../http/validate';
 import { nowMs } from '../clock';
 import { createLocation, importLocations, listLocations, updateLocation } from '../services/locations';
-import { leaveYard, yardMap, yardTrailers } from '../services/yard';
+import { leaveYard, sharedYardMap, sharedYardTrailers } from '../services/yard';
+import { sendShared } from '../http/shared-answer';
 import { sendWorkbook } from '../excel/workbook';
 import { yardTrailersWorkbook } from '../excel/yard';
 
@@ -45,12 +46,14 @@ yardRoutes.delete('/admin/locations/:id', manage, async (req, res) => {
   res.json({ message: YARD_MSG.deactivated } satisfies MessageResponse);
 });
 
-yardRoutes.get('/yard', requireAuth('yard:read'), async (_req, res) => {
-  res.json(await yardMap());
+// Many staff screens refetch together after a `yard:changed`: one answer per yard version, 304 to a
+// browser that holds it already.
+yardRoutes.get('/yard', requireAuth('yard:read'), async (req, res) => {
+  await sendShared(req, res, await sharedYardMap());
 });
 
-yardRoutes.get('/yard/trailers', requireAuth('yard:read'), async (_req, res) => {
-  res.json(await yardTrailers());
+yardRoutes.get('/yard/trailers', requireAuth('yard:read'), async (req, res) => {
+  await sendShared(req, res, await sharedYardTrailers());
 });
 
 yardRoutes.get('/yard/trailers/export-excel', requireAuth('yard:read'), async (_req, res) => {

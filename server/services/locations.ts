@@ -23,12 +23,13 @@ import {
 } from '@shared/labels';
 import { placeKey } from '@shared/text';
 import { afterCommit, db, tx } from '../db';
-import { forUpdate, uniqueViolation } from '../db/dialect';
+import { forUpdate, markShownWriter, uniqueViolation } from '../db/dialect';
 import { locations, type LocationRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import * as emit from '../realtime/emit';
 import { logActivity, type Actor } from './activity';
+import { forgetSharedAnswers } from './shared-answers';
 import { placeInUse, presentLocation, remapTasks } from './yard';
 
 /** GET /locations: the whole catalogue, deactivated places included (`active: false`), by zone and code. */
@@ -51,6 +52,8 @@ function asTaken(err: unknown, data: { code?: string; name?: string }): unknown 
  */
 async function catalogueChange<T>(work: () => Promise<{ result: T; places: string[] }>): Promise<T> {
   return tx(async () => {
+    await markShownWriter();
+    afterCommit(forgetSharedAnswers);
     const { result, places } = await work();
     const moved = await remapTasks();
     afterCommit(() => emit.yardChanged([...new Set([...places, ...moved])]));

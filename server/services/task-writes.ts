@@ -7,7 +7,7 @@ import type { TaskEventType, TaskStatus } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { ERR, TASK_LOG, TASK_NOTIFICATION } from '@shared/labels';
 import { afterCommit, db, insertRows, isRetryable, prepared, tx } from '../db';
-import { forUpdate, uniqueViolation } from '../db/dialect';
+import { forUpdate, markShownWriter, uniqueViolation } from '../db/dialect';
 import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
 import { now } from '../clock';
 import { conflict, notFound } from '../http/errors';
@@ -18,6 +18,7 @@ import { notify } from './notifications';
 import { findUserById } from './users';
 import { logger } from '../logger';
 import { placesOfTrailers, settleTrailers } from './yard';
+import { forgetSharedAnswers } from './shared-answers';
 
 type Place = Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>;
 const placeOf = (r: TaskRow): Place => ({
@@ -136,6 +137,9 @@ export function commit<T>(
   round?: (fx: Effects) => Promise<void>,
 ): Promise<T> {
   return tx(async () => {
+    // What the staff's shared board and yard answers show is changing (db/dialect.ts).
+    await markShownWriter();
+    afterCommit(forgetSharedAnswers);
     // Per attempt: a transaction run again (PostgreSQL) starts from nothing.
     const fx = new Effects();
     // Registered first: the task pushes leave before those the work registers (notifications).

@@ -11,12 +11,13 @@ import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/
 import { placeKey } from '@shared/text';
 import { YARD_ERR, YARD_LOG } from '@shared/labels';
 import { afterCommit, db, query, tx } from '../db';
-import { forUpdate } from '../db/dialect';
+import { forUpdate, markShownWriter, WRITERS_QUIET } from '../db/dialect';
 import { locations, tasks, trailerPositions, type LocationRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import * as emit from '../realtime/emit';
 import { logActivity, type Actor } from './activity';
+import { forgetSharedAnswers, sharedAnswer, type SharedAnswer } from './shared-answers';
 
 const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
 const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
@@ -314,6 +315,8 @@ export async function placeInUse(id: string): Promise<boolean> {
  */
 export async function leaveYard(trailerId: string, actor: Actor): Promise<{ place: string }> {
   return tx(async () => {
+    await markShownWriter();
+    afterCommit(forgetSharedAnswers);
     const [position] = await forUpdate(
       db
         .select({ locationId: trailerPositions.locationId, name: locations.name })
@@ -339,6 +342,30 @@ export async function leaveYard(trailerId: string, actor: Actor): Promise<{ plac
 }
 
 // ---- what staff screens read ------------------------------------------------------------------------
+
+/**
+ * The version of what the yard shows: any task change (a move, a hold, a reservation; the versions of the
+ * tasks changed in the newest millisecond break its ties), any catalogue change (which also re-maps tasks
+ * and settles trailers), any trailer marked gone; null while a writer runs (db/dialect.ts). Many wall
+ * screens refetching after a `yard:changed` share one answer (services/shared-answers.ts).
+ */
+const YARD_VERSION_SQL = `SELECT (SELECT max(updated_at) FROM tasks) AS tasks_at,
+  (SELECT sum(version) FROM tasks WHERE updated_at = (SELECT max(updated_at) FROM tasks)) AS tie,
+  (SELECT max(updated_at) FROM locations) AS places_at, (SELECT max(left_at) FROM trailer_positions) AS left_at,
+  ${WRITERS_QUIET} AS quiet`;
+
+async function yardVersion(): Promise<string | null> {
+  const [v] = await query<Record<string, unknown>>(YARD_VERSION_SQL);
+  return v?.quiet ? `${v?.tasks_at}:${v?.tie}:${v?.places_at}:${v?.left_at}` : null;
+}
+
+/** GET /yard, shared by every staff screen at the yard's current version. */
+export const sharedYardMap = async (): Promise<SharedAnswer> =>
+  sharedAnswer('yard', await yardVersion(), yardMap);
+
+/** GET /yard/trailers, shared likewise. */
+export const sharedYardTrailers = async (): Promise<SharedAnswer> =>
+  sharedAnswer('yard-trailers', await yardVersion(), yardTrailers);
 
 const iso = (d: Date) => d.toISOString();
 
@@ -375,32 +402,28 @@ export const presentLocation = (l: LocationRow): Location => ({
 
 /** GET /yard: every active place, its trailers (oldest first), the open tasks heading to it, its room. */
 export async function yardMap(): Promise<YardLocation[]> {
+  // Raw reads of the two big lists (thousands of places and trailers): drizzle's row mapping would cost
+  // more than the queries themselves.
   const [places, positions, open] = await Promise.all([
-    db
-      .select()
-      .from(locations)
-      .where(isNull(locations.deactivatedAt))
-      .orderBy(asc(locations.zone), asc(locations.y), asc(locations.x), asc(locations.code)),
-    db
-      .select({
-        trailerId: trailerPositions.trailerId,
-        locationId: trailerPositions.locationId,
-        since: trailerPositions.since,
-      })
-      .from(trailerPositions)
-      .where(isNotNull(trailerPositions.locationId))
-      .orderBy(asc(trailerPositions.since)),
+    query<Omit<Location, 'active'>>(
+      `SELECT id, code, name, kind, zone, capacity, x, y FROM locations WHERE deactivated_at IS NULL
+        ORDER BY zone, y, x, code`,
+    ),
+    query<{ trailer_id: string; location_id: string; since: number | string }>(
+      'SELECT trailer_id, location_id, since FROM trailer_positions WHERE location_id IS NOT NULL ORDER BY since',
+    ),
     openTasks(),
   ]);
   const openByTrailer = new Map(open.map((t) => [t.trailerId, t]));
   const map = new Map<string, YardLocation>(
-    places.map((l) => [l.id, { ...presentLocation(l), trailers: [], incoming: [], free: null }]),
+    places.map((l) => [l.id, { ...l, active: true, trailers: [], incoming: [], free: null }]),
   );
   for (const p of positions)
-    map.get(p.locationId!)?.trailers.push({
-      trailer_id: p.trailerId,
-      since: iso(p.since),
-      open_task: presentOpen(openByTrailer.get(p.trailerId)),
+    map.get(p.location_id)?.trailers.push({
+      trailer_id: p.trailer_id,
+      // PostgreSQL's bigint arrives as text.
+      since: iso(new Date(Number(p.since))),
+      open_task: presentOpen(openByTrailer.get(p.trailer_id)),
     });
   for (const t of open)
     if (t.destinationLocationId)

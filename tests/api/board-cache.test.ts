@@ -4,7 +4,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Task } from '@shared/schemas';
 import { presence } from '../../server/services/presence';
-import { advanceClock, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+import { sharedBoard } from '../../server/services/board';
+import { isPostgres } from '../../server/db';
+import { markShownWriter } from '../../server/db/dialect';
+import { advanceClock, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 beforeEach(async () => {
@@ -78,6 +81,39 @@ describe('GET /api/tasks for staff: shared and revalidated', () => {
     expect(later.status).toBe(200);
     expect(later.body).toEqual([]);
   });
+
+  // PostgreSQL runs transactions side by side: one that began earlier may commit later with an older
+  // updated_at, so a version read while a task writer runs would not move when it commits (db/dialect.ts).
+  it('a version read while a task writer runs is not kept on PostgreSQL; a commit forgets the kept answers', async () => {
+    const manager = await makeUser('manager');
+    await makeTask({ trailerId: 'R-0006-BRD' });
+    // A writer's transaction held open while the board's version is read from outside it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let marked!: () => void;
+    const isMarked = new Promise<void>((r) => (marked = r));
+    const writer = tx(async () => {
+      await markShownWriter();
+      marked();
+      await held;
+    });
+    await isMarked;
+    const during = await sharedBoard(manager.user);
+    release();
+    await writer;
+    // SQLite's one writer commits in the order writers began: its versions are always kept.
+    expect(during!.etag).toEqual(isPostgres ? undefined : expect.stringMatching(/^W\//));
+
+    const kept = await sharedBoard(manager.user);
+    const before = await kept!.body();
+    expect(await (await sharedBoard(manager.user))!.body()).toBe(before);
+    // A change committed by this node: the next answer is computed again, whatever the version says.
+    const res = await api().post('/api/tasks').set(manager.auth).send({
+      title: 'Mover', origin: 'Muelle 2', destination: 'Campa B-01', trailer_id: 'R-0007-BRD', vehicle_type: 'swap',
+    });
+    expect(res.status).toBe(201);
+    expect(await kept!.body()).not.toBe(before);
+  }); // prettier-ignore
 
   it("a driver's list is their own: never shared, never kept", async () => {
     const driver = await makeUser('conductor', { taskTypes: ['swap'] });

@@ -352,6 +352,37 @@ describe('occupancy', () => {
 });
 
 describe('what staff read', () => {
+  it('GET /yard is shared and revalidated: 304 for the same version, a new one after any change', async () => {
+    const place1 = await place({ code: 'CA-1', name: 'Campa A-1', capacity: 2 });
+    const first = await api().get('/api/yard').set(manager.auth);
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = first.headers.etag as string;
+    const again = await api().get('/api/yard').set(manager.auth).set('If-None-Match', etag);
+    expect(again.status).toBe(304);
+
+    // A task heading there, its completion, a trailer marked gone, a catalogue edit: each a new version.
+    const seen = new Set([etag]);
+    const changed = async () => {
+      const res = await api()
+        .get('/api/yard')
+        .set(manager.auth)
+        .set('If-None-Match', [...seen].at(-1)!);
+      expect(res.status).toBe(200);
+      expect(seen.has(res.headers.etag as string)).toBe(false);
+      seen.add(res.headers.etag as string);
+      return new Map((res.body as YardLocation[]).map((l) => [l.code, l]));
+    };
+    const task = await newTask({ origin: 'Fuera', destination: 'Campa A-1', trailer_id: 'R-9100-AAA' });
+    expect((await changed()).get('CA-1')!.incoming).toHaveLength(1);
+    await finish(task.body.id);
+    expect((await changed()).get('CA-1')!.trailers).toHaveLength(1);
+    await api().post('/api/yard/trailers/R-9100-AAA/leave').set(manager.auth).expect(200);
+    expect((await changed()).get('CA-1')!.trailers).toHaveLength(0);
+    await api().put(`/api/admin/locations/${place1.id}`).set(manager.auth).send({ capacity: 5 }).expect(200);
+    expect((await changed()).get('CA-1')!.free).toBe(5);
+  });
+
   it('GET /yard/trailers lists trailers with their place and open task, exported to Excel; staff only', async () => {
     await place({ code: 'CA-1', name: 'Campa A-1', capacity: 1 });
     const arrive = await newTask({ origin: 'Fuera', destination: 'Campa A-1', trailer_id: 'R-9000-AAA' });
