@@ -349,8 +349,10 @@ async function insertTasks(batch: readonly Creation[], fx: Effects): Promise<str
   const ids = batch.map(() => crypto.randomUUID());
   const places = await placeTasks(batch.map((c) => c.input));
   const wanted = new Map<string, number>();
+  // A gate holds no trailer: never full, nothing to check.
   for (const { destination } of places)
-    if (destination) wanted.set(destination.id, (wanted.get(destination.id) ?? 0) + 1);
+    if (destination && destination.kind !== 'puerta')
+      wanted.set(destination.id, (wanted.get(destination.id) ?? 0) + 1);
   await ensureRoom(wanted);
   await insertRows(
     tasks,

@@ -29,20 +29,31 @@ async function placesNamed(texts: readonly string[]): Promise<Map<string, Locati
   const keys = [...new Set(texts.map(placeKey))];
   const found = new Map<string, LocationRow>();
   if (!keys.length) return found;
-  const codes = keys.map((k) => k.toUpperCase());
-  const rows = await db
+  // Two lookups, each on its own index (one OR of both would scan the catalogue); most texts are names.
+  const active = isNull(locations.deactivatedAt);
+  for (const row of await db
     .select()
     .from(locations)
-    .where(
-      and(
-        isNull(locations.deactivatedAt),
-        or(inArray(locations.nameKey, keys), inArray(locations.code, codes)),
-      ),
-    );
-  for (const key of keys) {
-    const place = rows.find((r) => r.nameKey === key) ?? rows.find((r) => r.code === key.toUpperCase());
-    if (place) found.set(key, place);
-  }
+    .where(and(active, inArray(locations.nameKey, keys))))
+    found.set(row.nameKey, row);
+  const rest = keys.filter((k) => !found.has(k));
+  if (rest.length)
+    for (const row of await db
+      .select()
+      .from(locations)
+      .where(
+        and(
+          active,
+          inArray(
+            locations.code,
+            rest.map((k) => k.toUpperCase()),
+          ),
+        ),
+      ))
+      found.set(
+        rest.find((k) => k.toUpperCase() === row.code)!,
+        row,
+      );
   return found;
 }
 

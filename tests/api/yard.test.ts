@@ -150,6 +150,19 @@ describe('the CSV import', () => {
     expect(await db.select().from(locations)).toHaveLength(3);
   }); // prettier-ignore
 
+  it("takes a whole yard's catalogue in one file, larger than other requests may be", async () => {
+    const lines = Array.from(
+      { length: 2500 },
+      (_, i) => `CAMPA-Z-${i + 1},Campa Z-${i + 1} (fila larga del fondo del patio),campa,Campa Z,1,${i % 200},${Math.floor(i / 200)}`,
+    );
+    const csv = [header, ...lines].join('\n');
+    expect(csv.length).toBeGreaterThan(100_000);
+    const res = await api().post('/api/admin/locations/import').set(manager.auth).send({ csv });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ created: 2500, updated: 0 });
+    expect(await db.select().from(locations)).toHaveLength(2500);
+  }); // prettier-ignore
+
   it('a bad line rejects the whole file, naming every bad line by its number (the header is line 1)', async () => {
     const res = await api().post('/api/admin/locations/import').set(manager.auth).send({
       csv: [
