@@ -1,7 +1,7 @@
 // What only one engine says, chosen by the engine this process runs on (./engine.ts). The services keep
 // one rule each; where the SQL or the driver's answer differs, both forms sit side by side here or at
 // the call (sqlFor), so a reader sees the two together.
-import { isPostgres } from './engine';
+import { isPostgres, SHOWN_WRITER_SQL, SHOWN_WRITERS_LOCK } from './engine';
 import { execute } from '.';
 
 /** The form of the engine this process runs on: `sqlFor({ sqlite: …, postgres: … })`. */
@@ -74,14 +74,15 @@ export const FALSE = sqlFor({ sqlite: '0', postgres: 'false' });
  * between the read of a version and its lock check) is bounded by the answers' maximum age. SQLite's one
  * writer commits in the order transactions began: nothing to mark.
  */
-const SHOWN_WRITERS_LOCK = 1603;
-
-/** Marks the running transaction as one that changes what shared answers show (PostgreSQL). */
+/**
+ * Marks a transaction already running as one that changes what shared answers show (PostgreSQL): for a
+ * change nested in another transaction; an outermost one says so when it begins (tx's `shownWriter`).
+ */
 export async function markShownWriter(): Promise<void> {
-  if (isPostgres) await execute('SELECT pg_advisory_xact_lock_shared(?)', [SHOWN_WRITERS_LOCK]);
+  if (isPostgres) await execute(SHOWN_WRITER_SQL);
 }
 
-/** True (1) when no transaction marked by markShownWriter() is running: a version read now may be kept. */
+/** True (1) when no shown writer (see above) is running: a version read now may be kept. */
 export const WRITERS_QUIET = sqlFor({
   sqlite: '1',
   postgres: `pg_try_advisory_xact_lock(${SHOWN_WRITERS_LOCK})`,

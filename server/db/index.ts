@@ -71,12 +71,21 @@ export interface TxSession extends Session {
   release(): void;
 }
 
+export interface TxOptions {
+  /**
+   * The transaction changes what shared answers show (services/shared-answers.ts): PostgreSQL takes the
+   * shown writers' lock with BEGIN (db/engine.ts). Ignored for a nested transaction (a savepoint): the
+   * caller marks the outer one (db/dialect.ts markShownWriter).
+   */
+  shownWriter?: boolean;
+}
+
 /** What an engine gives the transaction machinery below. */
 export interface Engine {
   /** Reads outside a transaction: committed data only. */
   readonly reader: Session;
   /** Opens a write transaction (SQLite: waits for the one writer's turn). */
-  begin(): Promise<TxSession>;
+  begin(opts?: TxOptions): Promise<TxSession>;
   /** A failure after which the whole transaction may simply run again (serialization, deadlock). */
   retryable(err: unknown): boolean;
 }
@@ -263,12 +272,12 @@ export const TX_ATTEMPTS = 5;
  * write. PostgreSQL: READ COMMITTED on a pooled connection, the whole body run again on a
  * serialization failure or a deadlock (bodies have no side effects).
  */
-export async function tx<T>(fn: () => Promise<T>): Promise<T> {
+export async function tx<T>(fn: () => Promise<T>, opts?: TxOptions): Promise<T> {
   const outer = frames.getStore();
   if (outer) return savepoint(outer, fn);
   const eng = current();
   for (let attempt = 1; ; attempt++) {
-    const txSession = await eng.begin();
+    const txSession = await eng.begin(opts);
     const frame: Frame = { session: txSession, effects: [], savepoints: { next: 0 } };
     let result: T;
     try {

@@ -5,7 +5,8 @@
 // query, so no service sees a string where SQLite gives a number.
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { useEngine, type Db, type Engine, type Session, type TxSession } from '.';
+import { useEngine, type Db, type Engine, type Session, type TxOptions, type TxSession } from '.';
+import { SHOWN_WRITER_SQL } from './engine';
 import { migratePostgres } from './migrate-pg';
 
 /** Connections per node (each transaction holds one while it runs). */
@@ -87,11 +88,12 @@ export function sqlState(err: unknown): string | undefined {
 function postgresEngine(p: pg.Pool): Engine {
   return {
     reader: clientSession(p),
-    async begin(): Promise<TxSession> {
+    async begin(opts?: TxOptions): Promise<TxSession> {
       const client = await p.connect();
       let broken: Error | undefined;
       try {
-        await client.query('BEGIN');
+        // One round trip for both (the simple query protocol runs several statements).
+        await client.query(opts?.shownWriter ? `BEGIN; ${SHOWN_WRITER_SQL}` : 'BEGIN');
       } catch (err) {
         client.release(err as Error);
         throw err;

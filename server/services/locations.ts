@@ -23,7 +23,7 @@ import {
 } from '@shared/labels';
 import { placeKey } from '@shared/text';
 import { afterCommit, db, insertRows, tx } from '../db';
-import { forUpdate, markShownWriter, uniqueViolation } from '../db/dialect';
+import { forUpdate, uniqueViolation } from '../db/dialect';
 import { locations, type LocationRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -51,14 +51,16 @@ function asTaken(err: unknown, data: { code?: string; name?: string }): unknown 
  * settled; staff screens are told which places changed once it has committed.
  */
 async function catalogueChange<T>(work: () => Promise<{ result: T; places: string[] }>): Promise<T> {
-  return tx(async () => {
-    await markShownWriter();
-    afterCommit(forgetSharedAnswers);
-    const { result, places } = await work();
-    const moved = await remapTasks();
-    afterCommit(() => emit.yardChanged([...new Set([...places, ...moved])]));
-    return result;
-  });
+  return tx(
+    async () => {
+      afterCommit(forgetSharedAnswers);
+      const { result, places } = await work();
+      const moved = await remapTasks();
+      afterCommit(() => emit.yardChanged([...new Set([...places, ...moved])]));
+      return result;
+    },
+    { shownWriter: true },
+  );
 }
 
 export async function createLocation(data: CreateLocationData, actor: Actor): Promise<Location> {

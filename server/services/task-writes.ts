@@ -6,7 +6,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TaskEventType, TaskStatus } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { ERR, TASK_LOG, TASK_NOTIFICATION } from '@shared/labels';
-import { afterCommit, db, insertRows, isRetryable, prepared, tx } from '../db';
+import { afterCommit, db, inTransaction, insertRows, isRetryable, prepared, tx } from '../db';
 import { forUpdate, markShownWriter, uniqueViolation } from '../db/dialect';
 import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
 import { now } from '../clock';
@@ -136,19 +136,23 @@ export function commit<T>(
   work: (fx: Effects) => Promise<T>,
   round?: (fx: Effects) => Promise<void>,
 ): Promise<T> {
-  return tx(async () => {
-    // What the staff's shared board and yard answers show is changing (db/dialect.ts).
-    await markShownWriter();
-    afterCommit(forgetSharedAnswers);
-    // Per attempt: a transaction run again (PostgreSQL) starts from nothing.
-    const fx = new Effects();
-    // Registered first: the task pushes leave before those the work registers (notifications).
-    afterCommit(() => fx.flush());
-    const done = await work(fx);
-    if (fx.engine && round) await roundWithin(fx, round);
-    await fx.load();
-    return done;
-  });
+  const nested = inTransaction();
+  return tx(
+    async () => {
+      // What the staff's shared board and yard answers show is changing (db/dialect.ts).
+      if (nested) await markShownWriter();
+      afterCommit(forgetSharedAnswers);
+      // Per attempt: a transaction run again (PostgreSQL) starts from nothing.
+      const fx = new Effects();
+      // Registered first: the task pushes leave before those the work registers (notifications).
+      afterCommit(() => fx.flush());
+      const done = await work(fx);
+      if (fx.engine && round) await roundWithin(fx, round);
+      await fx.load();
+      return done;
+    },
+    { shownWriter: true },
+  );
 }
 
 /**

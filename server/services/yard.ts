@@ -11,7 +11,7 @@ import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/
 import { placeKey } from '@shared/text';
 import { YARD_ERR, YARD_LOG } from '@shared/labels';
 import { afterCommit, db, query, tx } from '../db';
-import { forUpdate, markShownWriter, WRITERS_QUIET } from '../db/dialect';
+import { forUpdate, WRITERS_QUIET } from '../db/dialect';
 import { locations, tasks, trailerPositions, type LocationRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -325,31 +325,33 @@ export async function placeInUse(id: string): Promise<boolean> {
  * trailer with an open task is still expected to move: 409.
  */
 export async function leaveYard(trailerId: string, actor: Actor): Promise<{ place: string }> {
-  return tx(async () => {
-    await markShownWriter();
-    afterCommit(forgetSharedAnswers);
-    const [position] = await forUpdate(
-      db
-        .select({ locationId: trailerPositions.locationId, name: locations.name })
-        .from(trailerPositions)
-        .innerJoin(locations, eq(locations.id, trailerPositions.locationId))
-        .where(eq(trailerPositions.trailerId, trailerId)),
-    );
-    if (!position) throw notFound(YARD_ERR.trailerNotInYard(trailerId));
-    const [open] = await db
-      .select({ id: tasks.id })
-      .from(tasks)
-      .where(and(eq(tasks.trailerId, trailerId), isOpen))
-      .limit(1);
-    if (open) throw conflict(YARD_ERR.trailerHasOpenTask(trailerId));
-    await db
-      .update(trailerPositions)
-      .set({ locationId: null, leftAt: now() })
-      .where(eq(trailerPositions.trailerId, trailerId));
-    await logActivity('task', actor, YARD_LOG.left.action, YARD_LOG.left.details(trailerId, position.name));
-    afterCommit(() => emit.yardChanged([position.locationId!]));
-    return { place: position.name };
-  });
+  return tx(
+    async () => {
+      afterCommit(forgetSharedAnswers);
+      const [position] = await forUpdate(
+        db
+          .select({ locationId: trailerPositions.locationId, name: locations.name })
+          .from(trailerPositions)
+          .innerJoin(locations, eq(locations.id, trailerPositions.locationId))
+          .where(eq(trailerPositions.trailerId, trailerId)),
+      );
+      if (!position) throw notFound(YARD_ERR.trailerNotInYard(trailerId));
+      const [open] = await db
+        .select({ id: tasks.id })
+        .from(tasks)
+        .where(and(eq(tasks.trailerId, trailerId), isOpen))
+        .limit(1);
+      if (open) throw conflict(YARD_ERR.trailerHasOpenTask(trailerId));
+      await db
+        .update(trailerPositions)
+        .set({ locationId: null, leftAt: now() })
+        .where(eq(trailerPositions.trailerId, trailerId));
+      await logActivity('task', actor, YARD_LOG.left.action, YARD_LOG.left.details(trailerId, position.name));
+      afterCommit(() => emit.yardChanged([position.locationId!]));
+      return { place: position.name };
+    },
+    { shownWriter: true },
+  );
 }
 
 // ---- what staff screens read ------------------------------------------------------------------------
