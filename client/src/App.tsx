@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { TowerControl } from 'lucide-react';
 import { UI_HEADER } from '@shared/labels';
@@ -8,16 +8,23 @@ import { useSession } from './stores/session';
 import { DashboardPage } from './views/Dashboard/DashboardPage';
 import { LoginPage } from './views/Login/LoginPage';
 import { WALL_PATH } from './views/Wall/path';
+import { PATIO_PATH } from './views/Yard/path';
+import { PatioPage } from './views/Yard/PatioPage';
 
 const WallScreen = lazy(() => import('./views/Wall/WallScreen').then((m) => ({ default: m.WallScreen })));
-/** Where a login returns to: the wall when that is what was asked for, else the dashboard. */
-const afterLogin = (state: unknown): string =>
-  (state as { from?: unknown } | null)?.from === WALL_PATH ? WALL_PATH : '/dashboard';
+/** The staff-only pages a login sent from returns to; any other login lands on the dashboard. */
+const STAFF_PAGES = [WALL_PATH, PATIO_PATH];
+const afterLogin = (state: unknown): string => {
+  const from = (state as { from?: unknown } | null)?.from;
+  return STAFF_PAGES.find((path) => path === from) ?? '/dashboard';
+};
 
 /**
  * SPEC §2 routes: / → /dashboard or /login; /login → /dashboard when logged in; /dashboard → /login
- * when not; /pantalla (CONTRACT §15) is the staff wall screen, and a login it sent returns to it. A stored session is validated first (GET /dashboard/stats); the guards follow the session
- * store, so a session that ends anywhere (logout, 401/403, revocation) lands on /login by itself.
+ * when not; /pantalla (CONTRACT §15) is the staff wall screen and /patio (CONTRACT §17) the staff shell
+ * on the Patio: a login either sent returns to it. A stored session is validated first (GET
+ * /dashboard/stats); the guards follow the session store, so a session that ends anywhere (logout,
+ * 401/403, revocation) lands on /login by itself.
  */
 export function App() {
   const status = useSession((s) => s.status);
@@ -29,6 +36,14 @@ export function App() {
 
   if (status === 'checking') return <Splash />;
   const authed = status === 'authenticated';
+  const staffOnly = (path: string, page: ReactNode) =>
+    !authed ? (
+      <Navigate to="/login" replace state={{ from: path }} />
+    ) : !role || can(role, 'driverScreen') ? (
+      <Navigate to="/dashboard" replace />
+    ) : (
+      page
+    );
   return (
     <Routes>
       <Route path="/" element={<Navigate to={authed ? '/dashboard' : '/login'} replace />} />
@@ -40,18 +55,14 @@ export function App() {
       {/* Staff only: a conductor is sent to their own screen; a visit without a session logs in first. */}
       <Route
         path={WALL_PATH}
-        element={
-          !authed ? (
-            <Navigate to="/login" replace state={{ from: WALL_PATH }} />
-          ) : !role || can(role, 'driverScreen') ? (
-            <Navigate to="/dashboard" replace />
-          ) : (
-            <Suspense fallback={<Splash />}>
-              <WallScreen />
-            </Suspense>
-          )
-        }
+        element={staffOnly(
+          WALL_PATH,
+          <Suspense fallback={<Splash />}>
+            <WallScreen />
+          </Suspense>,
+        )}
       />
+      <Route path={PATIO_PATH} element={staffOnly(PATIO_PATH, <PatioPage />)} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );

@@ -1,6 +1,7 @@
 // The words of a Spanish line-haul yard: people's names, the yard's places, trailer plates, routes
 // and the notes a gestor writes on a task.
 import type { LocationKind, TaskTitle, VehicleType } from '@shared/enums';
+import type { Location } from '@shared/schemas';
 import { placeKey } from '@shared/text';
 import type { Rng } from './random';
 
@@ -103,15 +104,7 @@ export function planOf(places: readonly { name: string; capacity: number }[]): Y
 }
 
 /** A place of the catalogue (CONTRACT §17), laid out on the map's grid of its zone. */
-export interface CataloguePlace {
-  code: string;
-  name: string;
-  kind: LocationKind;
-  zone: string;
-  capacity: number;
-  x: number;
-  y: number;
-}
+export type CataloguePlace = Omit<Location, 'id' | 'active'>;
 
 /** Columns of a zone's grid on the map. */
 const ROW_WIDTH = 20;

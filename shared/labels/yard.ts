@@ -1,5 +1,6 @@
 // Spanish texts of the yard (CONTRACT §17): the location catalogue, occupancy and the Patio view.
 import type { LocationKind } from '../enums';
+import { DWELL_HOURS, type DwellLevel } from '../dwell';
 
 export const LOCATION_KIND_LABELS: Record<LocationKind, string> = {
   muelle: 'Muelle',
@@ -116,10 +117,201 @@ export const YARD_EXCEL = {
     location: 'Ubicación',
     code: 'Código',
     since: 'En la ubicación desde',
-    dwellHours: 'Horas en patio',
+    dwellHours: 'Horas en la ubicación',
     openTask: 'Tarea abierta',
     openTaskStatus: 'Estado de la tarea',
     onHold: 'Retenida',
   },
   yes: 'Sí',
+} as const;
+
+/** The Ubicaciones view (CONTRACT §17): the catalogue's table, its create/edit dialog and the CSV import. */
+export const UI_LOCATIONS = {
+  title: 'Catálogo de ubicaciones',
+  stats: { active: 'Activas', capacity: 'Capacidad total', zones: 'Zonas', inactive: 'Desactivadas' },
+  filter: 'Buscar ubicación',
+  filterPlaceholder: 'Código, nombre, zona o tipo',
+  shown: (shown: number, total: number) => `${shown} de ${total}`,
+  noMatch: (query: string) => `Ninguna ubicación coincide con «${query}»`,
+  empty: 'El catálogo está vacío',
+  emptyHint: 'Crea la primera ubicación o importa el catálogo del patio desde un CSV.',
+  columns: {
+    code: 'Código',
+    name: 'Nombre',
+    kind: 'Tipo',
+    zone: 'Zona',
+    capacity: 'Capacidad',
+    x: 'X',
+    y: 'Y',
+    state: 'Estado',
+    actions: 'Acciones',
+  },
+  state: { active: 'Activa', inactive: 'Desactivada' },
+  actions: {
+    create: 'Nueva ubicación',
+    import: 'Importar CSV',
+    edit: 'Editar',
+    deactivate: 'Desactivar',
+    reactivate: 'Reactivar',
+  },
+  actionLabels: {
+    edit: (name: string) => `Editar ${name}`,
+    deactivate: (name: string) => `Desactivar ${name}`,
+    reactivate: (name: string) => `Reactivar ${name}`,
+  },
+  form: {
+    createTitle: 'Nueva ubicación',
+    editTitle: 'Editar ubicación',
+    createDescription: 'Un lugar del patio al que pueden ir los movimientos.',
+    editDescription: (code: string) => `Cambios en ${code}`,
+    code: 'Código',
+    codeHint: 'Único; se guarda en mayúsculas (MUELLE-12)',
+    name: 'Nombre',
+    namePlaceholder: 'Ej. Muelle 12',
+    kind: 'Tipo',
+    zone: 'Zona',
+    zoneHint: 'Agrupa las ubicaciones en el mapa (Campa B)',
+    capacity: 'Capacidad (remolques)',
+    x: 'Posición X',
+    y: 'Posición Y',
+    cellHint: (max: number) => `Celda del mapa, de 0 a ${max}`,
+    create: 'Crear ubicación',
+    creating: 'Creando…',
+    save: 'Guardar cambios',
+    saving: 'Guardando…',
+  },
+  deactivateDialog: {
+    title: 'Desactivar ubicación',
+    message: (name: string, code: string) =>
+      `${name} (${code}) dejará de aparecer en el mapa del patio y en las sugerencias del formulario de tareas. Las tareas que ya la nombran la conservan, y puedes reactivarla más adelante.`,
+    confirm: 'Desactivar',
+  },
+  importDialog: {
+    title: 'Importar ubicaciones desde CSV',
+    description:
+      'Crea las ubicaciones nuevas y actualiza las existentes por su código. Se importan todas las líneas o ninguna.',
+    header: 'La primera línea debe ser la cabecera',
+    separators: 'Columnas separadas por comas o por punto y coma; la capacidad vacía vale 1.',
+    kinds: 'Tipos',
+    chooseFile: 'Elegir archivo CSV',
+    noFile: 'Ningún archivo elegido',
+    text: 'Contenido del CSV',
+    textHint: 'Elige un archivo o pega aquí el texto.',
+    /** A line under the header in the empty text box: what one place looks like. */
+    example: 'MUELLE-12,Muelle 12,muelle,Muelles,1,4,10',
+    fileRead: (name: string) => `Leído ${name}`,
+    fileError: 'No se ha podido leer el archivo',
+    confirm: 'Importar',
+    importing: 'Importando…',
+    linesTitle: 'Líneas con errores',
+  },
+  toast: {
+    loadError: 'Error al cargar las ubicaciones',
+    created: (name: string) => `Ubicación ${name} creada`,
+    saved: (name: string) => `Ubicación ${name} guardada`,
+    reactivated: (name: string) => `Ubicación ${name} reactivada`,
+    createError: 'Error al crear la ubicación',
+    saveError: 'Error al guardar la ubicación',
+    deactivateError: 'Error al desactivar la ubicación',
+    reactivateError: 'Error al reactivar la ubicación',
+    importError: 'Error al importar las ubicaciones',
+  },
+} as const;
+
+/** The task form's origin and destination (CONTRACT §17): suggestions from the catalogue, free text marked. */
+export const UI_PLACE_INPUT = {
+  suggestions: 'Ubicaciones del catálogo',
+  offCatalogue: 'Fuera del catálogo',
+  offCatalogueHint: 'Se guardará como texto libre, sin ubicación del mapa',
+} as const;
+
+/** The Patio view (CONTRACT §17): the live map by zone, the trailer list, and a trailer's panel. */
+export const UI_YARD = {
+  tabs: { label: 'Vista del patio', map: 'Mapa', list: 'Remolques' },
+  summary: {
+    label: 'Resumen del patio',
+    trailers: 'En patio',
+    incoming: 'Llegando',
+    stale: `Más de ${DWELL_HOURS.stale} h`,
+    free: 'Plazas libres',
+  },
+  loadError: 'Error al cargar el patio',
+  empty: 'El patio no tiene ubicaciones',
+  emptyHint: 'Los administradores y managers las dan de alta en Ubicaciones.',
+  legend: {
+    label: 'Leyenda',
+    dwell: 'Tiempo en la ubicación',
+    incoming: 'Llega',
+    leaving: 'Tiene salida',
+    held: 'Retenida',
+    full: 'Completa',
+  },
+  dwell: {
+    fresh: `Menos de ${DWELL_HOURS.long} h`,
+    long: `De ${DWELL_HOURS.long} a ${DWELL_HOURS.stale} h`,
+    stale: `Más de ${DWELL_HOURS.stale} h`,
+  } satisfies Record<DwellLevel, string>,
+  map: {
+    label: 'Mapa del patio',
+    zone: (zone: string, places: number) =>
+      `${zone} · ${places} ${places === 1 ? 'ubicación' : 'ubicaciones'}`,
+    usage: (used: number, capacity: number) => `${used}/${capacity}`,
+    usageLabel: (used: number, capacity: number) =>
+      `${used} de ${capacity} ${capacity === 1 ? 'plaza ocupada' : 'plazas ocupadas'}`,
+    full: 'Completa',
+    free: 'Libre',
+    gateHint: 'Mover aquí saca el remolque del patio',
+    more: (n: number) => `+${n} más`,
+    trailer: (plate: string, dwell: string) => `Remolque ${plate}, ${dwell.toLowerCase()} aquí`,
+    leaving: (destination: string) => `Sale hacia ${destination}`,
+    held: 'Tarea retenida',
+    incoming: (plate: string) => `Llega ${plate}`,
+    incomingHeld: (plate: string) => `Llega ${plate} (tarea retenida)`,
+    dragHint: 'Arrastra un remolque a otra ubicación para preparar su movimiento',
+  },
+  list: {
+    title: 'Remolques en el patio',
+    filter: 'Filtrar remolques',
+    filterPlaceholder: 'Matrícula, zona, ubicación o destino',
+    shown: (shown: number, total: number) => `${shown} de ${total}`,
+    empty: 'No hay remolques en el patio',
+    noMatch: (query: string) => `Ningún remolque coincide con «${query}»`,
+    columns: {
+      trailer: 'Remolque',
+      zone: 'Zona',
+      place: 'Ubicación',
+      since: 'Desde',
+      dwell: 'Tiempo en ubicación',
+      task: 'Tarea abierta',
+    },
+    sortBy: (column: string) => `Ordenar por ${column.toLowerCase()}`,
+    export: 'Exportar Excel',
+  },
+  panel: {
+    title: (plate: string) => `Remolque ${plate}`,
+    place: 'Ubicación',
+    since: 'En la ubicación desde',
+    dwell: 'Tiempo en la ubicación',
+    openTask: 'Tarea abierta',
+    noOpenTask: 'Sin tarea abierta',
+    history: 'Últimos movimientos',
+    historyEmpty: 'Sin movimientos registrados',
+    historyError: 'No se ha podido cargar el historial',
+    moveTo: 'Mover a…',
+    movePlaceholder: 'Elige la ubicación de destino',
+    moveFull: (name: string) => `${name} (completa)`,
+    move: 'Preparar movimiento',
+    busy: 'Tiene una tarea abierta: finalízala o elimínala antes de moverlo o darle salida.',
+    leave: 'Dar salida',
+    gone: 'El remolque ya no está en el patio.',
+  },
+  leaveDialog: {
+    title: 'Dar salida del patio',
+    message: (plate: string, place: string) =>
+      `El remolque ${plate} dejará de figurar en ${place} y en el mapa. Su próximo movimiento finalizado lo volverá a situar en el patio.`,
+    confirm: 'Dar salida',
+  },
+  toast: {
+    leaveError: 'Error al dar salida al remolque',
+  },
 } as const;

@@ -410,7 +410,7 @@ describe('what staff read', () => {
     expect(xlsx.status).toBe(200);
     expect(xlsx.headers['content-disposition']).toMatch(/attachment; filename="remolques_en_patio_\d{4}-\d{2}-\d{2}\.xlsx"/);
     const { header, rows } = sheetTable(wb!.getWorksheet('Remolques en patio')!);
-    expect(header).toContain('Horas en patio');
+    expect(header).toContain('Horas en la ubicación');
     expect(rows).toHaveLength(1);
     expect(rows[0]!.slice(0, 4)).toEqual(['R-9000-AAA', 'Campa A', 'Campa A-1', 'CA-1']);
 

@@ -139,6 +139,14 @@ const load = () =>
 const sync = () =>
   void useTimeclock.getState().syncServerTime().catch(logError('Error al leer la hora del servidor'));
 
+/**
+ * Staff screens that show durations (the board, the wall, the Patio) count them against the server's
+ * clock, whatever the screen's own says: the offset is read again on every (re)connect.
+ */
+export function useServerClockSync(): void {
+  useResync(sync);
+}
+
 /** Mount once on the driver screen: status + server time on (re)connect, pushes, 60 s polling while down. */
 export function useTimeclockFeed(): void {
   useResync(() => {

@@ -1,13 +1,25 @@
 // 'Nueva Tarea' and the edit dialog: SPEC §5 validation, the submit disabled in flight, the trailer's 409
-// inside the form (creation errors are otherwise only logged, SPEC §8), the created task in the store.
+// inside the form (creation errors are otherwise only logged, SPEC §8), the created task in the store;
+// CONTRACT §17: origin and destination suggest the catalogue's places and send the picked one's id, free
+// text is marked, the origin starts as the trailer's current place, a full destination's 409 on its field.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import { ERR, TOAST, UI_BOARD, UI_COMMON, VEHICLE_TYPE_OPTIONS } from '@shared/labels';
+import {
+  ERR,
+  TOAST,
+  UI_BOARD,
+  UI_COMMON,
+  UI_PLACE_INPUT,
+  VEHICLE_TYPE_OPTIONS,
+  YARD_ERR,
+} from '@shared/labels';
 import { json, mockFetch, sentBody } from '../../test/http';
 import { makeTask } from '../../test/tasks';
+import { useLocations, type TrailerPlace } from '../../stores/locations';
 import { useTasks } from '../../stores/tasks';
+import { makeLocation } from '../../views/Locations/test-fixtures';
 import { TaskFormModal } from './TaskFormModal';
 
 /** No pause between keystrokes: this machine is slow enough. */
@@ -25,7 +37,32 @@ const created = makeTask({
   vehicle_type: 'swap',
 });
 
+const bascula = makeLocation({
+  code: 'BASCULA-1',
+  name: 'Báscula Entrada',
+  kind: 'bascula',
+  zone: 'Accesos',
+});
+const campaB3 = makeLocation({ code: 'CAMPA-B-03', name: 'Campa B-03', kind: 'campa', zone: 'Campa B' });
+const muelle12 = makeLocation({ code: 'MUELLE-12', name: 'Muelle 12', zone: 'Muelles' });
+const closedDock = makeLocation({ code: 'MUELLE-99', name: 'Muelle Cerrado', active: false });
+const at = (place: typeof campaB3): TrailerPlace => ({
+  id: place.id,
+  code: place.code,
+  name: place.name,
+  zone: place.zone,
+  kind: place.kind,
+});
+
 beforeEach(() => {
+  // The catalogue and the yard's trailers are already loaded: opening the form fetches nothing more.
+  useLocations.setState({
+    locations: [bascula, campaB3, muelle12, closedDock],
+    loaded: true,
+    failed: false,
+    trailerPlaces: { 'R-55': at(campaB3) },
+    trailersLoaded: true,
+  });
   useTasks.getState().reset();
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
@@ -190,5 +227,190 @@ describe('edit: someone else changed the task meanwhile (CONTRACT §5 version)',
     await waitFor(() => expect(field(UI_BOARD.form.priority)).toHaveValue('low'));
     expect(field(UI_BOARD.form.description)).toHaveValue('Con cuidado');
     expect(fetch.mock.calls.map(([, init]) => init?.method ?? 'GET')).toEqual(['PUT', 'GET']);
+  });
+});
+
+describe('origin and destination from the catalogue (CONTRACT §17)', { timeout: 20_000 }, () => {
+  // The suggestions, not the native selects' options.
+  const options = () => within(within(dialog()).getByRole('listbox')).getAllByRole('option');
+
+  async function fillOthers() {
+    await user().selectOptions(field(UI_BOARD.form.movement), 'Mover');
+    await user().type(field(UI_BOARD.form.trailer), 'R-9');
+  }
+
+  it('suggests places by name or code, accents and case aside; the keyboard picks one and its id is sent', async () => {
+    const fetch = mockFetch(() => json(201, created));
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await fillOthers();
+    const destination = field(UI_BOARD.form.destination);
+    await user().type(destination, 'BASCU');
+    expect(destination).toHaveAttribute('aria-expanded', 'true');
+    expect(options().map((o) => o.textContent)).toEqual(['Báscula EntradaBASCULA-1 · Accesos']);
+    await user().keyboard('{ArrowDown}');
+    expect(destination).toHaveAttribute('aria-activedescendant', options()[0].id);
+    await user().keyboard('{Enter}');
+    expect(destination).toHaveValue('Báscula Entrada');
+    expect(destination).toHaveAttribute('aria-expanded', 'false');
+
+    // A code's fragment finds it too; a deactivated place is never offered.
+    const origin = field(UI_BOARD.form.origin);
+    await user().type(origin, 'muelle');
+    expect(options().map((o) => o.textContent)).toEqual(['Muelle 12MUELLE-12 · Muelles']);
+    await user().click(options()[0]);
+    expect(origin).toHaveValue('Muelle 12');
+
+    await submit();
+    await waitFor(() => expect(fetch).toHaveBeenCalled());
+    expect(sentBody(fetch)).toMatchObject({
+      origin: 'Muelle 12',
+      origin_location_id: muelle12.id,
+      destination: 'Báscula Entrada',
+      destination_location_id: bascula.id,
+    });
+  });
+
+  it('typing after a pick drops the id: the server maps the text', async () => {
+    const fetch = mockFetch(() => json(201, created));
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await fillOthers();
+    await user().type(field(UI_BOARD.form.origin), 'Muelle 7');
+    await user().type(field(UI_BOARD.form.destination), 'campa b');
+    await user().keyboard('{ArrowDown}{Enter}');
+    expect(field(UI_BOARD.form.destination)).toHaveValue('Campa B-03');
+    await user().type(field(UI_BOARD.form.destination), ' (fondo)');
+    await submit();
+    await waitFor(() => expect(fetch).toHaveBeenCalled());
+    const body = sentBody(fetch) as Record<string, unknown>;
+    expect(body.destination).toBe('Campa B-03 (fondo)');
+    expect(body).not.toHaveProperty('destination_location_id');
+    expect(body).not.toHaveProperty('origin_location_id');
+  });
+
+  it('marks free text `Fuera del catálogo` (described by the mark), not a name or code of the catalogue', async () => {
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    const destination = field(UI_BOARD.form.destination);
+    await user().type(destination, 'Nave 4');
+    const mark = within(dialog()).getByText(UI_PLACE_INPUT.offCatalogue);
+    expect(destination.getAttribute('aria-describedby')).toContain(mark.parentElement!.id);
+    await user().clear(destination);
+    await user().type(destination, 'campa-b-03');
+    expect(within(dialog()).queryByText(UI_PLACE_INPUT.offCatalogue)).toBeNull();
+    await user().clear(destination);
+    expect(within(dialog()).queryByText(UI_PLACE_INPUT.offCatalogue)).toBeNull();
+  });
+
+  it("creating: the trailer's current place fills an empty origin, with its id, and follows the trailer typed", async () => {
+    const fetch = mockFetch(() => json(201, created));
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await user().selectOptions(field(UI_BOARD.form.movement), 'Mover');
+    await user().type(field(UI_BOARD.form.trailer), 'r-55');
+    expect(field(UI_BOARD.form.origin)).toHaveValue('Campa B-03');
+    // Another trailer, not in the yard: the filled origin goes.
+    await user().type(field(UI_BOARD.form.trailer), '6');
+    expect(field(UI_BOARD.form.origin)).toHaveValue('');
+    await user().type(field(UI_BOARD.form.trailer), '{Backspace}');
+    expect(field(UI_BOARD.form.origin)).toHaveValue('Campa B-03');
+    await user().type(field(UI_BOARD.form.destination), 'Muelle 12');
+    await submit();
+    await waitFor(() => expect(fetch).toHaveBeenCalled());
+    expect(sentBody(fetch)).toMatchObject({
+      origin: 'Campa B-03',
+      origin_location_id: campaB3.id,
+      trailer_id: 'R-55',
+    });
+  });
+
+  it('creating: an origin the user typed stays whatever trailer is typed', async () => {
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await user().type(field(UI_BOARD.form.origin), 'Puerta 2');
+    await user().type(field(UI_BOARD.form.trailer), 'R-55');
+    expect(field(UI_BOARD.form.origin)).toHaveValue('Puerta 2');
+  });
+
+  it('a draft (the Patio map) keeps its places and ids; editing never fills the origin from the trailer', async () => {
+    const fetch = mockFetch(() => json(201, created));
+    const draft = {
+      origin: campaB3.name,
+      origin_location_id: campaB3.id,
+      destination: muelle12.name,
+      destination_location_id: muelle12.id,
+      trailer_id: 'R-55',
+    };
+    const { unmount } = render(<TaskFormModal open onOpenChange={vi.fn()} draft={draft} />);
+    await user().selectOptions(field(UI_BOARD.form.movement), 'Mover');
+    await submit();
+    await waitFor(() => expect(fetch).toHaveBeenCalled());
+    expect(sentBody(fetch)).toMatchObject(draft);
+    unmount();
+
+    const task = makeTask({ trailer_id: 'R-55', origin: 'Nave 4' });
+    render(<TaskFormModal open onOpenChange={vi.fn()} task={task} />);
+    expect(field(UI_BOARD.form.origin)).toHaveValue('Nave 4');
+  });
+
+  it("a full destination's 409 is shown on the destination field, with no toast", async () => {
+    const detail = YARD_ERR.locationFull('Muelle 12');
+    mockFetch(() => json(409, { detail }));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onOpenChange = vi.fn();
+    render(<TaskFormModal open onOpenChange={onOpenChange} />);
+    await fillOthers();
+    await user().type(field(UI_BOARD.form.origin), 'Puerta 2');
+    await user().type(field(UI_BOARD.form.destination), 'muelle 12');
+    await submit();
+    await within(dialog()).findByText(detail);
+    expect(field(UI_BOARD.form.destination)).toHaveAttribute('aria-invalid', 'true');
+    expect(field(UI_BOARD.form.trailer)).not.toHaveAttribute('aria-invalid', 'true');
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(onOpenChange).not.toHaveBeenCalled();
+  });
+
+  it('editing: a picked place is sent with its id; an edit re-aimed to a full place says so on the destination', async () => {
+    const task = makeTask({ destination: 'Campa B-03', destination_location_id: campaB3.id });
+    useTasks.getState().apply(task);
+    const fetch = mockFetch(() => json(409, { detail: YARD_ERR.locationFull('Muelle 12') }));
+    render(<TaskFormModal open onOpenChange={vi.fn()} task={task} />);
+    await user().clear(field(UI_BOARD.form.destination));
+    await user().type(field(UI_BOARD.form.destination), '12');
+    await user().keyboard('{ArrowDown}{Enter}');
+    await submit(UI_BOARD.form.save);
+    await within(dialog()).findByText(YARD_ERR.locationFull('Muelle 12'), { selector: '[role="alert"]' });
+    expect(sentBody(fetch)).toEqual({
+      destination: 'Muelle 12',
+      destination_location_id: muelle12.id,
+      version: 1,
+    });
+    expect(field(UI_BOARD.form.destination)).toHaveAttribute('aria-invalid', 'true');
+    expect(field(UI_BOARD.form.trailer)).not.toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('loading the catalogue', { timeout: 20_000 }, () => {
+  /** Lets any load the form would start reach fetch. */
+  const settle = () => new Promise((r) => setTimeout(r, 10));
+
+  it('a closed form fetches nothing; the first opening loads the catalogue and the trailers, the next reuse them', async () => {
+    useLocations.setState({ locations: [], loaded: false, trailerPlaces: {}, trailersLoaded: false });
+    const fetch = mockFetch((path) =>
+      path === '/locations'
+        ? json(200, [muelle12])
+        : path === '/yard/trailers'
+          ? json(200, [{ trailer_id: 'R-55', location: at(muelle12), since: '', open_task: null }])
+          : json(404, {}),
+    );
+    const { rerender } = render(<TaskFormModal open={false} onOpenChange={vi.fn()} />);
+    await settle();
+    expect(fetch).not.toHaveBeenCalled();
+    rerender(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await user().type(field(UI_BOARD.form.trailer), 'R-55');
+    await waitFor(() => expect(field(UI_BOARD.form.origin)).toHaveValue('Muelle 12'));
+    rerender(<TaskFormModal open={false} onOpenChange={vi.fn()} />);
+    rerender(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await settle();
+    expect(fetch.mock.calls.map(([url]) => new URL(String(url), 'http://x').pathname).sort()).toEqual([
+      '/api/locations',
+      '/api/yard/trailers',
+    ]);
   });
 });

@@ -4,13 +4,31 @@
 // form. Editing: SPEC §8 toasts; the PUT carries the version the form started from, and when someone
 // changed the task meanwhile (409, CONTRACT §5) the form stays open, says so inside, and shows the task as
 // it is now, so the user reviews and saves again instead of overwriting the other change.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+// Origin and destination autocomplete from the yard's catalogue (CONTRACT §17): a picked place travels as
+// its id, typed text lets the server map it; creating, the origin starts as the trailer's current place;
+// a full destination's 409 is shown on its field.
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { PRIORITIES, TASK_TITLES, VEHICLE_TYPES } from '@shared/enums';
-import { createTaskSchema, type CreateTaskData, type Task, type UpdateTaskInput } from '@shared/schemas';
+import {
+  createTaskSchema,
+  type CreateTaskData,
+  type Location,
+  type Task,
+  type UpdateTaskInput,
+} from '@shared/schemas';
 import { DESCRIPTION_MAX, TEXT_MAX } from '@shared/constants';
-import { ERR, PRIORITY_LABELS, TOAST, UI_BOARD, UI_COMMON, VEHICLE_TYPE_OPTIONS } from '@shared/labels';
+import {
+  ERR,
+  PRIORITY_LABELS,
+  TOAST,
+  UI_BOARD,
+  UI_COMMON,
+  VEHICLE_TYPE_OPTIONS,
+  YARD_ERR,
+} from '@shared/labels';
 import { toast } from 'sonner';
 import { ApiError, errorText } from '../../api';
+import { trailerPlaceOf, useLocations, usePlacesFeed } from '../../stores/locations';
 import { useTasks } from '../../stores/tasks';
 import type { TaskDraft } from '../../stores/ui';
 import { toastError } from '../../toast';
@@ -18,6 +36,8 @@ import { Button } from '../Button';
 import { cn } from '../cn';
 import { Field, inputClass, TextField } from '../Field';
 import { Modal } from '../Modal';
+import { PlaceCombobox } from '../PlaceCombobox';
+import { FormAlert } from '../FormAlert';
 
 type Values = {
   title: string;
@@ -57,12 +77,47 @@ const draftValues = (draft: TaskDraft | null | undefined): Partial<Values> => ({
   ...(draft?.trailer_id ? { trailer_id: draft.trailer_id } : {}),
 });
 
-/** The fields that differ from the task (the PUT carries only those). */
+/** The places a draft names (a slot of the Patio map is a catalogue place). */
+const draftPicked = (draft: TaskDraft | null | undefined): Partial<Picked> => ({
+  ...(draft?.origin && draft.origin_location_id ? { origin: draft.origin_location_id } : {}),
+  ...(draft?.destination && draft.destination_location_id
+    ? { destination: draft.destination_location_id }
+    : {}),
+});
+
+type Side = 'origin' | 'destination';
+const SIDES: readonly Side[] = ['origin', 'destination'];
+const ID_FIELD = { origin: 'origin_location_id', destination: 'destination_location_id' } as const;
+
+/** The catalogue places picked for each side (null: typed text, the server maps it). */
+type Picked = Record<Side, string | null>;
+const NONE_PICKED: Picked = { origin: null, destination: null };
+const pickedOf = (t: Pick<Task, 'origin_location_id' | 'destination_location_id'>): Picked => ({
+  origin: t.origin_location_id ?? null,
+  destination: t.destination_location_id ?? null,
+});
+
+/**
+ * The fields that differ from the task (the PUT carries only those). A place is sent only when one was
+ * picked: typed text goes without its id, so the server maps it (null would force it to stay free text).
+ */
 function changes(task: Task, data: CreateTaskData): UpdateTaskInput {
   const patch: Record<string, unknown> = {};
   for (const key of Object.keys(EMPTY) as FieldName[]) if (data[key] !== task[key]) patch[key] = data[key];
+  for (const side of SIDES) {
+    const id = data[ID_FIELD[side]];
+    if (id && id !== task[ID_FIELD[side]]) patch[ID_FIELD[side]] = id;
+  }
   return patch as UpdateTaskInput;
 }
+
+// CONTRACT §17's refusal of a full destination, recognised by the one text that says it.
+const [FULL_BEFORE, FULL_AFTER] = YARD_ERR.locationFull('\u0000').split('\u0000');
+const isLocationFull = (err: unknown): err is ApiError =>
+  err instanceof ApiError &&
+  err.status === 409 &&
+  !!err.detail?.startsWith(FULL_BEFORE) &&
+  err.detail.endsWith(FULL_AFTER);
 
 const isVersionConflict = (err: unknown): err is ApiError =>
   err instanceof ApiError && err.status === 409 && err.detail === ERR.versionConflict;
@@ -94,15 +149,33 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
   /** The task as the form last loaded it: its fields are the form's starting point, its version is sent. */
   const [base, setBase] = useState<Task | null>(null);
   const [values, setValues] = useState<Values>(EMPTY);
+  const [picked, setPicked] = useState<Picked>(NONE_PICKED);
+  /**
+   * Creating: the origin follows the trailer's current place (while the user has typed none). It starts
+   * so, and a trailer typed while the origin is empty turns it on again; typing an origin turns it off.
+   */
+  const [originFollowsTrailer, setOriginFollowsTrailer] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  usePlacesFeed(open, !editing);
+  const catalogue = useLocations((s) => s.locations);
+  const places = useMemo(() => catalogue.filter((l) => l.active), [catalogue]);
+  const trailerPlace = useLocations((s) =>
+    originFollowsTrailer ? trailerPlaceOf(s.trailerPlaces, values.trailer_id) : null,
+  );
+  // What the origin field shows and the form sends.
+  const origin = originFollowsTrailer ? (trailerPlace?.name ?? '') : values.origin;
+  const originId = originFollowsTrailer ? (trailerPlace?.id ?? null) : picked.origin;
 
   // Each opening starts from the task (edit) or an empty form (create).
   useEffect(() => {
     if (!open) return;
     setBase(task ?? null);
     setValues(task ? valuesOf(task) : { ...EMPTY, ...draftValues(draft) });
+    setPicked(task ? pickedOf(task) : { ...NONE_PICKED, ...draftPicked(draft) });
+    setOriginFollowsTrailer(!task && !draft?.origin);
     setErrors({});
     setFormError(null);
   }, [open, task, draft]);
@@ -113,15 +186,33 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
     setFormError(null);
   };
 
-  const trailerConflict = (err: unknown) => {
-    if (err instanceof ApiError && err.status === 409 && err.detail)
+  const setPlace = (side: Side) => (text: string, place: Location | null) => {
+    if (side === 'origin') setOriginFollowsTrailer(false);
+    set(side)(text);
+    setPicked((p) => ({ ...p, [side]: place?.id ?? null }));
+  };
+
+  const setTrailer = (value: string) => {
+    set('trailer_id')(value);
+    if (!editing && origin.trim() === '') setOriginFollowsTrailer(true);
+  };
+
+  /** A 409 on a field: the full destination's, else the trailer's (busy with another open task). */
+  const fieldConflict = (err: unknown) => {
+    if (isLocationFull(err)) setErrors((e) => ({ ...e, destination: err.detail! }));
+    else if (err instanceof ApiError && err.status === 409 && err.detail)
       setErrors((e) => ({ ...e, trailer_id: err.detail! }));
   };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    const parsed = createTaskSchema.safeParse(values);
+    const parsed = createTaskSchema.safeParse({
+      ...values,
+      origin,
+      origin_location_id: originId ?? undefined,
+      destination_location_id: picked.destination ?? undefined,
+    });
     if (!parsed.success) {
       const found: Partial<Record<FieldName, string>> = {};
       for (const issue of parsed.error.issues) {
@@ -155,11 +246,12 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
         if (fresh && fresh.version > base.version) {
           setBase(fresh);
           setValues(valuesOf(fresh));
+          setPicked(pickedOf(fresh));
           setErrors({});
         }
         return;
       }
-      trailerConflict(err);
+      fieldConflict(err);
       if (!(err instanceof ApiError && err.status === 409))
         setFormError(errorText(err, task ? TOAST.updateTaskError : TOAST.createTaskError));
     } finally {
@@ -207,27 +299,31 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
           label={UI_BOARD.form.trailer}
           name="trailer_id"
           value={values.trailer_id}
-          onChange={(e) => set('trailer_id')(e.target.value)}
+          onChange={(e) => setTrailer(e.target.value)}
           error={errors.trailer_id}
           placeholder={UI_BOARD.form.trailerPlaceholder}
           maxLength={TEXT_MAX}
           autoComplete="off"
           className="[&_input]:font-mono [&_input]:uppercase"
         />
-        <TextField
+        <PlaceCombobox
           label={UI_BOARD.form.origin}
           name="origin"
-          value={values.origin}
-          onChange={(e) => set('origin')(e.target.value)}
+          value={origin}
+          placeId={originId}
+          places={places}
+          onChange={setPlace('origin')}
           error={errors.origin}
           placeholder={UI_BOARD.form.originPlaceholder}
           maxLength={TEXT_MAX}
         />
-        <TextField
+        <PlaceCombobox
           label={UI_BOARD.form.destination}
           name="destination"
           value={values.destination}
-          onChange={(e) => set('destination')(e.target.value)}
+          placeId={picked.destination}
+          places={places}
+          onChange={setPlace('destination')}
           error={errors.destination}
           placeholder={UI_BOARD.form.destinationPlaceholder}
           maxLength={TEXT_MAX}
@@ -262,14 +358,7 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
           error={errors.vehicle_type}
           options={VEHICLE_TYPES.map((v) => ({ value: v, label: VEHICLE_TYPE_OPTIONS[v] }))}
         />
-        {formError && (
-          <p
-            role="alert"
-            className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-inset ring-red-200 sm:col-span-2"
-          >
-            {formError}
-          </p>
-        )}
+        {formError && <FormAlert className="sm:col-span-2">{formError}</FormAlert>}
       </form>
     </Modal>
   );

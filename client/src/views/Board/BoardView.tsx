@@ -13,19 +13,11 @@ import { usePendingUsers } from '../../stores/pendingUsers';
 import { useSession } from '../../stores/session';
 import { useStatsFeed } from '../../stores/stats';
 import { useTasksFeed } from '../../stores/tasks';
-import { useTimeclock } from '../../stores/timeclock';
+import { useServerClockSync } from '../../stores/timeclock';
 import { useUi } from '../../stores/ui';
-import { useResync } from '../../socket';
 import { WALL_PATH } from '../Wall/path';
 import { Sidebar } from './Sidebar';
 import { StatCards } from './StatCards';
-
-/** The server's clock: the alert's `since` and the cards' ages are server instants. */
-const syncClock = () =>
-  void useTimeclock
-    .getState()
-    .syncServerTime()
-    .catch((err: unknown) => console.warn('No se pudo leer la hora del servidor', err));
 
 export function BoardView() {
   const user = useSession((s) => s.user);
@@ -33,7 +25,7 @@ export function BoardView() {
   useTasksFeed();
   useStatsFeed();
   useDriversFeed();
-  useResync(syncClock);
+  useServerClockSync();
   if (!user) return null;
 
   const enterWall = () => {

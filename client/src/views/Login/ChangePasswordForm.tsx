@@ -7,6 +7,7 @@ import { ApiError, errorText } from '../../api';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/Field';
 import { useSession } from '../../stores/session';
+import { FormAlert } from '../../components/FormAlert';
 
 const T = UI_CHANGE_PASSWORD;
 
@@ -101,14 +102,7 @@ export function ChangePasswordForm() {
           }}
           error={errors.repeat}
         />
-        {errors.form && (
-          <p
-            role="alert"
-            className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-inset ring-red-200"
-          >
-            {errors.form}
-          </p>
-        )}
+        {errors.form && <FormAlert>{errors.form}</FormAlert>}
         <Button type="submit" size="lg" loading={busy} className="w-full">
           {busy ? T.submitting : T.submit}
         </Button>

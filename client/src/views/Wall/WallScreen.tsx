@@ -13,24 +13,16 @@ import { cn } from '../../components/cn';
 import { useDriversFeed } from '../../stores/drivers';
 import { useStats, useStatsFeed } from '../../stores/stats';
 import { useTasksFeed } from '../../stores/tasks';
-import { useTimeclock } from '../../stores/timeclock';
-import { useResync } from '../../socket';
+import { useServerClockSync } from '../../stores/timeclock';
 import { LinkIndicator } from '../Dashboard/LinkIndicator';
 import { PagedColumn } from './PagedColumn';
 import { WallCard } from './WallCard';
-
-const syncServerTime = () =>
-  void useTimeclock
-    .getState()
-    .syncServerTime()
-    .catch(() => undefined);
 
 export function WallScreen() {
   useTasksFeed();
   useStatsFeed();
   useDriversFeed();
-  // Durations count against the server's clock, whatever the kiosk's own says.
-  useResync(syncServerTime);
+  useServerClockSync();
   const navigate = useNavigate();
   const now = useClock();
   const tasks = useLiveTasks();
