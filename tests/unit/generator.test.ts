@@ -290,7 +290,7 @@ describe('a generated yard keeps the rules of the product', () => {
     const unmapped = await one<{ n: number }>(
       `SELECT count(*) AS n FROM tasks t LEFT JOIN locations o ON o.id = t.origin_location_id
         LEFT JOIN locations d ON d.id = t.destination_location_id
-        WHERE o.name IS NOT t.origin OR d.name IS NOT t.destination`,
+        WHERE o.name IS NULL OR d.name IS NULL OR o.name <> t.origin OR d.name <> t.destination`,
     );
     expect(Number(unmapped.n)).toBe(0);
 
