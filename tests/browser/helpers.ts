@@ -81,3 +81,20 @@ export async function loginUi(page: Page, account: { email: string; password: st
 /** Moves the server clock forward (TEST_CLOCK=1 only: POST /api/test/clock). */
 export const advanceClock = (ms: number, baseUrl?: string): Promise<{ epoch_ms: number }> =>
   apiCall('POST', '/test/clock', { body: { advance_ms: ms }, baseUrl });
+
+/**
+ * Deletes the open tasks a test file left on the shared board whose trailer or places carry `tag`: every
+ * browser test file shares one database, and the wall screen's test pages through the whole pool.
+ */
+export async function deleteOpenTasksTagged(tag: string): Promise<void> {
+  const token = await adminToken();
+  const tasks = await apiCall<
+    { id: string; status: string; trailer_id: string; origin: string; destination: string }[]
+  >('GET', '/tasks', { token });
+  for (const t of tasks)
+    if (
+      t.status !== 'finalizada' &&
+      [t.trailer_id, t.origin, t.destination].some((s) => s.toUpperCase().includes(tag.toUpperCase()))
+    )
+      await apiCall('DELETE', `/tasks/${t.id}`, { token });
+}

@@ -19,7 +19,7 @@ import {
   YARD_MSG,
 } from '@shared/labels';
 import { openPage, launch, screenshot, WALL } from './chromium';
-import { ADMIN, adminToken, apiCall, loginUi } from './helpers';
+import { ADMIN, adminToken, apiCall, deleteOpenTasksTagged, loginUi } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 const T = UI_LOCATIONS;
@@ -32,6 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser.close();
+  await deleteOpenTasksTagged(RUN);
 });
 
 let seq = 0;

@@ -18,7 +18,7 @@ import {
 } from '@shared/labels';
 import { YARD_RENDER_MEASURE } from '../../client/src/views/Yard/measure';
 import { launch, openPage, screenshot, WALL } from './chromium';
-import { ADMIN, adminToken, advanceClock, apiCall, createUser } from './helpers';
+import { ADMIN, adminToken, advanceClock, apiCall, createUser, deleteOpenTasksTagged } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 /** The map's render budget (docs/YARD.md). */
@@ -33,6 +33,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser.close();
+  // The realistic yard's plates and places carry the run's last three characters only.
+  await deleteOpenTasksTagged(RUN.slice(-3));
 });
 
 type PlaceRow = [
