@@ -20,7 +20,7 @@ import {
 } from '@shared/labels';
 import { db, insertRows, isRetryable } from '../db';
 import { forUpdate } from '../db/dialect';
-import { locations, tasks, users, type TaskRow, type UserRow } from '../db/tables';
+import { tasks, users, type TaskRow, type UserRow } from '../db/tables';
 import { nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { loadTask, loadTaskById, presentJoined, selectTasks } from '../presenters/tasks';
@@ -507,29 +507,42 @@ async function placePatch(row: TaskRow, input: UpdateTaskData): Promise<Partial<
   const originChanged = input.origin !== undefined || input.origin_location_id !== undefined;
   const destinationChanged = input.destination !== undefined || input.destination_location_id !== undefined;
   if (!originChanged && !destinationChanged) return {};
+  // Only the sides that changed are placed again: a side left alone keeps its place, even one
+  // deactivated since.
   const [placed] = await placeTasks([
     {
       origin: input.origin ?? row.origin,
       destination: input.destination ?? row.destination,
-      origin_location_id: originChanged ? input.origin_location_id : row.originLocationId,
-      destination_location_id: destinationChanged ? input.destination_location_id : row.destinationLocationId,
+      origin_location_id: input.origin_location_id,
+      destination_location_id: input.destination_location_id,
     },
   ]);
   const patch: Partial<TaskRow> = {};
   // `null` picked: free text, whatever the catalogue says.
-  const originId = input.origin_location_id === null ? null : placed!.originLocationId;
-  const destinationId = input.destination_location_id === null ? null : placed!.destinationLocationId;
+  const side = (
+    changed: boolean,
+    picked: string | null | undefined,
+    found: string | null,
+    kept: string | null,
+  ) => (!changed ? kept : picked === null ? null : found);
+  const originId = side(
+    originChanged,
+    input.origin_location_id,
+    placed!.originLocationId,
+    row.originLocationId,
+  );
+  const destinationId = side(
+    destinationChanged,
+    input.destination_location_id,
+    placed!.destinationLocationId,
+    row.destinationLocationId,
+  );
   if (originId !== row.originLocationId) patch.originLocationId = originId;
   if (destinationId !== row.destinationLocationId) patch.destinationLocationId = destinationId;
+  // A place picked without a text names the text too.
   if (input.destination_location_id && input.destination === undefined)
     patch.destination = placed!.destination!.name;
-  if (input.origin_location_id && input.origin === undefined) {
-    const [origin] = await db
-      .select({ name: locations.name })
-      .from(locations)
-      .where(eq(locations.id, input.origin_location_id));
-    patch.origin = origin!.name;
-  }
+  if (input.origin_location_id && input.origin === undefined) patch.origin = placed!.origin!.name;
   if (patch.destinationLocationId && row.status !== 'finalizada')
     await ensureRoom(new Map([[patch.destinationLocationId, 1]]), row.id);
   return patch;

@@ -68,7 +68,8 @@ export interface PlacedText {
 export interface Placed {
   originLocationId: string | null;
   destinationLocationId: string | null;
-  /** The destination's place, when it is one (for the room check). */
+  /** The places themselves, when they are (the room check, a picked place's name). */
+  origin: LocationRow | null;
   destination: LocationRow | null;
 }
 
@@ -102,6 +103,7 @@ export async function placeTasks(items: readonly PlacedText[]): Promise<Placed[]
     return {
       originLocationId: origin?.id ?? null,
       destinationLocationId: destination?.id ?? null,
+      origin,
       destination,
     };
   });

@@ -213,6 +213,20 @@ describe('tasks and the catalogue', () => {
     expect(unknown.body.detail).toBe('La ubicación indicada no existe o está desactivada');
   }); // prettier-ignore
 
+  it('an edit places again only the side it changes; a picked place names the text', async () => {
+    const gone = await place({ code: 'TALLER', name: 'Taller', kind: 'taller', zone: 'Servicios', capacity: 2 });
+    const wash = await place({ code: 'LAV', name: 'Lavadero', kind: 'lavadero', zone: 'Servicios', capacity: 2 });
+    const t = await newTask({ origin: 'taller', destination: 'Calle Mayor', trailer_id: 'R-2100-AAA' });
+    expect(t.body).toMatchObject({ origin_location_id: gone.id, destination_location_id: null });
+    // The origin's place deactivated since (nothing stands there, nothing heads there).
+    await api().delete(`/api/admin/locations/${gone.id}`).set(manager.auth).expect(200);
+    const aimed = await api().put(`/api/tasks/${t.body.id}`).set(manager.auth).send({ destination_location_id: wash.id });
+    expect(aimed.status, aimed.text).toBe(200);
+    expect(aimed.body).toMatchObject({ origin_location_id: gone.id, destination: 'Lavadero', destination_location_id: wash.id });
+    const free = await api().put(`/api/tasks/${t.body.id}`).set(manager.auth).send({ destination: 'Lavadero', destination_location_id: null });
+    expect(free.body).toMatchObject({ destination: 'Lavadero', destination_location_id: null, origin_location_id: gone.id });
+  }); // prettier-ignore
+
   it('maps existing tasks when the catalogue changes, and settles where their trailers stand', async () => {
     const old = await makeTask({ origin: 'Campa Z-1', destination: 'Lavadero', trailerId: 'R-3000-AAA', status: 'finalizada' });
     expect((await yard()).size).toBe(0);
