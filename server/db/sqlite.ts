@@ -111,12 +111,45 @@ function withStatementCache(conn: Database.Database): Database.Database {
   });
 }
 
+/** The column names of each statement that returns rows, as its raw arrays give them. */
+const columnNames = new WeakMap<Statement, string[]>();
+
+/**
+ * A statement's rows as objects keyed by column name. better-sqlite3 builds such objects natively, one
+ * property at a time; building them here from its raw arrays takes about two thirds of the time on wide
+ * rows (the searcher's page of 500 tasks: 3.4 → 2.3 ms).
+ */
+function rowsOf(stmt: Statement, params: readonly unknown[]): Record<string, unknown>[] {
+  if (!stmt.reader) return stmt.all(...params) as Record<string, unknown>[]; // refuses, as better-sqlite3 does
+  let names = columnNames.get(stmt);
+  if (!names)
+    columnNames.set(
+      stmt,
+      (names = stmt
+        .raw(true)
+        .columns()
+        .map((c) => c.name)),
+    );
+  const rows = stmt.all(...params) as unknown[][];
+  // A schema change recompiles the statement: `SELECT *` may then give more columns.
+  if (rows.length && rows[0].length !== names.length)
+    columnNames.set(stmt, (names = stmt.columns().map((c) => c.name)));
+  const objects = new Array<Record<string, unknown>>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    const object: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c++) object[names[c]] = row[c];
+    objects[r] = object;
+  }
+  return objects;
+}
+
 function connectionSession(conn: Database.Database): Session {
   const prepared = statementCache(conn);
   return {
     db: drizzle(withStatementCache(conn), { schema }) as unknown as Db,
     all: <T>(text: string, params: readonly unknown[] = []) =>
-      Promise.resolve(prepared(text).all(...params) as T[]),
+      Promise.resolve(rowsOf(prepared(text), params) as T[]),
     run: (text: string, params: readonly unknown[] = []) =>
       Promise.resolve(prepared(text).run(...params).changes),
   };

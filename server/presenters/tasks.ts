@@ -89,13 +89,12 @@ export async function loadTask(where: SQL): Promise<Task | undefined> {
   return row ? presentJoined(row) : undefined;
 }
 
-// Every change reads back the tasks it wrote (the push and the answer): raw SQL, as drizzle's building and
-// mapping of this join would cost more than the read itself.
-const BY_IDS_SQL = (count: number) => `
+// Every change reads back the tasks it wrote (the push and the answer), and the searcher reads its pages:
+// raw SQL, as drizzle's building and mapping of this join would cost more than the read itself.
+const JOINED_SQL = `
   SELECT t.*, a.name AS assignee_name, a.is_online AS assignee_online,
     a.last_activity_at AS assignee_last_activity, c.name AS creator_name
-  FROM tasks t LEFT JOIN users a ON a.id = t.assigned_to LEFT JOIN users c ON c.id = t.created_by
-  WHERE t.id IN (${Array<string>(count).fill('?').join(', ')})`;
+  FROM tasks t LEFT JOIN users a ON a.id = t.assigned_to LEFT JOIN users c ON c.id = t.created_by`;
 const taskRow = rowReader(tasks);
 
 interface JoinedRaw extends Record<string, unknown> {
@@ -107,26 +106,32 @@ interface JoinedRaw extends Record<string, unknown> {
 const fromDriver = (column: { mapFromDriverValue(v: unknown): unknown }, value: unknown): unknown =>
   value === null || value === undefined ? null : column.mapFromDriverValue(value);
 
+function presentRaw(raw: JoinedRaw): Task {
+  const online = fromDriver(users.isOnline, raw.assignee_online) as boolean | null;
+  return presentTask(taskRow(raw), raw.assignee_name, raw.creator_name, {
+    online,
+    offlineSince:
+      online === false ? (fromDriver(users.lastActivityAt, raw.assignee_last_activity) as Date | null) : null,
+  });
+}
+
+/**
+ * Tasks joined to their names, in the order the SQL gives: `clause` is what follows FROM (WHERE, ORDER
+ * BY…) over the task table aliased `t`, with `?` placeholders.
+ */
+export async function queryTasks(clause: string, params: readonly unknown[]): Promise<Task[]> {
+  return (await query<JoinedRaw>(`${JOINED_SQL} ${clause}`, params)).map(presentRaw);
+}
+
 /**
  * Tasks by id (deleted ones included, so callers can tell 'gone' from 'never existed'), in one query: the
  * pushes of a transaction (services/task-writes.ts) read every task it changed at once. Ids not found are
  * missing from the map.
  */
 export async function loadTasksByIds(ids: readonly string[]): Promise<Map<string, Task>> {
-  const found = new Map<string, Task>();
-  if (!ids.length) return found;
-  for (const raw of await query<JoinedRaw>(BY_IDS_SQL(ids.length), ids)) {
-    const online = fromDriver(users.isOnline, raw.assignee_online) as boolean | null;
-    const task = presentTask(taskRow(raw), raw.assignee_name, raw.creator_name, {
-      online,
-      offlineSince:
-        online === false
-          ? (fromDriver(users.lastActivityAt, raw.assignee_last_activity) as Date | null)
-          : null,
-    });
-    found.set(task.id, task);
-  }
-  return found;
+  if (!ids.length) return new Map();
+  const found = await queryTasks(`WHERE t.id IN (${Array<string>(ids.length).fill('?').join(', ')})`, ids);
+  return new Map(found.map((task) => [task.id, task]));
 }
 
 /** One task by id (deleted ones included). */

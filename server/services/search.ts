@@ -8,7 +8,6 @@
 // it newest first in memory and reads only the page's rows from SQLite, checked again there.
 // PostgreSQL folds and indexes in the database (unaccent + pg_trgm): there the searcher is SQL
 // (./search-postgres.ts), and the rules and answers are the same.
-import { desc, sql } from 'drizzle-orm';
 import type { SearchType } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import type { SearchQuery, SearchTask, Task, TaskTimelineEntry } from '@shared/schemas';
@@ -16,8 +15,7 @@ import { madridDayRange } from '@shared/time';
 import { fold } from '@shared/text';
 import { query, session, type Session } from '../db';
 import { sqlFor } from '../db/dialect';
-import { tasks, type TaskRow } from '../db/tables';
-import { presentJoined, selectTasks } from '../presenters/tasks';
+import { queryTasks } from '../presenters/tasks';
 import { postgresExtras, postgresPage } from './search-postgres';
 
 // ---- folding ---------------------------------------------------------------------------------------
@@ -201,17 +199,12 @@ async function searchIndex(): Promise<SearchIndex> {
 
 // ---- the page --------------------------------------------------------------------------------------
 
+/** The page's live tasks among these rows, newest first. */
 const readRows = (rowids: number[]) =>
-  selectTasks()
-    .where(sql`${tasks}.rowid IN (SELECT value FROM json_each(${JSON.stringify(rowids)}))`)
-    .orderBy(desc(tasks.createdAt));
-
-const rowFields = (t: TaskRow) => ({
-  id: t.id,
-  trailer_id: t.trailerId,
-  origin: t.origin,
-  destination: t.destination,
-});
+  queryTasks(
+    'WHERE t.rowid IN (SELECT value FROM json_each(?)) AND t.deleted_at IS NULL ORDER BY t.created_at DESC',
+    [JSON.stringify(rowids)],
+  );
 
 /** The newest SEARCH_MAX_ROWS matching live tasks, each checked against its row as it is now. */
 async function findPage(
@@ -229,9 +222,8 @@ async function findPage(
       if (page.length + batch.length === SEARCH_MAX_ROWS) break;
     }
     if (!batch.length) return page;
-    for (const r of await readRows(batch))
-      if (!r.task.deletedAt && (term === undefined || matches(foldFields(rowFields(r.task)), type, term)))
-        page.push(presentJoined(r));
+    for (const task of await readRows(batch))
+      if (term === undefined || matches(foldFields(task), type, term)) page.push(task);
     if (page.length === SEARCH_MAX_ROWS) return page;
   }
 }
