@@ -395,13 +395,23 @@ async function openTasks() {
       destination: tasks.destination,
       destinationLocationId: tasks.destinationLocationId,
       onHold: tasks.onHold,
+      holdReason: tasks.holdReason,
     })
     .from(tasks)
     .where(isOpen);
 }
 type OpenRow = Awaited<ReturnType<typeof openTasks>>[number];
 const presentOpen = (t: OpenRow | undefined): YardOpenTask | null =>
-  t ? { id: t.id, title: t.title, status: t.status, destination: t.destination, on_hold: t.onHold } : null;
+  t
+    ? {
+        id: t.id,
+        title: t.title,
+        status: t.status,
+        destination: t.destination,
+        on_hold: t.onHold,
+        hold_reason: t.holdReason,
+      }
+    : null;
 
 export const presentLocation = (l: LocationRow): Location => ({
   id: l.id,

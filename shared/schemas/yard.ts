@@ -94,6 +94,8 @@ export interface YardOpenTask {
   status: TaskStatus;
   destination: string;
   on_hold: boolean;
+  /** Why staff held it (SPEC: Retener), when on hold and given. */
+  hold_reason: string | null;
 }
 
 export interface YardSlotTrailer {

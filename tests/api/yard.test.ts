@@ -279,8 +279,14 @@ describe('occupancy', () => {
     const move = await newTask({ origin: 'Campa A-1', destination: 'Campa B-1', trailer_id: 'R-5000-AAA' });
     expect(move.body).toMatchObject({ origin_location_id: a.id, destination_location_id: b.id });
     map = await yard();
-    expect(map.get('CA-1')!.trailers[0]!.open_task).toMatchObject({ id: move.body.id, destination: 'Campa B-1' });
+    expect(map.get('CA-1')!.trailers[0]!.open_task).toMatchObject({ id: move.body.id, destination: 'Campa B-1', on_hold: false, hold_reason: null });
     expect(map.get('CA-1')!.free).toBe(1);
+    // Held, it still books the trailer to leave; the map says why it waits.
+    expect((await api().put(`/api/tasks/${move.body.id}`).set(manager.auth).send({ on_hold: true, hold_reason: 'Falta el CMR' })).status).toBe(200);
+    map = await yard();
+    expect(map.get('CA-1')!.trailers[0]!.open_task).toMatchObject({ on_hold: true, hold_reason: 'Falta el CMR' });
+    expect(map.get('CA-1')!.free).toBe(1);
+    expect((await api().put(`/api/tasks/${move.body.id}`).set(manager.auth).send({ on_hold: false })).status).toBe(200);
     const next = await newTask({ origin: 'Puerta', destination: 'Campa A-1', trailer_id: 'R-5001-AAA' });
     expect(next.status).toBe(201);
 

@@ -4,7 +4,7 @@
 import { useMemo, useState } from 'react';
 import { ArrowDown, ArrowUp, ArrowUpDown, FileSpreadsheet, PauseCircle, Truck } from 'lucide-react';
 import { dwellLevel } from '@shared/dwell';
-import { TOAST, UI_YARD, YARD_EXCEL } from '@shared/labels';
+import { TOAST, UI_ATTENTION, UI_YARD, YARD_EXCEL } from '@shared/labels';
 import type { YardTrailer } from '@shared/schemas';
 import { fold } from '@shared/text';
 import { formatDateTime, formatDuration, madridDay } from '@shared/time';
@@ -230,7 +230,13 @@ function Row({
             <span className="font-medium text-slate-900">→ {t.open_task.destination}</span>
             <StatusBadge status={t.open_task.status} />
             {t.open_task.on_hold && (
-              <PauseCircle aria-label={UI_YARD.legend.held} className="size-4 text-violet-700" />
+              <PauseCircle
+                role="img"
+                aria-label={UI_ATTENTION.held(t.open_task.hold_reason)}
+                className="size-4 text-violet-700"
+              >
+                <title>{UI_ATTENTION.held(t.open_task.hold_reason)}</title>
+              </PauseCircle>
             )}
           </span>
         ) : (

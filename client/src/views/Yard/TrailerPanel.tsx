@@ -125,7 +125,7 @@ function Details({ trailer, now }: { trailer: YardTrailer; now: number }) {
             {task.on_hold && (
               <span className="inline-flex items-center gap-1 font-semibold text-violet-800">
                 <PauseCircle aria-hidden className="size-4" />
-                {UI_YARD.legend.held}
+                {UI_ATTENTION.held(task.hold_reason)}
               </span>
             )}
           </span>

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import { UI_YARD, YARD_ERR } from '@shared/labels';
+import { UI_ATTENTION, UI_YARD, YARD_ERR } from '@shared/labels';
 import type { SearchTask, YardLocation, YardSlotTrailer, YardTrailer } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
 import { makeTask } from '../../test/tasks';
@@ -69,6 +69,7 @@ const M2 = place('M-2', {
       status: 'bolsa_trabajo',
       destination: 'Plaza C-2',
       on_hold: true,
+      hold_reason: 'Falta documentación',
     }),
   ],
 });
@@ -259,6 +260,8 @@ describe('the trailer list', () => {
     await user.click(screen.getByRole('tab', { name: /Remolques/ }));
     const order = () => [...document.querySelectorAll('tbody tr')].map((r) => r.getAttribute('data-trailer'));
     expect(order()).toEqual(['R-3', 'R-2', 'R-1']);
+    // R-2's task is held: the mark says why.
+    expect(screen.getByRole('img', { name: UI_ATTENTION.held('Falta documentación') })).toBeInTheDocument();
     const header = (name: string) => screen.getByRole('button', { name: new RegExp(`^${name}`) });
 
     await user.click(header(UI_YARD.list.columns.trailer));
@@ -321,6 +324,8 @@ describe('the trailer panel', () => {
     await user.click(chip('R-2'));
     const panel = await screen.findByRole('dialog', { name: UI_YARD.panel.title('R-2') });
     expect(panel).toHaveTextContent(UI_YARD.panel.busy);
+    // Held: the panel says why.
+    expect(panel).toHaveTextContent(UI_ATTENTION.held('Falta documentación'));
     expect(within(panel).queryByRole('combobox')).toBeNull();
     expect(within(panel).getByRole('button', { name: UI_YARD.panel.leave })).toBeDisabled();
   });
