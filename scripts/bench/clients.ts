@@ -41,6 +41,8 @@ export interface ThreadReport {
   requests: number[];
   events: number;
   errors: number;
+  /** Socket mode: how many times a screen got its connection back (after a node's loss, say). */
+  reconnects: number;
 }
 type FromWorker = { ready: true } | { version: number; at: number } | { report: ThreadReport };
 
@@ -77,6 +79,7 @@ async function screensThread(init: Init): Promise<void> {
   const requests: number[] = [];
   let events = 0;
   let errors = 0;
+  let reconnects = 0;
   const timers: NodeJS.Timeout[] = [];
   const sockets: Client[] = [];
 
@@ -128,7 +131,10 @@ async function screensThread(init: Init): Promise<void> {
         });
         sockets.push(socket);
         // Back after a lost connection: what was missed meanwhile comes over REST, as the client resyncs.
-        socket.io.on('reconnect', () => void round(init.screens[i], states[i]));
+        socket.io.on('reconnect', () => {
+          reconnects += 1;
+          void round(init.screens[i], states[i]);
+        });
         socket.on('task:updated', ({ task }) => {
           events += 1;
           if (task.id === init.watch) show(states[i], task.version);
@@ -155,7 +161,7 @@ async function screensThread(init: Init): Promise<void> {
   port.on('message', (msg: ToWorker) => {
     if ('report' in msg) {
       const versions = [...seen].map(([v, e]): VersionSeen => [v, e.times]);
-      port.postMessage({ report: { versions, requests, events, errors } } satisfies FromWorker);
+      port.postMessage({ report: { versions, requests, events, errors, reconnects } } satisfies FromWorker);
       return;
     }
     for (const t of timers) clearTimeout(t);
@@ -240,6 +246,7 @@ export async function startScreens(
         requests: parts.flatMap((p) => p.requests),
         events: parts.reduce((n, p) => n + p.events, 0),
         errors: parts.reduce((n, p) => n + p.errors, 0),
+        reconnects: parts.reduce((n, p) => n + p.reconnects, 0),
       };
     },
     async close() {
