@@ -1,8 +1,10 @@
 // The reverse proxy in front of the nodes (CONTRACT §18): `npm run cluster`'s, and the bench's. HTTP requests
-// and WebSocket upgrades go round robin to the nodes whose GET /api/health/ready answered 200 at the last
-// probe (one per second per node). A node that refuses the connection is taken out at once and the request
-// goes, once, to another ready node: nothing reached the refusing one (see replayable()). With no node
-// ready, 503.
+// and WebSocket upgrades go round robin to the ready nodes. A probe of GET /api/health/ready runs once a
+// second per node: a 200 makes it ready; a node that answers anything else, or refuses the connection, is
+// taken out at once; one that does not answer in time only after three such probes in a row (a node
+// taking over another's hundreds of screens may be too busy to answer one — taking it out then would
+// leave none). A request whose node refuses the connection goes, once, to another ready node: nothing
+// reached the refusing one (see replayable()). With no node ready, 503 with Retry-After.
 //
 // No sticky sessions: Socket.IO runs WebSocket only (the server and the client both say
 // `transports: ['websocket']`), so a socket's whole life is one upgraded connection to one node; long
@@ -16,6 +18,8 @@ import { createProxyServer } from 'http-proxy-3';
 export const NODE_HEADER = 'x-torre-node';
 const PROBE_EVERY_MS = 1_000;
 const PROBE_TIMEOUT_MS = 900;
+/** Probes in a row without an answer that take a node out (as HAProxy's `fall 3`). */
+const PROBE_MISSES_TO_REMOVE = 3;
 /** How long close() lets the requests in flight finish before it cuts their connections. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -56,6 +60,8 @@ interface Node {
   agent: http.Agent;
   ready: boolean;
   probing: boolean;
+  /** Probes in a row that got no answer in time. */
+  missedProbes: number;
 }
 
 /** Hands http.request a connection already made: an upgrade is sent only once its node accepted it. */
@@ -149,20 +155,23 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const probe = (node: Node) => {
     if (node.probing || closing) return;
     node.probing = true;
-    const done = (ready: boolean) => {
+    /** `answered`: the node said whether it is ready, or refused the connection — no doubt either way. */
+    const done = (ready: boolean, answered: boolean) => {
       node.probing = false;
-      if (!closing) setReady(node, ready);
+      if (closing) return;
+      node.missedProbes = ready || answered ? 0 : node.missedProbes + 1;
+      if (ready || answered || node.missedProbes >= PROBE_MISSES_TO_REMOVE) setReady(node, ready);
     };
     const req = http.get(
       new URL('/api/health/ready', node.origin),
       { agent: node.agent, timeout: PROBE_TIMEOUT_MS },
       (res) => {
         res.resume();
-        done(res.statusCode === 200);
+        done(res.statusCode === 200, true);
       },
     );
     req.on('timeout', () => req.destroy());
-    req.on('error', () => done(false));
+    req.on('error', (err) => done(false, refused(err)));
   };
 
   const setTargets = (targets: ProxyTarget[]) => {
@@ -175,6 +184,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
           agent: new http.Agent({ keepAlive: true }),
           ready: false,
           probing: false,
+          missedProbes: 0,
         },
     );
     for (const gone of before) if (!nodes.includes(gone)) gone.agent.destroy();

@@ -291,13 +291,26 @@ describe('the cluster proxy', () => {
     servers.clear();
   });
 
+  /** How a stand-in node answers its probes (a test may change it), and how many it got. */
+  interface Health {
+    answer: 'ready' | 'silent' | 'not-ready';
+    probes: number;
+  }
   /** A stand-in node: ready, echoing what it received, accepting any upgrade (saying its name). */
-  async function fakeNode(name: string): Promise<{ name: string; url: string; server: http.Server }> {
+  async function fakeNode(
+    name: string,
+    health: Health = { answer: 'ready', probes: 0 },
+  ): Promise<{ name: string; url: string; server: http.Server }> {
     const server = http.createServer((req, res) => {
       let body = '';
       req.on('data', (d: Buffer) => (body += d.toString()));
       req.on('end', () => {
-        if (req.url === '/api/health/ready') return void res.end('{}');
+        if (req.url === '/api/health/ready') {
+          health.probes += 1;
+          if (health.answer === 'silent') return; // too busy to answer before the probe gives up
+          res.statusCode = health.answer === 'ready' ? 200 : 503;
+          return void res.end('{}');
+        }
         res.setHeader('content-type', 'application/json');
         res.end(
           JSON.stringify({
@@ -414,6 +427,39 @@ describe('the cluster proxy', () => {
     expect(await upgrade(proxy.url)).toEqual({ status: 101, name: 'a', body: '' });
     expect(await upgrade(proxy.url)).toEqual({ status: 101, name: 'a', body: '' });
     expect(status.at(-1)).toEqual(['b', false]);
+  });
+
+  it('keeps a node that misses a probe or two, takes it out after three in a row, and at once when it says so', async () => {
+    const health: Health = { answer: 'ready', probes: 0 };
+    const a = await fakeNode('a', health);
+    const { proxy, status } = await proxyOver([a], 1);
+    const untilProbes = async (n: number) => {
+      const deadline = Date.now() + 10_000;
+      while (health.probes < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(health.probes).toBeGreaterThanOrEqual(n);
+    };
+
+    // Busy: two probes without an answer, and it still serves.
+    health.answer = 'silent';
+    health.probes = 0;
+    await untilProbes(3); // the third has started: two have missed
+    expect(status).toEqual([['a', true]]);
+    expect((await post(proxy.url, 'ocupado')).status).toBe(200);
+    // The third miss takes it out: 503 until a probe answers again.
+    await untilProbes(4);
+    expect(status.at(-1)).toEqual(['a', false]);
+    const out = await fetch(`${proxy.url}/api/echo`);
+    expect([out.status, out.headers.get('retry-after')]).toEqual([503, '1']);
+    health.answer = 'ready';
+    await untilProbes(6);
+    expect(status.at(-1)).toEqual(['a', true]);
+
+    // A node that says it is not ready (draining, say) is out after that one probe.
+    health.answer = 'not-ready';
+    health.probes = 0;
+    await untilProbes(2);
+    expect(status.at(-1)).toEqual(['a', false]);
+    expect(status.filter(([, ready]) => !ready)).toHaveLength(2);
   });
 
   it('answers 503 in Spanish, HTTP and WebSocket, while no node is ready', async () => {
