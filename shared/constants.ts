@@ -88,3 +88,16 @@ export const PUSH_OPEN_PATH = '/dashboard';
 export const OFFLINE_REQUEST_TIMEOUT_MS = 8000;
 /** How often the phone tries to send its queued actions again while some wait. */
 export const OFFLINE_RETRY_MS = 5000;
+
+/**
+ * A read answered 503 with Retry-After — the balancer in front of several nodes with none ready for a
+ * moment (CONTRACT §18) — is asked again this many times after that wait (capped), before it fails.
+ */
+export const BALANCER_READ_RETRIES = 2;
+export const BALANCER_RETRY_MAX_MS = 5_000;
+
+/** How long a Retry-After header (seconds) asks to wait, capped; null without a usable one. */
+export function retryAfterMs(header: string | null): number | null {
+  const seconds = header === null ? NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, BALANCER_RETRY_MAX_MS) : null;
+}

@@ -26,6 +26,51 @@ describe('errors', () => {
   });
 });
 
+describe('the balancer with no node ready (503 + Retry-After)', () => {
+  const noNode = () =>
+    new Response(JSON.stringify({ detail: 'No hay ningún nodo disponible' }), {
+      status: 503,
+      headers: { 'content-type': 'application/json', 'retry-after': '1' },
+    });
+
+  it('asks a read again after the wait it names, and answers with what comes then', async () => {
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      const fetchMock = mockFetch(() => (++calls === 1 ? noNode() : json(200, [{ id: 't-1' }])));
+      const read = api.get<{ id: string }[]>('/tasks');
+      await vi.advanceTimersByTimeAsync(999);
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await expect(read).resolves.toEqual([{ id: 't-1' }]);
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up after two more tries; a write is never repeated, nor a 503 without Retry-After', async () => {
+    vi.useFakeTimers();
+    try {
+      const fetchMock = mockFetch(noNode);
+      const read = api.get('/tasks').catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(await read).toMatchObject({ status: 503, detail: 'No hay ningún nodo disponible' });
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+
+      fetchMock.mockClear();
+      expect(await api.post('/tasks', {}).catch((e: unknown) => e)).toMatchObject({ status: 503 });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+
+      const plain = mockFetch(() => json(503, { detail: 'Almacenamiento no disponible' }));
+      expect(await api.get('/tasks').catch((e: unknown) => e)).toMatchObject({ status: 503 });
+      expect(plain).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('downloads', () => {
   it.each([
     [

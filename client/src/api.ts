@@ -1,6 +1,7 @@
 // The one HTTP client. Every call goes through `request`: base URL + '/api', the bearer token from
 // local storage, JSON in and out, errors as ApiError with the server's Spanish `detail`, and SPEC §4:
 // a 401/403 anywhere but the login screen ends the session (the route guards then show /login).
+import { BALANCER_READ_RETRIES, retryAfterMs } from '@shared/constants';
 import { clearStoredSession, getStoredToken } from './storage';
 import { reportReachable } from './offline/reachability';
 
@@ -76,6 +77,7 @@ async function send(
   body?: unknown,
   query?: Query,
   opts: RequestOptions = {},
+  retriesLeft = BALANCER_READ_RETRIES,
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   const token = opts.token ?? getStoredToken();
@@ -95,6 +97,13 @@ async function send(
   }
   reportReachable(true);
   if (res.ok) return res;
+  // The balancer had no node ready for a moment (one lost, the other briefly busy taking its screens
+  // over): a read, harmless to repeat, is asked again after the wait it names.
+  const wait = method === 'GET' && res.status === 503 ? retryAfterMs(res.headers.get('Retry-After')) : null;
+  if (wait !== null && retriesLeft > 0) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    return send(method, path, body, query, opts, retriesLeft - 1);
+  }
 
   const detail = await readDetail(res);
   const endsSession =

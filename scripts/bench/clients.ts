@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { io as ioClient, type Socket } from 'socket.io-client';
-import { POLL_MS } from '@shared/constants';
+import { BALANCER_READ_RETRIES, POLL_MS, retryAfterMs } from '@shared/constants';
 import type { ClientToServerEvents, ServerToClientEvents } from '@shared/events';
 import { inBatches } from './stats';
 
@@ -96,14 +96,23 @@ async function screensThread(init: Init): Promise<void> {
     last.version = Math.max(last.version, version);
   };
 
+  /** A GET as the client sends it: asked again after a balancer's 503 + Retry-After (client/src/api.ts). */
+  const get = async (path: string, token: string): Promise<Response> => {
+    for (let retriesLeft = BALANCER_READ_RETRIES; ; retriesLeft--) {
+      const res = await fetch(`${init.url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      const wait = res.status === 503 ? retryAfterMs(res.headers.get('retry-after')) : null;
+      if (wait === null || retriesLeft === 0) return res;
+      await res.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  };
+
   /** One round of a screen's GETs, all at once as a browser sends them. */
   const round = async (screen: Screen, last: { version: number }) => {
     await Promise.all(
       GETS[screen.kind].map(async (p) => {
         try {
-          const res = await fetch(`${init.url}/api${p}`, {
-            headers: { Authorization: `Bearer ${screen.token}` },
-          });
+          const res = await get(p, screen.token);
           const body = (await res.json()) as unknown;
           requests.push(clock());
           if (!res.ok && res.status !== 404) errors += 1;
