@@ -261,6 +261,7 @@ describe('live board', () => {
     };
     const first = await finish();
     await first.getByRole('button', { name: UI_COMMON.cancel, exact: true }).click();
+    await first.waitFor({ state: 'detached' });
     await card(column(page, 'en_proceso'), task).waitFor();
     expect(await taskById(task.id)).toMatchObject({ status: 'en_proceso', assigned_to: driver.id });
 

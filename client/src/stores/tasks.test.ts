@@ -322,6 +322,37 @@ describe('optimistic moves', () => {
     expect(useTasks.getState().byId[t.id]).toEqual(done);
   });
 
+  it("a resync answering while the move is out, already with the move's result, does not hide the server's answer", async () => {
+    const t = task();
+    useTasks.getState().apply(t);
+    let answer!: (r: Response) => void;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (answer = r)));
+    const move = useTasks.getState().move(t.id, 'finalizada');
+    // The server committed the move; a resync reads it before the PUT's answer comes back.
+    const done = { ...t, status: 'finalizada' as const, completed_at: '2026-01-01T11:40:00.000Z', version: 2 };
+    serverTasks = [done];
+    await useTasks.getState().load();
+    answer(json(200, done));
+    await move;
+    expect(useTasks.getState().byId[t.id]).toEqual(done);
+  });
+
+  it('the optimistic finish is stamped with the server clock, as every other time on the board', async () => {
+    const { useTimeclock } = await import('./timeclock');
+    const offsetMs = useTimeclock.getState().offsetMs;
+    useTimeclock.setState({ offsetMs: offsetMs + 100 * 60_000 });
+    try {
+      const t = task();
+      useTasks.getState().apply(t);
+      fetchMock.mockImplementationOnce(() => new Promise<Response>(() => {}));
+      void useTasks.getState().move(t.id, 'finalizada');
+      const shown = Date.parse(useTasks.getState().byId[t.id].completed_at!);
+      expect(Math.abs(shown - (Date.now() + 100 * 60_000))).toBeLessThan(5_000);
+    } finally {
+      useTimeclock.setState({ offsetMs });
+    }
+  });
+
   it('a refused move rolls back even when a presence refresh touched the shown card meanwhile', async () => {
     const t = task();
     serverTasks = [t];

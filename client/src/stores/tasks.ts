@@ -118,7 +118,8 @@ export const useTasks = create<TasksState>((set, get) => {
   }
 
   const moved = (t: Task, to: TaskStatus, driver: Assignee | null): Task => {
-    const at = new Date().toISOString();
+    // The server's clock, as every instant the board shows (Finalizada is ordered by it).
+    const at = new Date(serverNow()).toISOString();
     return {
       ...t,
       status: to,
@@ -154,7 +155,6 @@ export const useTasks = create<TasksState>((set, get) => {
           for (const t of list) {
             if (tombstones.has(t.id)) continue;
             byId[t.id] = t;
-            if (t.version > (versions.get(t.id) ?? -1)) versions.set(t.id, t.version);
           }
           // What events or the user's own moves changed after the request left is newer than the answer.
           for (const id of new Set([...touched, ...pending.keys()])) {
@@ -162,6 +162,10 @@ export const useTasks = create<TasksState>((set, get) => {
             if (mine && (!byId[id] || pending.has(id) || byId[id].version <= mine.version)) byId[id] = mine;
             else if (!mine && touched.has(id)) delete byId[id];
           }
+          // Only the versions now shown count as seen: a move's card kept over a newer answer must still
+          // take the move's own answer (or its push) when it comes.
+          for (const id in byId)
+            if (byId[id].version > (versions.get(id) ?? -1)) versions.set(id, byId[id].version);
           return { byId, loaded: true };
         });
       } finally {
