@@ -329,7 +329,12 @@ describe('optimistic moves', () => {
     fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (answer = r)));
     const move = useTasks.getState().move(t.id, 'finalizada');
     // The server committed the move; a resync reads it before the PUT's answer comes back.
-    const done = { ...t, status: 'finalizada' as const, completed_at: '2026-01-01T11:40:00.000Z', version: 2 };
+    const done = {
+      ...t,
+      status: 'finalizada' as const,
+      completed_at: '2026-01-01T11:40:00.000Z',
+      version: 2,
+    };
     serverTasks = [done];
     await useTasks.getState().load();
     answer(json(200, done));
