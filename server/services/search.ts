@@ -243,10 +243,13 @@ export interface EventRow {
   driver_name: string | null;
 }
 
-const LAST_LOCATION_SQL = `
-  SELECT trailer_id, destination, completed_at FROM tasks
-  WHERE trailer_id = ? AND status = 'finalizada' AND completed_at IS NOT NULL AND deleted_at IS NULL
-  ORDER BY completed_at DESC LIMIT 1`;
+const LAST_LOCATIONS_SQL = `
+  SELECT t.trailer_id, t.destination, t.completed_at
+  FROM json_each(?) j
+  JOIN tasks t ON t.rowid = (
+    SELECT rowid FROM tasks
+    WHERE trailer_id = j.value AND status = 'finalizada' AND completed_at IS NOT NULL AND deleted_at IS NULL
+    ORDER BY completed_at DESC LIMIT 1)`;
 const TIMELINE_SQL = `
   SELECT e.task_id, e.type, e.at, a.name AS actor_name, d.name AS driver_name
   FROM task_events e
@@ -257,15 +260,17 @@ const TIMELINE_SQL = `
 
 /**
  * Where each trailer is now (the destination and time of its latest completed move; none → absent) and
- * the tasks' history rows in time order. SQLite answers a query per trailer at no cost; PostgreSQL
- * answers both in one round trip (./search-postgres.ts).
+ * the tasks' history rows in time order: one statement each on SQLite (a statement per trailer cost a
+ * quarter of the search's time in awaits and garbage), both in one round trip on PostgreSQL
+ * (./search-postgres.ts).
  */
 async function sqliteExtras(
   trailerIds: string[],
   taskIds: string[],
 ): Promise<{ locations: LocationRow[]; events: EventRow[] }> {
-  const locations: LocationRow[] = [];
-  for (const id of trailerIds) locations.push(...(await query<LocationRow>(LAST_LOCATION_SQL, [id])));
+  const locations = trailerIds.length
+    ? await query<LocationRow>(LAST_LOCATIONS_SQL, [JSON.stringify(trailerIds)])
+    : [];
   const events = taskIds.length ? await query<EventRow>(TIMELINE_SQL, [JSON.stringify(taskIds)]) : [];
   return { locations, events };
 }
@@ -300,13 +305,13 @@ export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
       actor_name: e.actor_name,
       driver_name: e.driver_name,
     });
+  // The page's rows are this request's own objects: completed in place, not copied (500 wide rows).
   return found.map((task) => {
     const at = location.get(task.trailer_id);
-    return {
-      ...task,
+    return Object.assign(task, {
       trailer_last_location: at?.destination ?? null,
       trailer_last_location_at: at ? new Date(at.completed_at).toISOString() : null,
       timeline: history.get(task.id) ?? [],
-    };
+    });
   });
 }

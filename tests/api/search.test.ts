@@ -310,6 +310,34 @@ describe('what each result carries', () => {
     expect(never.trailer_last_location_at).toBeNull();
   });
 
+  it('each trailer of one page where it is now: one per trailer, never another trailer’s place', async () => {
+    const moved = async (trailerId: string, destination: string, hoursAgo: number) =>
+      makeTask({
+        trailerId,
+        status: 'finalizada',
+        createdAt: ago((hoursAgo + 1) * HOUR),
+        completedAt: ago(hoursAgo * HOUR),
+        origin: 'Lavadero Norte',
+        destination,
+      });
+    await moved('5501-AAA', 'Muelle 2', 6);
+    const a = await moved('5501-AAA', 'Campa B-4', 3);
+    const b = await moved('5502-BBB', 'Zona Swap 5', 2);
+    await moved('5502-BBB', 'Muelle 9', 5);
+    const c = await makeTask({ trailerId: '5503-CCC', origin: 'Lavadero Norte', createdAt: ago(MIN) });
+
+    const rows = await search({ query: 'lavadero norte', search_type: 'origin' });
+    const where = new Map(
+      rows.map((r) => [r.trailer_id, [r.trailer_last_location, r.trailer_last_location_at]]),
+    );
+    expect(rows).toHaveLength(5);
+    expect(Object.fromEntries(where)).toEqual({
+      '5501-AAA': ['Campa B-4', a.completedAt!.toISOString()],
+      '5502-BBB': ['Zona Swap 5', b.completedAt!.toISOString()],
+      [c.trailerId]: [null, null],
+    });
+  });
+
   it('the history in time order with actor and driver names, for Creada / Asignada / Finalizada', async () => {
     const creator = await makeUser('gestor', { name: 'Marta Gil' });
     const driver = await makeUser('conductor', { name: 'Iker Sanz' });
