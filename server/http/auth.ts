@@ -4,9 +4,8 @@ import type { Request, RequestHandler } from 'express';
 import { ERR } from '@shared/labels';
 import type { UserRow } from '../db/tables';
 import { can, type Action } from '../policies';
-import { findUserById } from '../services/users';
 import { verifyToken, type TokenClaims } from '../services/tokens';
-import { isSessionOpen } from '../services/sessions';
+import { accountOfSession } from '../services/sessions';
 import { presence } from '../services/presence';
 import { forbidden, unauthorized } from './errors';
 
@@ -24,11 +23,12 @@ declare module 'express-serve-static-core' {
  */
 export async function authenticateToken(token: string): Promise<{ user: UserRow; claims: TokenClaims }> {
   const claims = verifyToken(token);
-  const user = await findUserById(claims.sub);
+  const found = await accountOfSession(claims.sub, claims.sid);
+  const user = found?.user;
   if (!user || user.deletedAt) throw unauthorized(ERR.sessionRevoked);
   if (user.tokenVersion !== claims.tv) throw unauthorized(ERR.sessionRevoked);
   if (!user.isApproved) throw unauthorized(ERR.sessionRevoked);
-  if (!(await isSessionOpen(claims.sid, user.id))) throw unauthorized(ERR.sessionRevoked);
+  if (!found.sessionOpen) throw unauthorized(ERR.sessionRevoked);
   return { user, claims };
 }
 
