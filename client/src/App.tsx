@@ -6,12 +6,14 @@ import { Spinner } from './components/Spinner';
 import { can } from './permissions';
 import { useSession } from './stores/session';
 import { DashboardPage } from './views/Dashboard/DashboardPage';
-import { LoginPage } from './views/Login/LoginPage';
 import { WALL_PATH } from './views/Wall/path';
 import { PATIO_PATH } from './views/Yard/path';
 import { PatioPage } from './views/Yard/PatioPage';
 
 const WallScreen = lazy(() => import('./views/Wall/WallScreen').then((m) => ({ default: m.WallScreen })));
+// The login forms (and the validation library under them) are loaded only by a visit without a session:
+// a wall screen or a staff shell that is already signed in never needs them (initial JavaScript budget).
+const LoginPage = lazy(() => import('./views/Login/LoginPage').then((m) => ({ default: m.LoginPage })));
 /** The staff-only pages a login sent from returns to; any other login lands on the dashboard. */
 const STAFF_PAGES = [WALL_PATH, PATIO_PATH];
 const afterLogin = (state: unknown): string => {
@@ -49,7 +51,15 @@ export function App() {
       <Route path="/" element={<Navigate to={authed ? '/dashboard' : '/login'} replace />} />
       <Route
         path="/login"
-        element={authed ? <Navigate to={afterLogin(location.state)} replace /> : <LoginPage />}
+        element={
+          authed ? (
+            <Navigate to={afterLogin(location.state)} replace />
+          ) : (
+            <Suspense fallback={<Splash />}>
+              <LoginPage />
+            </Suspense>
+          )
+        }
       />
       <Route path="/dashboard" element={authed ? <DashboardPage /> : <Navigate to="/login" replace />} />
       {/* Staff only: a conductor is sent to their own screen; a visit without a session logs in first. */}

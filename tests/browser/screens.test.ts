@@ -38,7 +38,7 @@ describe('screens', () => {
   it('login and register at a phone size', async () => {
     const { context, page } = await openPage(browser, inject('baseUrl'), PHONE);
     await page.goto('/login');
-    await expect(page.getByRole('heading', { name: APP_TITLE }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: APP_TITLE }).waitFor();
     await expect(page.getByText(APP_SUBTITLE, { exact: true }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'login-phone');
     await page.getByRole('tab', { name: UI_LOGIN.registerMode }).click();

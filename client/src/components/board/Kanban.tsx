@@ -37,7 +37,7 @@ import { useMediaQuery } from './hooks';
 import { DriverPicker } from './DriverPicker';
 import { ReasonDialog, type ReasonField } from './ReasonDialog';
 import { COLUMN_LOOK, KanbanColumn } from './KanbanColumn';
-import { TaskFormModal } from './TaskFormModal';
+import { TaskForm } from './TaskForm';
 
 type Dialog = {
   kind: 'assign' | 'edit' | 'delete' | 'claim' | 'return' | 'complete' | 'hold' | 'finish';
@@ -290,7 +290,7 @@ function BoardDialogs({ dialog, close, me }: DialogsProps) {
           quiet(moveTo(picked, 'en_proceso', { id: driver.id, name: driver.name }));
         }}
       />
-      <TaskFormModal
+      <TaskForm
         open={dialog?.kind === 'edit'}
         onOpenChange={onOpenChange}
         task={dialog?.kind === 'edit' ? task : null}

@@ -1,4 +1,4 @@
-import { TaskFormModal } from '../../components/board/TaskFormModal';
+import { TaskForm } from '../../components/board/TaskForm';
 import { useUi } from '../../stores/ui';
 
 /** The header's 'Nueva Tarea' (SPEC §2), opened through useUi.createTaskOpen (prefilled by useUi.openCreateTask). */
@@ -6,5 +6,5 @@ export function CreateTaskDialog() {
   const open = useUi((s) => s.createTaskOpen);
   const setOpen = useUi((s) => s.setCreateTaskOpen);
   const draft = useUi((s) => s.createTaskDraft);
-  return <TaskFormModal open={open} onOpenChange={setOpen} draft={draft} />;
+  return <TaskForm open={open} onOpenChange={setOpen} draft={draft} />;
 }

@@ -46,7 +46,7 @@ const changeCalls = () => fetch.mock.calls.filter(([url]) => String(url).endsWit
 const authHeader = (n: number) => (changeCalls()[n][1]?.headers as Record<string, string>).Authorization;
 
 async function loginWithTemporary() {
-  await userEvent.type(screen.getByLabelText(UI_LOGIN.email), 'luis@patio.es');
+  await userEvent.type(await screen.findByLabelText(UI_LOGIN.email), 'luis@patio.es');
   await userEvent.type(screen.getByLabelText(UI_LOGIN.password), TEMP);
   await userEvent.click(screen.getByRole('button', { name: UI_LOGIN.submitLogin }));
   await screen.findByRole('heading', { name: T.title });
@@ -181,7 +181,7 @@ describe('login that must change its password (CONTRACT §14)', () => {
     fetch.mockImplementation((input) =>
       Promise.resolve(String(input).endsWith('/auth/login') ? json(200, approved) : json(200, {})),
     );
-    await userEvent.type(screen.getByLabelText(UI_LOGIN.email), 'luis@patio.es');
+    await userEvent.type(await screen.findByLabelText(UI_LOGIN.email), 'luis@patio.es');
     await userEvent.type(screen.getByLabelText(UI_LOGIN.password), 'clave-de-siempre');
     await userEvent.click(screen.getByRole('button', { name: UI_LOGIN.submitLogin }));
     expect(await screen.findByText('PANEL')).toBeInTheDocument();
