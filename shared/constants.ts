@@ -94,7 +94,8 @@ export const OFFLINE_RETRY_MS = 5000;
  * moment (CONTRACT §18) — is asked again this many times after that wait (capped), before it fails.
  */
 export const BALANCER_READ_RETRIES = 2;
-export const BALANCER_RETRY_MAX_MS = 5_000;
+/** The longest of those waits, whatever the header asks. */
+const BALANCER_RETRY_MAX_MS = 5_000;
 
 /** How long a Retry-After header (seconds) asks to wait, capped; null without a usable one. */
 export function retryAfterMs(header: string | null): number | null {

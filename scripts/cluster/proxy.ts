@@ -159,8 +159,8 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     const done = (ready: boolean, answered: boolean) => {
       node.probing = false;
       if (closing) return;
-      node.missedProbes = ready || answered ? 0 : node.missedProbes + 1;
-      if (ready || answered || node.missedProbes >= PROBE_MISSES_TO_REMOVE) setReady(node, ready);
+      node.missedProbes = answered ? 0 : node.missedProbes + 1;
+      if (answered || node.missedProbes >= PROBE_MISSES_TO_REMOVE) setReady(node, ready);
     };
     const req = http.get(
       new URL('/api/health/ready', node.origin),

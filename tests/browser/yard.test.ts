@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { ImportLocationsResult, Task } from '@shared/schemas';
 import {
   TOAST,
+  UI_ATTENTION,
   UI_BOARD,
   UI_HEADER,
   UI_LOGIN,
@@ -258,6 +259,14 @@ describe('the Patio', () => {
     await panel.getByTestId('trailer-history').getByText(`${gate} → Sur 2 ${tag}`).waitFor();
     await expect(panel.textContent()).resolves.toContain('9 h');
     console.log(`[yard] ${await screenshot(page, 'patio-trailer')}`);
+    await page.keyboard.press('Escape');
+    // The held move's trailer: its open task, in the panel, says why it waits (the history says it too).
+    await chipAt('N3').click();
+    await page
+      .getByRole('dialog', { name: UI_YARD.panel.title(plates['Norte 3']) })
+      .locator('dd')
+      .getByText(UI_ATTENTION.held('Remolque dañado'))
+      .waitFor();
     await page.keyboard.press('Escape');
 
     await page.getByRole('tab', { name: new RegExp(UI_YARD.tabs.list) }).click();
