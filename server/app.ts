@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { JSON_BODY_LIMIT, LOCATION_IMPORT_BODY_LIMIT } from '@shared/constants';
 import { config } from './config';
 import { errorHandler, notFoundHandler } from './http/errors';
+import { forwardedFromProxyOnly } from './http/forwarded';
 import { idempotency } from './http/idempotency';
 import { apiRoutes } from './routes';
 
@@ -31,6 +32,7 @@ export function createApp(): express.Express {
   // CONTRACT §14: X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default),
   // so nobody picks the address the login limits count by.
   app.set('trust proxy', config.trustProxy);
+  app.use(forwardedFromProxyOnly(config.proxySecret));
   // Where the page may connect: itself (a same-origin WebSocket included) and the configured API / client
   // origins (an https: origin also allows its wss: socket), never any ws:/wss: host.
   const connectSrc = [

@@ -31,6 +31,12 @@ export interface Config {
   corsOrigin: string | undefined;
   /** TRUST_PROXY (CONTRACT §14): off, a hop count, or Express's comma list of addresses/CIDRs. */
   trustProxy: number | string | false;
+  /**
+   * PROXY_SECRET (CONTRACT §23): set by `npm run cluster` for its nodes. X-Forwarded-* is then believed only
+   * from a request carrying it in PROXY_SECRET_HEADER (what the proxy adds), so a request sent straight to a
+   * node's port cannot pick the address the login limits count it by.
+   */
+  proxySecret: string | undefined;
   logLevel: string;
   bcryptCost: number;
   testClock: boolean;
@@ -60,6 +66,7 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
     adminPassword: env.ADMIN_PASSWORD,
     corsOrigin: env.CORS_ORIGIN,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    proxySecret: env.PROXY_SECRET?.trim() || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     bcryptCost: Number(env.BCRYPT_COST ?? 12),
     testClock: env.TEST_CLOCK === '1',
@@ -139,6 +146,9 @@ export function checkConfig(c: Config = config): void {
     throw new StartupError(STARTUP_ERR.port(process.env.PORT ?? String(c.port)));
   if (!Number.isInteger(c.bcryptCost) || c.bcryptCost < 4 || c.bcryptCost > 31)
     throw new StartupError(STARTUP_ERR.bcryptCost(process.env.BCRYPT_COST ?? String(c.bcryptCost)));
+  // The proxy's secret is a password for the right to name a client's address: as long as a JWT secret.
+  if (c.proxySecret !== undefined && c.proxySecret.length < JWT_SECRET_MIN)
+    throw new StartupError(STARTUP_ERR.proxySecretShort(c.proxySecret.length));
   if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel))
     throw new StartupError(STARTUP_ERR.logLevel(c.logLevel, LOG_LEVELS));
   checkVapid(c);

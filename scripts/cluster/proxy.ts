@@ -13,6 +13,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { createProxyServer } from 'http-proxy-3';
+import { PROXY_SECRET_HEADER } from '../../server/http/forwarded';
 
 /** The response header naming the node that answered (tests and the bench tell the nodes apart by it). */
 export const NODE_HEADER = 'x-torre-node';
@@ -39,6 +40,11 @@ export interface ProxyOptions {
   port: number;
   host: string;
   targets: ProxyTarget[];
+  /**
+   * The nodes' PROXY_SECRET (server/http/forwarded.ts): sent with every request so that the nodes believe the
+   * X-Forwarded-For this proxy writes, and nobody else's.
+   */
+  secret?: string;
   /** Told whenever a node becomes ready or stops being so (by a probe or a refused connection). */
   onStatus?: (target: ProxyTarget, ready: boolean) => void;
 }
@@ -101,9 +107,14 @@ const replayable = (err: unknown, req: http.IncomingMessage, attempt: Attempt) =
     IDEMPOTENT.has(req.method ?? '') &&
     !hasBody(req));
 
-/** This proxy is the edge: what a client claims in X-Forwarded-* is dropped; xfwd writes the proxy's own. */
-function dropForwarded(req: http.IncomingMessage): void {
+/**
+ * This proxy is the edge: what a client claims in X-Forwarded-* (or as the proxy's secret) is dropped; xfwd
+ * writes the proxy's own, and the secret proves to the nodes that it did.
+ */
+function screenClaims(req: http.IncomingMessage, secret: string | undefined): void {
   for (const name of Object.keys(req.headers)) if (name.startsWith('x-forwarded-')) delete req.headers[name];
+  delete req.headers[PROXY_SECRET_HEADER];
+  if (secret !== undefined) req.headers[PROXY_SECRET_HEADER] = secret;
 }
 
 function answer(res: http.ServerResponse, status: number, detail: string): void {
@@ -261,7 +272,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
 
   const upgraded = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
-    dropForwarded(req);
+    screenClaims(req, opts.secret);
     web(req, res);
   });
   server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
@@ -269,7 +280,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
     socket.on('error', () => socket.destroy());
-    dropForwarded(req);
+    screenClaims(req, opts.secret);
     void upgrade(req, socket, head);
   });
 

@@ -4,6 +4,7 @@
 // proxy on PORT/HOST in front of them (./proxy.ts). It stops, on SIGTERM or when its stdin ends (the
 // front script gone), in order: the proxy, every node (SIGTERM: their graceful shutdown), PostgreSQL.
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -19,6 +20,8 @@ const RESTART_AFTER_MS = 1_000;
 const NODE_STOP_MS = 20_000;
 /** The product's database in an embedded cluster. */
 const DATABASE = 'torre';
+/** Shared by the proxy and its nodes for this run only (server/http/forwarded.ts); PROXY_SECRET may fix it. */
+const proxySecret = process.env.PROXY_SECRET?.trim() || crypto.randomBytes(32).toString('hex');
 
 const say = (line: string) => console.log(`[clúster] ${line}`);
 const complain = (line: string) => console.error(`[clúster] ${line}`);
@@ -106,8 +109,10 @@ function startNode(node: Node, databaseUrl: string): void {
       DATABASE_URL: databaseUrl,
       HOST: '127.0.0.1',
       PORT: String(node.port),
-      // The nodes believe X-Forwarded-For from the proxy on this machine only (CONTRACT §14).
+      // The nodes believe X-Forwarded-For from the proxy on this machine only (CONTRACT §14), and only with
+      // the secret it sends (§23): any local program can reach a node's port too.
       TRUST_PROXY: 'loopback',
+      PROXY_SECRET: proxySecret,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -170,6 +175,7 @@ async function main(): Promise<void> {
     port: settings.port,
     host: settings.host,
     targets: nodes.map((n) => ({ name: n.name, url: `http://127.0.0.1:${n.port}` })),
+    secret: proxySecret,
     onStatus: (target, ready) => {
       console.log(`[proxy] nodo ${target.name} ${ready ? 'listo' : 'fuera de servicio'}`);
       if (ready) everReady.add(target.name);

@@ -132,6 +132,8 @@ export const STARTUP_ERR = {
   bcryptCost: (value: string) => `BCRYPT_COST debe ser un número entero entre 4 y 31 (es «${value}»)`,
   trustProxy: (value: string) =>
     `TRUST_PROXY debe ser un número de saltos o una lista de direcciones o redes separadas por comas (es «${value}»)`,
+  proxySecretShort: (length: number) =>
+    `PROXY_SECRET es demasiado corto (${length} caracteres): necesita al menos 32. Genera uno con «openssl rand -hex 32»`,
   logLevel: (value: string, levels: readonly string[]) =>
     `LOG_LEVEL debe ser uno de ${levels.join(', ')} (es «${value}»)`,
   tlsPair: 'TLS_CERT y TLS_KEY van juntas: define las dos (HTTPS) o ninguna (HTTP)',

@@ -7,8 +7,9 @@ import { eq } from 'drizzle-orm';
 import express from 'express';
 import supertest from 'supertest';
 import { LOGIN_RATE_LIMIT } from '@shared/constants';
-import { ERR } from '@shared/labels';
-import { configure } from '../../server/config';
+import { ERR, STARTUP_ERR } from '@shared/labels';
+import { checkConfig, config, configure } from '../../server/config';
+import { PROXY_SECRET_HEADER } from '../../server/http/forwarded';
 import { createApp } from '../../server/app';
 import { errorHandler } from '../../server/http/errors';
 import { activityLog, taskEvents, tasks } from '../../server/db/tables';
@@ -339,6 +340,48 @@ describe('X-Forwarded-For only through TRUST_PROXY (CONTRACT §14)', () => {
     expect((await wrongLogin(app, victim.user.email, '203.0.113.10')).status).toBe(429);
     const neighbour = await wrongLogin(app, victim.user.email, '203.0.113.11');
     expect(neighbour.status).toBe(401);
+  });
+});
+
+describe("X-Forwarded-For only with the proxy's secret (npm run cluster, CONTRACT §23)", () => {
+  const secret = 'el-secreto-compartido-del-proxy-y-sus-nodos';
+  afterEach(() => {
+    configure({ trustProxy: false, proxySecret: undefined });
+  });
+
+  const wrongLogin = (app: ReturnType<typeof supertest>, email: string, headers: Record<string, string>) =>
+    app.post('/api/auth/login').set(headers).send({ email, password: 'contraseña-incorrecta' });
+
+  it('a request straight to a node cannot pick its address: the 11th failure is a 429 whatever it claims', async () => {
+    // A cluster's node: it trusts the loopback proxy, and any local program is loopback too.
+    configure({ trustProxy: 'loopback', proxySecret: secret });
+    const app = supertest(createApp());
+    const victim = await makeUser('gestor');
+    for (let i = 0; i < LOGIN_RATE_LIMIT.max; i++) {
+      const res = await wrongLogin(app, victim.user.email, {
+        'X-Forwarded-For': `203.0.113.${i + 1}`,
+        [PROXY_SECRET_HEADER]: `${secret}-no`,
+      });
+      expect(res.status).toBe(401);
+    }
+    const eleventh = await wrongLogin(app, victim.user.email, { 'X-Forwarded-For': '198.51.100.77' });
+    expect(eleventh.status).toBe(429);
+    expect(eleventh.body.detail).toBe(ERR.tooManyAttempts);
+  });
+
+  it("through the proxy (its secret), each client's forwarded address counts on its own", async () => {
+    configure({ trustProxy: 'loopback', proxySecret: secret });
+    const app = supertest(createApp());
+    const victim = await makeUser('gestor');
+    const viaProxy = (ip: string) => ({ 'X-Forwarded-For': ip, [PROXY_SECRET_HEADER]: secret });
+    for (let i = 0; i < LOGIN_RATE_LIMIT.max; i++)
+      expect((await wrongLogin(app, victim.user.email, viaProxy('203.0.113.10'))).status).toBe(401);
+    expect((await wrongLogin(app, victim.user.email, viaProxy('203.0.113.10'))).status).toBe(429);
+    expect((await wrongLogin(app, victim.user.email, viaProxy('203.0.113.11'))).status).toBe(401);
+  });
+
+  it('refuses to start with a short PROXY_SECRET', () => {
+    expect(() => checkConfig({ ...config, proxySecret: 'corto' })).toThrow(STARTUP_ERR.proxySecretShort(5));
   });
 });
 

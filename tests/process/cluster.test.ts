@@ -11,6 +11,7 @@ import path from 'node:path';
 import { io as ioClient } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NODE_HEADER, PROXY_TEXT, startProxy, type RunningProxy } from '../../scripts/cluster/proxy';
+import { PROXY_SECRET_HEADER } from '../../server/http/forwarded';
 import { alive, freePort, startEmbeddedPostgres } from '../../scripts/postgres/embedded';
 import { freshPostgresDatabase } from '../helpers/postgres';
 import {
@@ -318,6 +319,7 @@ describe('the cluster proxy', () => {
             body,
             xff: req.headers['x-forwarded-for'],
             proto: req.headers['x-forwarded-proto'],
+            secret: req.headers[PROXY_SECRET_HEADER],
           }),
         );
       });
@@ -333,7 +335,7 @@ describe('the cluster proxy', () => {
   }
 
   /** Starts the proxy over `targets` and resolves once `ready` of them passed a probe. */
-  async function proxyOver(targets: { name: string; url: string }[], ready: number) {
+  async function proxyOver(targets: { name: string; url: string }[], ready: number, secret?: string) {
     const status: [string, boolean][] = [];
     let readyNow = 0;
     let resolveReady: () => void = () => {};
@@ -342,6 +344,7 @@ describe('the cluster proxy', () => {
       port: 0,
       host: '127.0.0.1',
       targets,
+      secret,
       onStatus: (t, isReady) => {
         status.push([t.name, isReady]);
         readyNow += isReady ? 1 : -1;
@@ -397,6 +400,22 @@ describe('the cluster proxy', () => {
     expect(new Set(answers.map((r) => r.node))).toEqual(new Set(['a', 'b']));
     expect(answers.map((r) => r.body.body)).toEqual(['cuerpo 0', 'cuerpo 1', 'cuerpo 2', 'cuerpo 3']);
     for (const r of answers) expect([r.body.xff, r.body.proto]).toEqual(['127.0.0.1', 'http']);
+    // Without a secret configured, none is sent.
+    for (const r of answers) expect(r.body.secret).toBeUndefined();
+  });
+
+  it("sends the nodes' secret with every request, never a client's claim of one (CONTRACT §23)", async () => {
+    const a = await fakeNode('a');
+    const { proxy } = await proxyOver([a], 1, 'el-secreto-del-proxy-de-este-cluster-0123');
+    const claimed = await post(proxy.url, 'x', {
+      'x-forwarded-for': '6.6.6.6',
+      [PROXY_SECRET_HEADER]: 'lo-que-diga-el-cliente',
+    });
+    expect(claimed.status).toBe(200);
+    expect(claimed.body).toMatchObject({
+      xff: '127.0.0.1',
+      secret: 'el-secreto-del-proxy-de-este-cluster-0123',
+    });
   });
 
   it('retries on another node a request whose node refuses the connection, body and all', async () => {
