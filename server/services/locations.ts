@@ -22,6 +22,7 @@ import {
   YARD_MSG,
 } from '@shared/labels';
 import { placeKey } from '@shared/text';
+import { csvDelimiter } from '@shared/csv';
 import { afterCommit, db, insertRows, tx } from '../db';
 import { forUpdate, uniqueViolation } from '../db/dialect';
 import { locations, type LocationRow } from '../db/tables';
@@ -138,13 +139,12 @@ interface CsvLine {
 const asNumber = (field: string): unknown => (/^-?\d+$/.test(field) ? Number(field) : field);
 
 /**
- * The lines of a catalogue CSV (comma or semicolon separated, as Excel writes it in Spain), each checked
+ * The lines of a catalogue CSV (comma or semicolon separated, as Excel writes it in Spain: shared/csv.ts), each checked
  * against the same schema as a single create; every bad line is named by its line number in the file
  * (the header is line 1). Throws the 400 listing them all.
  */
 export function parseLocationsCsv(csv: string): CsvLine[] {
-  const firstLine = csv.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
-  const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
+  const delimiter = csvDelimiter(csv);
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(csv, {

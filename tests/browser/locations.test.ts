@@ -153,6 +153,38 @@ describe('Ubicaciones', () => {
   });
 });
 
+describe('Ubicaciones: a CSV saved by Excel in Spain', () => {
+  it('imports a Windows-1252, semicolon-separated file with its accents intact (CONTRACT §23)', async () => {
+    const page = await openAsAdmin();
+    await page
+      .getByRole('navigation', { name: UI_HEADER.nav })
+      .getByRole('button', { name: VIEW_LABELS.locations, exact: true })
+      .click();
+    await page.getByRole('heading', { name: T.title }).waitFor();
+    const name = `Almacén Peñón – Nº ${RUN}`;
+    const text = [
+      'code;name;kind;zone;capacity;x;y',
+      `WIN-${RUN};${name};campa;Exportación ${RUN};2;7;2`,
+    ].join('\r\n');
+    // What Excel's «CSV (delimitado por punto y coma)» writes: one byte a character, the en dash as 0x96.
+    const bytes = Buffer.from([...text].map((c) => (c === '–' ? 0x96 : c.charCodeAt(0))));
+    expect(bytes.toString('utf8')).toContain('\uFFFD'); // not UTF-8: a plain text read would mangle it
+    await page.getByRole('button', { name: T.actions.import }).click();
+    const importer = page.getByRole('dialog', { name: T.importDialog.title });
+    await importer
+      .getByLabel(T.importDialog.chooseFile)
+      .setInputFiles({ name: 'ubicaciones-excel.csv', mimeType: 'text/csv', buffer: bytes });
+    await expect
+      .poll(() => importer.getByLabel(T.importDialog.text).inputValue())
+      .toBe(text.replaceAll('\r\n', '\n'));
+    await importer.getByRole('button', { name: T.importDialog.confirm }).click();
+    await page.getByText(YARD_MSG.imported(1, 0)).waitFor();
+    await importer.waitFor({ state: 'detached' });
+    await expect(row(page, name).textContent()).resolves.toContain(`Exportación ${RUN}`);
+    await page.context().close();
+  });
+});
+
 describe('the create form and the catalogue', () => {
   it('suggests places (sent by id), marks free text and shows a full destination on its field', async () => {
     const south = await createPlace(`Explanada Ensayo Sur ${RUN}`, 4);

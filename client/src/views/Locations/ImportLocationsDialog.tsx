@@ -3,6 +3,7 @@ import { FileUp } from 'lucide-react';
 import { toast } from 'sonner';
 import { LOCATION_KINDS } from '@shared/enums';
 import { LOCATION_CSV_COLUMNS, UI_COMMON, UI_LOCATIONS, YARD_ERR } from '@shared/labels';
+import { decodeCsvFile } from '@shared/csv';
 import { importLocationsSchema } from '@shared/schemas';
 import { ApiError, errorText } from '../../api';
 import { Button } from '../../components/Button';
@@ -51,7 +52,8 @@ export function ImportLocationsDialog({ onClose }: { onClose: () => void }) {
   const choose = async (file: File | undefined) => {
     if (!file) return;
     try {
-      edit(await file.text());
+      // Bytes, not file.text(): a file Excel saved in Spain is Windows-1252, not UTF-8 (shared/csv.ts).
+      edit(decodeCsvFile(new Uint8Array(await file.arrayBuffer())));
       setFileName(file.name);
     } catch {
       setFileName(null);
