@@ -85,6 +85,7 @@ export const REVOKE_REASONS = [
   'expired',
   'logged_out',
   'password_reset',
+  'password_changed',
 ] as const;
 export type RevokeReason = (typeof REVOKE_REASONS)[number];
 

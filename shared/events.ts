@@ -68,4 +68,5 @@ export const REVOKE_MESSAGES: Record<RevokeReason, string> = {
   expired: 'Tu sesión ha caducado',
   logged_out: 'Se ha cerrado esta sesión',
   password_reset: 'El administrador ha restablecido tu contraseña. Inicia sesión de nuevo',
+  password_changed: 'Tu contraseña ha cambiado en otro dispositivo. Inicia sesión de nuevo',
 };

@@ -202,7 +202,8 @@ let revocations = 0;
 export const revocationCount = (): number => revocations;
 
 /** The sockets a revocation drops: a room's, or (clear-all-tokens) all but a room's. */
-export type RevokeTarget = { in: string } | { except: string };
+/** The sockets a revocation reaches: a room (less another room's), or every socket but a room's. */
+export type RevokeTarget = { in: string; except?: string } | { except: string };
 
 /**
  * A revocation, on every node: each counts it, then tells the target's sockets why and drops them, in
@@ -221,7 +222,12 @@ export function revokeHere(target: RevokeTarget, reason: RevokeReason): void {
   revocations++;
   if (!io) return;
   const local = io.local;
-  const sockets = 'in' in target ? local.in(target.in) : local.except(target.except);
+  const sockets =
+    'in' in target
+      ? target.except
+        ? local.in(target.in).except(target.except)
+        : local.in(target.in)
+      : local.except(target.except);
   sockets.emit(EV.sessionRevoked, { reason, detail: REVOKE_MESSAGES[reason] });
   sockets.disconnectSockets(true);
 }
@@ -249,6 +255,11 @@ export async function clockMovedElsewhere(phase: 'shift' | 'listeners', ms: numb
 /** Tells the user's sockets why their session ended, then drops them. */
 export function revokeUser(userId: string, reason: RevokeReason): void {
   revoke({ in: ROOMS.user(userId) }, reason);
+}
+
+/** The user's other sessions ended (their own password change, CONTRACT §23): all their sockets but this session's. */
+export function revokeUserExcept(userId: string, keptSid: string, reason: RevokeReason): void {
+  revoke({ in: ROOMS.user(userId), except: ROOMS.session(keptSid) }, reason);
 }
 
 /** One session ended (logout, an admin, CONTRACT §14): only its sockets hear why and drop. */

@@ -17,7 +17,7 @@ import { logActivity } from './activity';
 import { notify } from './notifications';
 import { checkPassword, hashPassword } from './passwords';
 import { presence } from './presence';
-import { endSession, openSession, refreshSession } from './sessions';
+import { endSession, endUserSessions, openSession, refreshSession } from './sessions';
 import { pendingCount } from './accounts';
 
 async function liveUserByEmail(email: string): Promise<UserRow | undefined> {
@@ -204,6 +204,8 @@ export async function changePassword(
       ACCOUNT_LOG.changePassword.action,
       ACCOUNT_LOG.changePassword.details(user.name),
     );
+    // Whoever knew the old password (a lost phone, a shared one) is out; this device goes on (§23).
+    await endUserSessions(user.id, 'password_changed', sid);
     return refreshSession(user, sid);
   });
   return { status: 'approved', access_token: token, user: presentSessionUser(user) };

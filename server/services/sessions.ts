@@ -2,7 +2,7 @@
 // keeps it. A session is open while it was refreshed within 12 h and nobody ended it: logout, an
 // admin (a lost phone), a password reset. Ending one drops its sockets through the session's room.
 import crypto from 'node:crypto';
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import { SESSION_IDLE_MS } from '@shared/constants';
 import type { RevokeReason } from '@shared/enums';
 import { ERR } from '@shared/labels';
@@ -103,13 +103,24 @@ export async function endSession(sid: string, reason: RevokeReason): Promise<voi
   afterCommit(() => emit.revokeSession(sid, reason));
 }
 
-/** Ends every open session of a user (inside the caller's transaction); after the commit their sockets are told why. */
-export async function endUserSessions(userId: string, reason: RevokeReason): Promise<void> {
+/**
+ * Ends every open session of a user but `keptSid` if given (inside the caller's transaction); after the
+ * commit their sockets are told why.
+ */
+export async function endUserSessions(userId: string, reason: RevokeReason, keptSid?: string): Promise<void> {
   await db
     .update(sessions)
     .set({ endedAt: now() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.endedAt)));
-  afterCommit(() => emit.revokeUser(userId, reason));
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.endedAt),
+        keptSid === undefined ? undefined : ne(sessions.id, keptSid),
+      ),
+    );
+  afterCommit(() =>
+    keptSid === undefined ? emit.revokeUser(userId, reason) : emit.revokeUserExcept(userId, keptSid, reason),
+  );
 }
 
 export async function findOpenSession(userId: string, sid: string): Promise<SessionRow | undefined> {

@@ -161,6 +161,45 @@ describe("an admin and a user's sessions", () => {
   });
 });
 
+describe("changing one's own password (CONTRACT §23)", () => {
+  it("ends the user's other sessions, told password_changed; the current one goes on with its sid", async () => {
+    await makeUser('gestor', { email: 'cambio@test.local' });
+    const here = await login('cambio@test.local', PASSWORD, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131');
+    const phone = await login('cambio@test.local');
+    const other = await makeUser('gestor', { email: 'vecino@test.local' });
+    const hereSocket = await connect(here.body.access_token);
+    const phoneSocket = await connect(phone.body.access_token);
+    const otherSocket = await connect(other.token);
+    const phoneTold = nextEvent(phoneSocket, 'session:revoked');
+    let hereTold = false;
+    let otherTold = false;
+    hereSocket.on('session:revoked', () => (hereTold = true));
+    otherSocket.on('session:revoked', () => (otherTold = true));
+    const sidOf = (token: string) => (jwt.decode(token) as { sid: string }).sid;
+
+    const changed = await server
+      .api()
+      .post('/api/auth/change-password')
+      .set(bearer(here.body.access_token))
+      .send({ current_password: PASSWORD, new_password: 'otra-clave-segura-2' });
+    expect(changed.status).toBe(200);
+
+    expect(await phoneTold).toEqual({ reason: 'password_changed', detail: REVOKE_MESSAGES.password_changed });
+    const phoneRes = await server.api().get('/api/tasks').set(bearer(phone.body.access_token));
+    expect(phoneRes.status).toBe(401);
+    expect(phoneRes.body).toEqual({ detail: ERR.sessionRevoked });
+    // This device: the new token has the same session, and the old one still works until it expires.
+    expect(sidOf(changed.body.access_token)).toBe(sidOf(here.body.access_token));
+    expect((await server.api().get('/api/tasks').set(bearer(changed.body.access_token))).status).toBe(200);
+    expect((await server.api().get('/api/tasks').set(bearer(here.body.access_token))).status).toBe(200);
+    expect(hereSocket.connected).toBe(true);
+    expect(otherSocket.connected).toBe(true);
+    expect(hereTold || otherTold).toBe(false);
+    const open = await db.select().from(sessions).where(eq(sessions.userId, here.body.user.id));
+    expect(open.filter((s) => s.endedAt === null).map((s) => s.id)).toEqual([sidOf(here.body.access_token)]);
+  });
+});
+
 describe('password reset by an admin', () => {
   it('shows a temporary password once, ends every session, and at the next login only change-password works', async () => {
     const admin = await makeUser('admin');
