@@ -9,10 +9,12 @@ import { POLL_MS } from '@shared/constants';
 import { TOAST, UI_DRIVER, taskLabel } from '@shared/labels';
 import { byUrgency } from '@shared/urgency';
 import { api, ApiError, errorText } from '../api';
+import { toastError } from '../toast';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
 import { forgetSnapshot, readSnapshot, writeSnapshot } from '../offline/snapshot';
 import { closingTaskIds, useOutbox, type NewAction } from './outbox';
 import { serverNow } from './timeclock';
+import { useTasks } from './tasks';
 import { useSession } from './session';
 import { onSessionEnd } from './session-end';
 
@@ -37,11 +39,12 @@ interface DriverState {
   /** `task:removed` / `task:deleted`: the task left my view. */
   dropTask: (id: string) => void;
   /**
-   * CONTRACT §16: queued on the phone and sent (now, or when the server answers again). Resolve with the
-   * server's message, or null when kept for later; throw ApiError when the server refuses at once.
+   * CONTRACT §16: queued on the phone and sent (now, or when the server answers again), whether tapped on
+   * the active card or dragged on the board (`task`, default the active one). Resolve with the server's
+   * message, or null when kept for later; throw ApiError when the server refuses at once.
    */
-  complete: () => Promise<string | null>;
-  returnTask: (reason: ReturnReason | null) => Promise<string | null>;
+  complete: (task?: Task) => Promise<string | null>;
+  returnTask: (reason: ReturnReason | null, task?: Task) => Promise<string | null>;
   /** Each resolves with the server's message and throws ApiError on refusal. */
   selfAssign: (id: string) => Promise<string>;
 }
@@ -130,10 +133,9 @@ export const useDriver = create<DriverState>((set, get) => ({
     }));
   },
 
-  async complete() {
-    const task = get().active;
+  async complete(task = get().active ?? undefined) {
     if (!task) return '';
-    return closeActive(task, {
+    return closeOwn(task, 'finalizada', {
       kind: 'complete',
       path: `/tasks/${task.id}/complete`,
       body: {},
@@ -141,10 +143,9 @@ export const useDriver = create<DriverState>((set, get) => ({
     });
   },
 
-  async returnTask(reason) {
-    const task = get().active;
+  async returnTask(reason, task = get().active ?? undefined) {
     if (!task) return '';
-    return closeActive(task, {
+    return closeOwn(task, 'bolsa_trabajo', {
       kind: 'return',
       path: `/tasks/${task.id}/return`,
       body: reason ? { reason } : {},
@@ -170,13 +171,43 @@ export const useDriver = create<DriverState>((set, get) => ({
   },
 }));
 
-/** Sends (or queues) the action that ends the active task; the task leaves the screen either way. */
-async function closeActive(task: Task, action: Omit<NewAction, 'task_id' | 'query'>): Promise<string | null> {
-  const outcome = await useOutbox
-    .getState()
-    .submit<MessageResponse>({ ...action, task_id: task.id }, serverNow());
+/**
+ * The one path that ends the driver's own task (CONTRACT §16): through the outbox (its Idempotency-Key,
+ * queued without a server), the board's card moved at once and put back on a refusal; the task leaves
+ * the active card either way.
+ */
+async function closeOwn(
+  task: Task,
+  to: 'finalizada' | 'bolsa_trabajo',
+  action: Omit<NewAction, 'task_id' | 'query'>,
+): Promise<string | null> {
+  const send = () =>
+    useOutbox.getState().submit<MessageResponse>({ ...action, task_id: task.id }, serverNow());
+  const board = useTasks.getState();
+  const outcome = task.id in board.byId ? await board.closeOwn(task.id, to, send) : await send();
   useDriver.setState((s) => ({ active: s.active?.id === task.id ? null : s.active }));
   return outcome.status === 'sent' ? outcome.response.message : null;
+}
+
+/**
+ * A driver's complete or return as the screen runs it: the server's message as the toast (or, kept on the
+ * phone without a server, that it will be sent), else its detail / the SPEC §8 fallback. A 409 means the
+ * task changed under us (reassigned, already returned): the active task is loaded again.
+ */
+export async function closeOwnTask(action: () => Promise<string | null>, fallback: string): Promise<void> {
+  try {
+    const message = await action();
+    if (message === null) toast(UI_DRIVER.offline.queued);
+    else toast.success(message);
+  } catch (err) {
+    toastError(err, fallback);
+    if (err instanceof ApiError && err.status === 409)
+      void useDriver
+        .getState()
+        .loadActive()
+        .catch(() => undefined);
+    throw err;
+  }
 }
 
 useDriver.subscribe((s, prev) => {

@@ -10,12 +10,13 @@
 //   a 409 (the task changed meanwhile) also reloads the board.
 import { create } from 'zustand';
 import { toast } from 'sonner';
-import type { TaskStatus, ReturnReason } from '@shared/enums';
+import type { TaskStatus } from '@shared/enums';
 import type { CreateTaskInput, MessageResponse, OnlineDriver, Task, UpdateTaskInput } from '@shared/schemas';
 import { POLL_MS } from '@shared/constants';
 import { TOAST } from '@shared/labels';
 import { api, ApiError } from '../api';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
+import { closingTaskIds } from './outbox';
 import { onSessionEnd } from './session-end';
 import { serverNow } from './timeclock';
 
@@ -56,10 +57,11 @@ interface TasksState {
   presence: (online: readonly Pick<OnlineDriver, 'id'>[]) => void;
   /** The driver's 'Asignarme' (POST self-assign), optimistic. Resolves with the server's message. */
   selfAssign: (id: string, me: Assignee) => Promise<string>;
-  /** The driver's 'Devolver' (POST return), optimistic. */
-  giveBack: (id: string, reason: ReturnReason | null) => Promise<string>;
-  /** The driver completes their own task (POST complete), optimistic. */
-  complete: (id: string) => Promise<string>;
+  /**
+   * The driver's own task leaves En Proceso (completed, or returned to the pool), shown at once while `send`
+   * (the phone's outbox: stores/driver.ts) takes it to the server, and put back if it refuses.
+   */
+  closeOwn: <T>(id: string, to: 'finalizada' | 'bolsa_trabajo', send: () => Promise<T>) => Promise<T>;
   reset: () => void;
 }
 
@@ -156,10 +158,12 @@ export const useTasks = create<TasksState>((set, get) => {
             if (tombstones.has(t.id)) continue;
             byId[t.id] = t;
           }
-          // What events or the user's own moves changed after the request left is newer than the answer.
-          for (const id of new Set([...touched, ...pending.keys()])) {
+          // What events or the user's own moves changed after the request left is newer than the answer; so is
+          // a task this phone completed or returned while the server could not hear it (the outbox).
+          for (const id of new Set([...touched, ...pending.keys(), ...closingTaskIds()])) {
             const mine = s.byId[id];
-            if (mine && (!byId[id] || pending.has(id) || byId[id].version <= mine.version)) byId[id] = mine;
+            const keep = pending.has(id) || closingTaskIds().has(id);
+            if (mine && (!byId[id] || keep || byId[id].version <= mine.version)) byId[id] = mine;
             else if (!mine && touched.has(id)) delete byId[id];
           }
           // Only the versions now shown count as seen: a move's card kept over a newer answer must still
@@ -276,22 +280,8 @@ export const useTasks = create<TasksState>((set, get) => {
       return message;
     },
 
-    async giveBack(id, reason) {
-      const { message } = await optimistic(
-        id,
-        (t) => moved(t, 'bolsa_trabajo', null),
-        () => api.post<MessageResponse>(`/tasks/${id}/return`, reason ? { reason } : {}),
-      );
-      return message;
-    },
-
-    async complete(id) {
-      const { message } = await optimistic(
-        id,
-        (t) => moved(t, 'finalizada', null),
-        () => api.post<MessageResponse>(`/tasks/${id}/complete`),
-      );
-      return message;
+    closeOwn(id, to, send) {
+      return optimistic(id, (t) => moved(t, to, null), send);
     },
 
     reset() {

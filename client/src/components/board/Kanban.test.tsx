@@ -10,13 +10,16 @@ import { COLUMN_EMPTY, ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_COMMON, UI_DRIVER
 import { json, mockFetch, sentBody } from '../../test/http';
 import { makeTask } from '../../test/tasks';
 import { useSession } from '../../stores/session';
+import { useOutbox } from '../../stores/outbox';
 import { useTasks } from '../../stores/tasks';
 import { Kanban } from './Kanban';
 
 /** No pause between keystrokes: this machine is slow enough. */
 const user = () => userEvent.setup({ delay: null });
 
-vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
+vi.mock('sonner', () => ({
+  toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn(), info: vi.fn() }),
+}));
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 
@@ -511,6 +514,42 @@ describe('driver mode', { timeout: 20_000 }, () => {
     expect(String(fetch.mock.calls[0][0])).toContain(`/tasks/${mine.id}/return`);
     expect(sentBody(fetch)).toEqual({ reason: 'Ubicación ocupada' });
     expect(within(column('bolsa_trabajo')).getByRole('article')).toBe(cardOf(mine));
+  });
+
+  it("a driver's own card dragged to Finalizada goes the active card's way: the outbox, its Idempotency-Key", async () => {
+    signIn('conductor');
+    const mine = makeTask({ status: 'en_proceso', assigned_to: 'me', assigned_to_name: 'Yo Mismo' });
+    seed(mine);
+    const fetch = mockFetch(() => json(200, { message: 'Tarea completada' }));
+    render(<Kanban mode="driver" />);
+    keyboardDrag(mine, ['ArrowRight']);
+    const dialog = await screen.findByRole('dialog', { name: UI_DRIVER.completeConfirm.title });
+    await user().click(within(dialog).getByRole('button', { name: UI_DRIVER.completeConfirm.confirm }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Tarea completada'));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(String(fetch.mock.calls[0][0])).toContain(`/tasks/${mine.id}/complete`);
+    expect(fetch.mock.calls[0][1]?.method).toBe('POST');
+    expect(new Headers(fetch.mock.calls[0][1]?.headers).get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(within(column('finalizada')).getByRole('article')).toBe(cardOf(mine));
+  });
+
+  it('without a server the dragged completion is kept on the phone and the card stays in Finalizada', async () => {
+    signIn('conductor');
+    const mine = makeTask({ status: 'en_proceso', assigned_to: 'me', assigned_to_name: 'Yo Mismo' });
+    seed(mine);
+    const fetch = mockFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    render(<Kanban mode="driver" />);
+    keyboardDrag(mine, ['ArrowRight']);
+    const dialog = await screen.findByRole('dialog', { name: UI_DRIVER.completeConfirm.title });
+    await user().click(within(dialog).getByRole('button', { name: UI_DRIVER.completeConfirm.confirm }));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith(UI_DRIVER.offline.queued));
+    expect(fetch).toHaveBeenCalled();
+    expect(useOutbox.getState().pending.map((a) => [a.kind, a.task_id])).toEqual([['complete', mine.id]]);
+    expect(within(column('finalizada')).getByRole('article')).toBe(cardOf(mine));
+    // A resync from a server that has not heard it yet does not bring the card back to En Proceso.
+    fetch.mockImplementation(() => json(200, [mine]));
+    await act(() => useTasks.getState().load());
+    expect(useTasks.getState().byId[mine.id].status).toBe('finalizada');
   });
 
   it('on a phone the columns become tabs', async () => {

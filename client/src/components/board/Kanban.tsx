@@ -21,6 +21,7 @@ import { RETURN_REASONS, type ReturnReason, type TaskStatus } from '@shared/enum
 import type { Task } from '@shared/schemas';
 import { ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_DRIVER } from '@shared/labels';
 import { useSession } from '../../stores/session';
+import { closeOwnTask, useDriver } from '../../stores/driver';
 import { useTasks, type Assignee } from '../../stores/tasks';
 import { toastError } from '../../toast';
 import { cn } from '../cn';
@@ -71,12 +72,9 @@ const RETURN_REASON: ReasonField<ReturnReason> = {
   options: RETURN_REASONS,
   noReason: UI_DRIVER.returnConfirm.noReason,
 };
+// The driver's own task ends by the same path as on the active card (stores/driver.ts: the outbox).
 const giveBack = (task: Task, reason: ReturnReason | null) =>
-  run(
-    () => useTasks.getState().giveBack(task.id, reason),
-    () => TOAST.returnedToPool,
-    TOAST.returnError,
-  );
+  closeOwnTask(() => useDriver.getState().returnTask(reason, task), TOAST.returnError);
 
 /** Staff 'Retener' (CONTRACT §15): an optional reason, shown on every card while it is held. */
 const HOLD_REASON: ReasonField<string> = {
@@ -331,11 +329,7 @@ function BoardDialogs({ dialog, close, me }: DialogsProps) {
           message={UI_DRIVER.completeConfirm.message(named(dialog.task))}
           confirmLabel={UI_DRIVER.completeConfirm.confirm}
           onConfirm={() =>
-            run(
-              () => useTasks.getState().complete(dialog.task.id),
-              (m) => String(m),
-              TOAST.completeError,
-            )
+            closeOwnTask(() => useDriver.getState().complete(dialog.task), TOAST.completeError)
           }
         />
       )}

@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { CircleCheckBig, MapPin, TriangleAlert, Truck, Undo2 } from 'lucide-react';
 import { RETURN_REASONS, type ReturnReason } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { PRIORITY_LABELS, TOAST, UI_DRIVER, VEHICLE_BADGES, taskLabel } from '@shared/labels';
 import { formatDateTime } from '@shared/time';
-import { ApiError } from '../../api';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
@@ -14,8 +12,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { Spinner } from '../../components/Spinner';
 import { PRIORITY_TONE, VEHICLE_TONE } from '../../components/tones';
-import { useDriver } from '../../stores/driver';
-import { toastError } from '../../toast';
+import { closeOwnTask, useDriver } from '../../stores/driver';
 
 const T = UI_DRIVER.activeTask;
 
@@ -146,27 +143,6 @@ interface DialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
-/**
- * Runs a driver action: the server's message as the toast (or, kept on the phone without a server, that
- * it will be sent), or its detail / the SPEC §8 fallback. A 409 means the task changed under us
- * (reassigned, already returned): reload the active task.
- */
-async function run(action: () => Promise<string | null>, fallback: string): Promise<void> {
-  try {
-    const message = await action();
-    if (message === null) toast(UI_DRIVER.offline.queued);
-    else toast.success(message);
-  } catch (err) {
-    toastError(err, fallback);
-    if (err instanceof ApiError && err.status === 409)
-      void useDriver
-        .getState()
-        .loadActive()
-        .catch(() => undefined);
-    throw err;
-  }
-}
-
 function CompleteDialog({ task, open, onOpenChange }: DialogProps) {
   const C = UI_DRIVER.completeConfirm;
   return (
@@ -177,7 +153,7 @@ function CompleteDialog({ task, open, onOpenChange }: DialogProps) {
       message={C.message(nameOf(task))}
       confirmLabel={C.confirm}
       variant="success"
-      onConfirm={() => run(() => useDriver.getState().complete(), TOAST.completeError)}
+      onConfirm={() => closeOwnTask(() => useDriver.getState().complete(), TOAST.completeError)}
     />
   );
 }
@@ -200,7 +176,7 @@ function ReturnDialog({ task, open, onOpenChange }: DialogProps) {
       message={R.message(nameOf(task))}
       confirmLabel={R.confirm}
       variant="warning"
-      onConfirm={() => run(() => useDriver.getState().returnTask(reason), TOAST.returnError)}
+      onConfirm={() => closeOwnTask(() => useDriver.getState().returnTask(reason), TOAST.returnError)}
     >
       <fieldset>
         <legend className="mb-2 text-sm font-semibold text-slate-800">{R.reason}</legend>
