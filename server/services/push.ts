@@ -102,20 +102,19 @@ export function requirePushService(endpoint: string): void {
 
 /**
  * At start: subscriptions stored before the list (or under another PUSH_ALLOWED_HOSTS) are deleted, so
- * no push goes to them. Returns how many.
+ * no push goes to them.
  */
-export async function dropForeignSubscriptions(): Promise<number> {
+export async function dropForeignSubscriptions(): Promise<void> {
   const rows = await db
     .select({ id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint })
     .from(pushSubscriptions);
   const foreign = rows.filter((r) => !isPushService(r.endpoint)).map((r) => r.id);
-  if (foreign.length === 0) return 0;
+  if (foreign.length === 0) return;
   await tx(async () => {
     for (let i = 0; i < foreign.length; i += 500)
       await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, foreign.slice(i, i + 500)));
   });
   logger.info({ deleted: foreign.length }, 'suscripciones push de servicios no admitidos borradas');
-  return foreign.length;
 }
 
 /**
