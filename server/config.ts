@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import express from 'express';
-import { STARTUP_ERR } from '@shared/labels';
+import { PUSH_STARTUP_ERR, STARTUP_ERR } from '@shared/labels';
 import { email, newPassword } from '@shared/schemas/auth';
 
 /**
@@ -48,6 +48,13 @@ export interface Config {
   /** TLS_CERT + TLS_KEY (CONTRACT §16): PEM files; with them the server speaks HTTPS itself. */
   tlsCert: string | undefined;
   tlsKey: string | undefined;
+  /**
+   * PUSH_ALLOWED_HOSTS (CONTRACT §23): push services besides the browsers' own, as the URL parser writes
+   * their host names; any port, trusted as listed (services/push.ts).
+   */
+  pushAllowedHosts: string[];
+  /** PUSH_PROXY: an http(s) proxy the pushes go through (web-push's `proxy` option). */
+  pushProxy: string | undefined;
 }
 
 /** Who the push services may contact about this server's pushes, unless VAPID_SUBJECT says otherwise. */
@@ -76,7 +83,27 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
     vapidSubject: env.VAPID_SUBJECT?.trim() || DEFAULT_VAPID_SUBJECT,
     tlsCert: env.TLS_CERT?.trim() || undefined,
     tlsKey: env.TLS_KEY?.trim() || undefined,
+    pushAllowedHosts: (env.PUSH_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean)
+      .map((h) => hostName(h) ?? h),
+    pushProxy: env.PUSH_PROXY?.trim() || undefined,
   };
+}
+
+/**
+ * A bare host (a name or an address, `[…]` for IPv6) as the WHATWG URL parser writes it (lower case,
+ * IPv4 in dotted decimal), or null when it is more than a host (a port, a path, credentials) or none.
+ */
+export function hostName(entry: string): string | null {
+  try {
+    const url = new URL(`https://${entry}`);
+    const bare = url.host === url.hostname && url.pathname === '/' && !url.username && !url.password;
+    return bare && !url.search && !url.hash && !entry.includes('/') ? url.hostname : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Off unless set: only a proxy named here makes X-Forwarded-For believed (`1` = one hop). */
@@ -152,6 +179,7 @@ export function checkConfig(c: Config = config): void {
   if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel))
     throw new StartupError(STARTUP_ERR.logLevel(c.logLevel, LOG_LEVELS));
   checkVapid(c);
+  checkPush(c);
   checkTls(c);
   // Express compiles the list of addresses/CIDRs when the setting is made: let it judge, once, here.
   try {
@@ -185,6 +213,21 @@ function checkVapid(c: Config): void {
     throw new StartupError(STARTUP_ERR.vapidKeys);
   if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(c.vapidSubject))
     throw new StartupError(STARTUP_ERR.vapidSubject(c.vapidSubject));
+}
+
+/** PUSH_ALLOWED_HOSTS lists hosts (no ports, paths or credentials); PUSH_PROXY is an http(s) URL. */
+function checkPush(c: Config): void {
+  const wrong = c.pushAllowedHosts.find((h) => hostName(h) !== h);
+  if (wrong !== undefined) throw new StartupError(PUSH_STARTUP_ERR.allowedHosts(wrong));
+  if (c.pushProxy === undefined) return;
+  let proxy: URL | undefined;
+  try {
+    proxy = new URL(c.pushProxy);
+  } catch {
+    proxy = undefined;
+  }
+  if (proxy?.protocol !== 'http:' && proxy?.protocol !== 'https:')
+    throw new StartupError(PUSH_STARTUP_ERR.proxy);
 }
 
 export function configure(overrides: Partial<Config>): Config {

@@ -21,7 +21,7 @@ export const POLICY = {
   'driver:tasks': DRIVER,
   'timeclock:use': DRIVER,
   'push:public-key': ANY, // CONTRACT §16: the VAPID key is public
-  'push:subscribe': DRIVER, // a driver's own push subscriptions
+  'push:subscribe': ANY, // one's own push subscriptions (CONTRACT §24: staff too)
   'timeclock:supervise': SUPERVISORS,
   'timeclock:correct': SUPERVISORS, // CONTRACT §15: adding or removing a driver's punch
   'reports:read': SUPERVISORS,

@@ -26,6 +26,7 @@ import type { IoServer } from './realtime/emit';
 import { presence } from './services/presence';
 import { registerPresenceEffects } from './services/presence-effects';
 import { ensureFirstAdmin } from './services/bootstrap';
+import { dropForeignSubscriptions } from './services/push';
 import { sharedSetting } from './services/settings';
 import { JWT_SECRET_SETTING, newJwtSecret } from './config';
 import { startBackgroundJobs } from './services/jobs';
@@ -55,6 +56,8 @@ export async function startServer(
   const prepare = async () => {
     await presence.reset();
     await ensureFirstAdmin(config.adminEmail, config.adminPassword, opts.print);
+    // CONTRACT §23: no push goes to an endpoint outside the push services (stored before the list).
+    await dropForeignSubscriptions();
   };
   if (isPostgres) await openPostgresDatabase(prepare);
   else await openDatabase(config.dbPath, prepare);

@@ -83,6 +83,17 @@ export const WALL_PAGE_MS = 10_000;
 export const ALERT_VIBRATION_MS = [400, 150, 400] as const;
 /** The screen a tapped task notification opens (the driver's screen lives on the dashboard route). */
 export const PUSH_OPEN_PATH = '/dashboard';
+/**
+ * CONTRACT §23: the browsers' push services, the only hosts a push endpoint may name (https, port 443;
+ * the server adds PUSH_ALLOWED_HOSTS). `*.x` matches a name under x, never x itself.
+ */
+export const PUSH_SERVICE_HOSTS = [
+  'fcm.googleapis.com', // Chrome, Edge, most Android browsers
+  '*.push.services.mozilla.com', // Firefox
+  '*.notify.windows.com', // Edge's older endpoints (WNS)
+  'web.push.apple.com', // Safari, iOS home-screen apps
+  '*.push.apple.com',
+] as const;
 
 /** CONTRACT §16 offline queue: a queued action's request that got no answer this long counts as offline. */
 export const OFFLINE_REQUEST_TIMEOUT_MS = 8000;

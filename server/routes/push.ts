@@ -1,10 +1,11 @@
-// Web Push (CONTRACT §16, §12): the VAPID public key for any signed-in user; a driver's own subscriptions.
+// Web Push (CONTRACT §16, §23, §24): the VAPID public key and one's own subscriptions, for any signed-in
+// user; an endpoint must be a browser's push service (CONTRACT §23).
 import { Router } from 'express';
 import { PUSH_MSG } from '@shared/labels';
 import { pushSubscriptionSchema, pushUnsubscribeSchema, type PushPublicKey } from '@shared/schemas';
 import { currentUser, requireAuth } from '../http/auth';
 import { parseBody } from '../http/validate';
-import { subscribe, unsubscribe, vapidKeys } from '../services/push';
+import { requirePushService, subscribe, unsubscribe, vapidKeys } from '../services/push';
 
 export const pushRoutes = Router();
 
@@ -14,11 +15,15 @@ pushRoutes.get('/push/public-key', requireAuth('push:public-key'), (_req, res) =
 });
 
 pushRoutes.post('/push/subscriptions', requireAuth('push:subscribe'), async (req, res) => {
-  await subscribe(currentUser(req).id, parseBody(pushSubscriptionSchema, req));
+  const input = parseBody(pushSubscriptionSchema, req);
+  requirePushService(input.endpoint);
+  await subscribe(currentUser(req).id, input);
   res.json({ message: PUSH_MSG.subscribed });
 });
 
 pushRoutes.delete('/push/subscriptions', requireAuth('push:subscribe'), async (req, res) => {
-  await unsubscribe(currentUser(req).id, parseBody(pushUnsubscribeSchema, req).endpoint);
+  const { endpoint } = parseBody(pushUnsubscribeSchema, req);
+  requirePushService(endpoint);
+  await unsubscribe(currentUser(req).id, endpoint);
   res.json({ message: PUSH_MSG.unsubscribed });
 });

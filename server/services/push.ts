@@ -2,18 +2,22 @@
 // `task_assigned` / `task_closed_by_staff` notification to a locked phone. A push is sent after the
 // change's commit and never blocks nor fails the request: a push service that does not answer costs a
 // warning in the log; one that answers 404 or 410 (the browser dropped the subscription) loses the row.
+// An endpoint names where the server connects (CONTRACT §23): only the browsers' push services (or
+// PUSH_ALLOWED_HOSTS) are accepted, and a push goes only to a public address (http/outbound.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import webpush from 'web-push';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { PUSH_SERVICE_HOSTS } from '@shared/constants';
 import { PUSH_INPUT, STARTUP_ERR } from '@shared/labels';
 import type { PushPayload, PushSubscriptionInput } from '@shared/schemas';
 import { config, StartupError } from '../config';
 import { db, inTransaction, tx } from '../db';
 import { pushSubscriptions, users } from '../db/tables';
 import { now } from '../clock';
-import { notFound } from '../http/errors';
+import { badRequest, notFound } from '../http/errors';
+import { outboundAgent } from '../http/outbound';
 import { logger } from '../logger';
 import { withoutKey } from './idempotency';
 
@@ -68,9 +72,55 @@ export function vapidKeys(): VapidKeys {
   return cached.keys;
 }
 
+/** `*.x` matches a name under x, never x itself. */
+const listed = (host: string) =>
+  PUSH_SERVICE_HOSTS.some((entry) =>
+    entry.startsWith('*.') ? host.endsWith(entry.slice(1)) : host === entry,
+  );
+
 /**
- * Stores the browser's subscription for the driver, or updates it: an endpoint already stored (for them
- * or, on a shared phone, for another driver) moves to this driver with the new keys.
+ * Whether an endpoint is an https URL, without credentials, of a browser's push service on port 443 or of
+ * a PUSH_ALLOWED_HOSTS host on any port. The WHATWG parser's host name is judged: `0x7f000001`, `127.1`,
+ * upper case and the like arrive normalised, and a trailing dot is not the listed name.
+ */
+export function isPushService(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return false;
+  if (config.pushAllowedHosts.includes(url.hostname)) return true;
+  return url.port === '' && listed(url.hostname);
+}
+
+/** The route's check of an endpoint: anything but a push service is a 400. */
+export function requirePushService(endpoint: string): void {
+  if (!isPushService(endpoint)) throw badRequest(PUSH_INPUT.serviceNotAllowed);
+}
+
+/**
+ * At start: subscriptions stored before the list (or under another PUSH_ALLOWED_HOSTS) are deleted, so
+ * no push goes to them.
+ */
+export async function dropForeignSubscriptions(): Promise<void> {
+  const rows = await db
+    .select({ id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint })
+    .from(pushSubscriptions);
+  const foreign = rows.filter((r) => !isPushService(r.endpoint)).map((r) => r.id);
+  if (foreign.length === 0) return;
+  await tx(async () => {
+    for (let i = 0; i < foreign.length; i += 500)
+      await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.id, foreign.slice(i, i + 500)));
+  });
+  logger.info({ deleted: foreign.length }, 'suscripciones push de servicios no admitidos borradas');
+}
+
+/**
+ * Stores the browser's subscription for the user (a driver, or staff: CONTRACT §23), or updates it: an
+ * endpoint already stored (for them or, on a shared device, for another user) moves to this user with the
+ * new keys.
  */
 export async function subscribe(userId: string, input: PushSubscriptionInput): Promise<void> {
   await tx(async () => {
@@ -91,7 +141,7 @@ export async function subscribe(userId: string, input: PushSubscriptionInput): P
   });
 }
 
-/** Removes one of the driver's subscriptions; an unknown endpoint, or another user's, is a 404. */
+/** Removes one of the user's subscriptions; an unknown endpoint, or another user's, is a 404. */
 export async function unsubscribe(userId: string, endpoint: string): Promise<void> {
   const removed = await tx(() =>
     db
@@ -140,8 +190,21 @@ async function forget(sub: SubscriptionRow): Promise<void> {
   }
 }
 
+/** Names resolved and checked by the socket itself; PUSH_ALLOWED_HOSTS as listed (the URL's bare host). */
+const pushAgent = outboundAgent({
+  trusted: (host) => config.pushAllowedHosts.some((h) => h.replace(/^\[(.*)\]$/, '$1') === host),
+});
+
+/**
+ * How a push leaves: through PUSH_PROXY (which then resolves the name: the address check is its job,
+ * docs/SECURITY.md), else through the checked agent.
+ */
+const route = () => (config.pushProxy ? { proxy: config.pushProxy } : { agent: pushAgent });
+
 async function sendOne(sub: SubscriptionRow, body: string, keys: VapidKeys): Promise<void> {
   try {
+    // A row another node stored under a longer PUSH_ALLOWED_HOSTS: not sent from here (and gone at our next start).
+    if (!isPushService(sub.endpoint)) throw new Error('servicio de avisos no admitido');
     await webpush.sendNotification(
       { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
       body,
@@ -150,6 +213,7 @@ async function sendOne(sub: SubscriptionRow, body: string, keys: VapidKeys): Pro
         urgency: 'high',
         contentEncoding: 'aes128gcm',
         timeout: PUSH_TIMEOUT_MS,
+        ...route(),
         vapidDetails: {
           subject: config.vapidSubject,
           publicKey: keys.publicKey,

@@ -13,6 +13,15 @@ export const PUSH_INPUT = {
   p256dh: 'La clave p256dh debe ser una clave pública P-256 en base64url',
   auth: 'La clave auth debe ser un secreto de 16 bytes en base64url',
   subscriptionNotFound: 'Suscripción no encontrada',
+  /** CONTRACT §23: an endpoint that is not an https URL of a browser's push service (or PUSH_ALLOWED_HOSTS). */
+  serviceNotAllowed: 'Servicio de avisos no admitido',
+} as const;
+
+/** Start-up refusals (CONTRACT §14) of the push settings. PUSH_PROXY is not echoed: it may carry a password. */
+export const PUSH_STARTUP_ERR = {
+  allowedHosts: (entry: string) =>
+    `PUSH_ALLOWED_HOSTS debe ser una lista de nombres o direcciones separados por comas, sin puerto ni ruta (no sirve «${entry}»)`,
+  proxy: 'PUSH_PROXY debe ser una URL http:// o https:// (la del proxy por el que salen los avisos)',
 } as const;
 
 /** What the service worker shows when a push carries no usable title. */
@@ -35,6 +44,8 @@ export const PUSH_UI = {
   iosHint:
     'En iPhone los avisos solo llegan a la app instalada: toca Compartir › Añadir a pantalla de inicio y ábrela desde el icono (iOS 16.4 o posterior).',
   dismiss: 'Entendido',
+  /** Staff's header button (CONTRACT §23): the same avisos on an office computer or a manager's phone. */
+  staffEnable: 'Activar avisos en este dispositivo',
   /** Why `Activar avisos` did not work (a toast). */
   failed: {
     unsupported: 'Este navegador no puede recibir avisos',

@@ -4,18 +4,14 @@ import { PUSH_INPUT } from '../labels/push';
 /** The longest push-service endpoint accepted (CONTRACT §16). */
 export const PUSH_ENDPOINT_MAX = 1000;
 
-/** An https URL, as every browser's push service gives (Web Push needs TLS). */
+/**
+ * A URL. Which ones the server sends to (https, a browser's push service: CONTRACT §23) it judges itself
+ * with its PUSH_ALLOWED_HOSTS, answering `Servicio de avisos no admitido` (server/services/push.ts).
+ */
 const endpoint = z
   .string({ error: PUSH_INPUT.endpoint })
   .max(PUSH_ENDPOINT_MAX, PUSH_INPUT.endpointTooLong(PUSH_ENDPOINT_MAX))
-  .refine((s) => {
-    try {
-      const url = new URL(s);
-      return url.protocol === 'https:' && url.hostname !== '' && !/\s/.test(s);
-    } catch {
-      return false;
-    }
-  }, PUSH_INPUT.endpoint);
+  .refine((s) => URL.canParse(s) && !/\s/.test(s), PUSH_INPUT.endpoint);
 
 // RFC 8291: the browser's P-256 public key, uncompressed (65 bytes, first 0x04 → "B…", 87 characters
 // of base64url), and its 16-byte authentication secret (22 characters); padding is tolerated.

@@ -53,7 +53,7 @@ const pushSubscription = () => {
   const ecdh = crypto.createECDH('prime256v1');
   ecdh.generateKeys();
   return {
-    endpoint: `https://push.example.com/${crypto.randomUUID()}`,
+    endpoint: `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`,
     keys: {
       p256dh: ecdh.getPublicKey().toString('base64url'),
       auth: crypto.randomBytes(16).toString('base64url'),
@@ -134,7 +134,9 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['POST /admin/system/clear-all-tokens',            () => ({ method: 'post', path: '/api/admin/system/clear-all-tokens' }),                                           401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['POST /auth/change-password',                     () => ({ method: 'post', path: '/api/auth/change-password', body: { current_password: PASSWORD, new_password: 'otra-clave-segura' } }), 401, 401, 401, 401, 401, 200, 200, 200, 200],
   ['GET /push/public-key',                           () => ({ method: 'get', path: '/api/push/public-key' }),                                                          401, 401, 401, 401, 401, 200, 200, 200, 200],
-  ['POST /push/subscriptions',                       () => ({ method: 'post', path: '/api/push/subscriptions', body: pushSubscription() }),                         401, 401, 401, 401, 401, 200, 403, 403, 403],
+  ['POST /push/subscriptions',                       () => ({ method: 'post', path: '/api/push/subscriptions', body: pushSubscription() }),                         401, 401, 401, 401, 401, 200, 200, 200, 200],
+  // Past the role gate everyone reaches the service, which knows no such subscription of theirs.
+  ['DELETE /push/subscriptions',                     () => ({ method: 'delete', path: '/api/push/subscriptions', body: { endpoint: pushSubscription().endpoint } }), 401, 401, 401, 401, 401, 404, 404, 404, 404],
   ['POST /admin/timeclock/punches',                  async () => ({ method: 'post', path: '/api/admin/timeclock/punches', body: { user_id: (await makeUser('conductor')).user.id, clock_type: 'entrada', timestamp: new Date(nowMs() - 3_600_000).toISOString(), reason: 'Olvidó fichar' } }), 401, 401, 401, 401, 401, 403, 403, 201, 201],
   ['PUT /admin/users/{id}',                          async () => ({ method: 'put', path: `/api/admin/users/${(await makeUser('gestor')).user.id}`, body: { name: 'Nombre Corregido' } }), 401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['POST /admin/users/{id}/reset-password',          async () => ({ method: 'post', path: `/api/admin/users/${(await makeUser('gestor')).user.id}/reset-password` }),              401, 401, 401, 401, 401, 403, 403, 403, 200],

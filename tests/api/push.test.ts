@@ -2,18 +2,28 @@
 // moved, removed, validated, role-gated) and the pushes a `task_assigned` / `task_closed_by_staff`
 // notification starts after the commit — web-push's sender is spied on here; tests/process/push.test.ts
 // sends real encrypted pushes to a local push service.
+import dns from 'node:dns';
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import webpush from 'web-push';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PUSH_INPUT, PUSH_MSG, STARTUP_ERR } from '@shared/labels';
-import { checkConfig, config, configure, DEFAULT_VAPID_SUBJECT } from '../../server/config';
+import { PUSH_INPUT, PUSH_MSG, PUSH_STARTUP_ERR, STARTUP_ERR } from '@shared/labels';
+import { checkConfig, config, configure, DEFAULT_VAPID_SUBJECT, loadConfig } from '../../server/config';
+import { startServer } from '../../server/server';
 import { pushSubscriptions } from '../../server/db/tables';
-import { PUSH_SUBSCRIPTIONS_MAX, PUSH_TTL_S, VAPID_FILE, vapidKeys } from '../../server/services/push';
-import { db, makePunch, makeTask, makeUser, setupApp } from '../helpers/context';
+import { logger } from '../../server/logger';
+import {
+  PUSH_SUBSCRIPTIONS_MAX,
+  PUSH_TTL_S,
+  VAPID_FILE,
+  pushToUser,
+  vapidKeys,
+} from '../../server/services/push';
+import { db, makePunch, makeTask, makeUser, now, setupApp, setupServer, tx } from '../helpers/context';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 beforeEach(async () => {
@@ -34,7 +44,7 @@ function browserKeys() {
   };
 }
 let seq = 0;
-const subscription = (host = 'push.example.com') => ({
+const subscription = (host = 'fcm.googleapis.com') => ({
   endpoint: `https://${host}/send/${++seq}-${crypto.randomUUID()}`,
   keys: browserKeys(),
 });
@@ -205,33 +215,35 @@ describe('POST/DELETE /api/push/subscriptions', () => {
     expect(await rowsOf(staying.user.id)).toHaveLength(1);
   });
 
-  it('staff get 403 on subscriptions (conductor only); no token is a 401', async () => {
+  it('staff subscribe and unsubscribe their own devices too (CONTRACT §24); no token is a 401', async () => {
     for (const role of ['gestor', 'manager', 'admin'] as const) {
       const who = await makeUser(role);
-      const post = await api().post('/api/push/subscriptions').set(who.auth).send(subscription());
-      expect(post.status, role).toBe(403);
+      const sub = subscription();
+      const post = await api().post('/api/push/subscriptions').set(who.auth).send(sub);
+      expect(post.status, role).toBe(200);
+      expect((await rowsOf(who.user.id)).map((r) => r.endpoint)).toEqual([sub.endpoint]);
       const del = await api()
         .delete('/api/push/subscriptions')
         .set(who.auth)
-        .send({ endpoint: 'https://a.b/c' });
-      expect(del.status, role).toBe(403);
+        .send({ endpoint: sub.endpoint });
+      expect(del.status, role).toBe(200);
       expect(await rowsOf(who.user.id)).toEqual([]);
     }
     expect((await api().post('/api/push/subscriptions').send(subscription())).status).toBe(401);
-    expect((await api().delete('/api/push/subscriptions').send({ endpoint: 'https://a.b/c' })).status).toBe(
-      401,
-    );
+    const anonymous = await api()
+      .delete('/api/push/subscriptions')
+      .send({ endpoint: subscription().endpoint });
+    expect(anonymous.status).toBe(401);
   });
 
   const good = subscription();
   const invalid: [string, unknown, string][] = [
     ['no body', undefined, PUSH_INPUT.endpoint],
-    ['an http endpoint', { ...good, endpoint: 'http://push.example.com/x' }, PUSH_INPUT.endpoint],
     ['an endpoint that is not a URL', { ...good, endpoint: 'no es una url' }, PUSH_INPUT.endpoint],
     ['a numeric endpoint', { ...good, endpoint: 42 }, PUSH_INPUT.endpoint],
     [
       'an endpoint over 1000 characters',
-      { ...good, endpoint: `https://push.example.com/${'a'.repeat(1000)}` },
+      { ...good, endpoint: `https://fcm.googleapis.com/${'a'.repeat(1000)}` },
       PUSH_INPUT.endpointTooLong(1000),
     ],
     ['no keys', { endpoint: good.endpoint }, PUSH_INPUT.keysRequired],
@@ -270,10 +282,172 @@ describe('POST/DELETE /api/push/subscriptions', () => {
 
   it('400 for a DELETE without a valid endpoint', async () => {
     const driver = await makeUser('conductor');
-    for (const body of [{}, { endpoint: 'http://push.example.com/x' }, { endpoint: ['https://a.b/c'] }]) {
+    for (const [body, detail] of [
+      [{}, PUSH_INPUT.endpoint],
+      [{ endpoint: ['https://fcm.googleapis.com/c'] }, PUSH_INPUT.endpoint],
+      [{ endpoint: 'http://fcm.googleapis.com/x' }, PUSH_INPUT.serviceNotAllowed],
+      [{ endpoint: 'https://10.0.0.1/x' }, PUSH_INPUT.serviceNotAllowed],
+    ] as const) {
       const res = await api().delete('/api/push/subscriptions').set(driver.auth).send(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.detail).toContain(PUSH_INPUT.endpoint);
+      expect(res.body.detail).toContain(detail);
+    }
+  });
+});
+
+describe('only the browsers’ push services (CONTRACT §23)', () => {
+  // The tests' own PUSH_ALLOWED_HOSTS (127.0.0.1, tests/helpers/setup-env.ts) is left out here.
+  const allowedHosts = config.pushAllowedHosts;
+  beforeEach(() => configure({ pushAllowedHosts: [] }));
+  afterEach(() => configure({ pushAllowedHosts: allowedHosts, pushProxy: undefined }));
+
+  const refused: [string, string][] = [
+    ['loopback with a port', 'https://127.0.0.1:8443/x'],
+    ['localhost', 'https://localhost/x'],
+    ['the cloud metadata address', 'https://169.254.169.254/x'],
+    ['a private address', 'https://10.0.0.1/x'],
+    ['loopback written in hex', 'https://0x7f000001/x'],
+    ['loopback written short', 'https://127.1/x'],
+    ['IPv6 loopback', 'https://[::1]/x'],
+    ['credentials in the URL', 'https://user:pw@fcm.googleapis.com/x'],
+    ['a user name alone', 'https://user@fcm.googleapis.com/x'],
+    ['plain http', 'http://fcm.googleapis.com/x'],
+    ['another port', 'https://fcm.googleapis.com:8443/x'],
+    ['a listed name inside another domain', 'https://evilfcm.googleapis.com.attacker.com/x'],
+    ['a name ending like a listed one', 'https://evilfcm.googleapis.com/x'],
+    ['the bare apex of a wildcard', 'https://push.services.mozilla.com/x'],
+    ['a trailing dot', 'https://fcm.googleapis.com./x'],
+    ['another scheme', 'ftp://fcm.googleapis.com/x'],
+  ];
+  for (const [what, endpoint] of refused)
+    it(`400 \`Servicio de avisos no admitido\` for ${what}: ${endpoint}`, async () => {
+      const driver = await makeUser('conductor');
+      const res = await api()
+        .post('/api/push/subscriptions')
+        .set(driver.auth)
+        .send({ endpoint, keys: browserKeys() });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ detail: PUSH_INPUT.serviceNotAllowed });
+      expect(await rowsOf(driver.user.id)).toEqual([]);
+    });
+
+  it('accepts the push services of Chrome, Firefox, Safari and Edge, in any letter case', async () => {
+    const driver = await makeUser('conductor');
+    const endpoints = [
+      'https://fcm.googleapis.com/fcm/send/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/x',
+      'https://web.push.apple.com/x',
+      'https://api.push.apple.com/x',
+      'https://wns2-par02p.notify.windows.com/w/?token=abc',
+      'https://FCM.GoogleAPIs.com:443/fcm/send/upper',
+    ];
+    for (const endpoint of endpoints) {
+      const res = await api()
+        .post('/api/push/subscriptions')
+        .set(driver.auth)
+        .send({ endpoint, keys: browserKeys() });
+      expect(res.status, endpoint).toBe(200);
+    }
+    expect(await rowsOf(driver.user.id)).toHaveLength(endpoints.length);
+  });
+
+  it('a PUSH_ALLOWED_HOSTS host is accepted on any port (https only, no credentials); the list is exact', async () => {
+    const driver = await makeUser('conductor');
+    configure({ pushAllowedHosts: ['127.0.0.1', 'push.lan'] });
+    const post = (endpoint: string) =>
+      api().post('/api/push/subscriptions').set(driver.auth).send({ endpoint, keys: browserKeys() });
+    for (const endpoint of [
+      'https://127.0.0.1:8443/push/1',
+      'https://127.0.0.1/push/2',
+      'https://PUSH.lan:9/x',
+    ])
+      expect((await post(endpoint)).status, endpoint).toBe(200);
+    for (const endpoint of ['http://127.0.0.1:8443/x', 'https://a:b@push.lan/x', 'https://127.0.0.2/x'])
+      expect((await post(endpoint)).body, endpoint).toEqual({ detail: PUSH_INPUT.serviceNotAllowed });
+    configure({ pushAllowedHosts: [] });
+    expect((await post('https://127.0.0.1:8443/push/3')).status).toBe(400);
+  });
+
+  it('PUSH_ALLOWED_HOSTS is read as the URL parser writes hosts; start-up refuses an entry with a port or a path', () => {
+    const env = { JWT_SECRET: 'x'.repeat(40), DB_PATH: ':memory:' };
+    expect(
+      loadConfig({ ...env, PUSH_ALLOWED_HOSTS: ' 127.0.0.1 , Push.LAN,[::1]' }).pushAllowedHosts,
+    ).toEqual(['127.0.0.1', 'push.lan', '[::1]']);
+    const base = { ...config, jwtSecret: 'x'.repeat(40), adminEmail: undefined, adminPassword: undefined };
+    for (const entry of ['127.0.0.1:8443', 'push.lan/x', 'a@push.lan'])
+      expect(() =>
+        checkConfig({
+          ...base,
+          pushAllowedHosts: loadConfig({ ...env, PUSH_ALLOWED_HOSTS: entry }).pushAllowedHosts,
+        }),
+      ).toThrow(PUSH_STARTUP_ERR.allowedHosts(entry));
+    expect(() => checkConfig({ ...base, pushProxy: 'socks5://proxy:1080' })).toThrow(PUSH_STARTUP_ERR.proxy);
+    expect(() => checkConfig({ ...base, pushProxy: 'http://proxy.lan:3128' })).not.toThrow();
+  });
+
+  it('at send time a listed service that resolves to 127.0.0.1 gets no connection, only a warning', async () => {
+    const driver = await makeUser('conductor');
+    const endpoint = `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`;
+    await api().post('/api/push/subscriptions').set(driver.auth).send({ endpoint, keys: browserKeys() });
+    const system = dns.promises.lookup.bind(dns.promises);
+    const resolve = vi
+      .spyOn(dns.promises, 'lookup')
+      .mockImplementation(((host: string, options: dns.LookupAllOptions) =>
+        host === 'fcm.googleapis.com'
+          ? Promise.resolve([{ address: '127.0.0.1', family: 4 }])
+          : system(host, options)) as typeof dns.promises.lookup);
+    const warn = vi.spyOn(logger, 'warn');
+    await pushToUser(driver.user.id, { type: 'task_assigned', task_id: null, title: 't', body: 'b' });
+    expect(resolve).toHaveBeenCalledWith('fcm.googleapis.com', expect.anything());
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({
+        // The refusal itself (tests/unit/outbound.test.ts: no socket is opened), not a refused connection.
+        err: expect.stringMatching(
+          /fcm\.googleapis\.com resuelve a 127\.0\.0\.1, una dirección que no es pública/,
+        ),
+        push_service: 'https://fcm.googleapis.com',
+      }),
+      'no se pudo enviar un aviso push',
+    );
+    // The subscription stays: the service may resolve properly later.
+    expect(await rowByEndpoint(endpoint)).toBeDefined();
+  });
+
+  it('a push leaves through the checked agent, or through PUSH_PROXY when set', async () => {
+    const send = vi
+      .spyOn(webpush, 'sendNotification')
+      .mockResolvedValue({ statusCode: 201, body: '', headers: {} });
+    const driver = await makeUser('conductor');
+    await api().post('/api/push/subscriptions').set(driver.auth).send(subscription());
+    const payload = { type: 'task_assigned', task_id: null, title: 't', body: 'b' } as const;
+    await pushToUser(driver.user.id, payload);
+    expect(send.mock.calls[0][2]).toMatchObject({ agent: expect.any(https.Agent) });
+    expect(send.mock.calls[0][2]).not.toHaveProperty('proxy');
+    configure({ pushProxy: 'http://proxy.lan:3128' });
+    await pushToUser(driver.user.id, payload);
+    expect(send.mock.calls[1][2]).toMatchObject({ proxy: 'http://proxy.lan:3128' });
+    expect(send.mock.calls[1][2]).not.toHaveProperty('agent');
+  });
+
+  it('at start, stored subscriptions outside the list are deleted and the others kept', async () => {
+    const server = await setupServer();
+    const driver = await makeUser('conductor');
+    const row = (endpoint: string) => ({
+      id: crypto.randomUUID(),
+      userId: driver.user.id,
+      endpoint,
+      ...browserKeys(),
+      createdAt: now(),
+    });
+    const kept = row('https://fcm.googleapis.com/fcm/send/kept');
+    const foreign = [row('https://169.254.169.254/latest/meta-data'), row('https://push.example.com/old')];
+    await tx(() => db.insert(pushSubscriptions).values([kept, ...foreign]));
+    await server.close();
+    const again = await startServer({ port: 0, host: '127.0.0.1', print: () => {} });
+    try {
+      expect((await rowsOf(driver.user.id)).map((r) => r.endpoint)).toEqual([kept.endpoint]);
+    } finally {
+      await again.close();
     }
   });
 });

@@ -22,7 +22,7 @@ function fakeSubscription() {
   const ecdh = crypto.createECDH('prime256v1');
   ecdh.generateKeys();
   return {
-    endpoint: `https://push.example.test/wp/${crypto.randomUUID()}`,
+    endpoint: `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`,
     p256dh: ecdh.getPublicKey().toString('base64url'),
     auth: crypto.randomBytes(16).toString('base64url'),
   };

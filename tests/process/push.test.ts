@@ -155,7 +155,10 @@ describe('Web Push from the real server to a push service', () => {
   beforeAll(async () => {
     pushPort = await push.listen();
     dbPath = path.join(tempDir('push'), 'torre.db');
-    server = await startServer({ env: { DB_PATH: dbPath, NODE_EXTRA_CA_CERTS: CERT } });
+    // The local push service is on 127.0.0.1: listed as an operator would (CONTRACT §23).
+    server = await startServer({
+      env: { DB_PATH: dbPath, NODE_EXTRA_CA_CERTS: CERT, PUSH_ALLOWED_HOSTS: '127.0.0.1' },
+    });
   });
   afterAll(async () => {
     await cleanup();

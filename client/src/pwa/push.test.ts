@@ -169,12 +169,13 @@ describe('logout drops the subscription (a shared phone)', () => {
     expect(useSession.getState().status).toBe('anonymous');
   });
 
-  it('a user who is not a driver has nothing on the server: only the browser unsubscribes', async () => {
+  it('staff subscribe too (CONTRACT §23): their logout DELETEs the endpoint as well', async () => {
     const push = stubPush({ permission: 'granted', existing: true });
     const fetch = serve();
     signIn({ id: 'g1', name: 'Marta', email: 'marta@patio.es', role: 'gestor' });
     await useSession.getState().logout();
-    expect(calls(fetch)).toEqual(['POST /api/auth/logout']);
+    expect(calls(fetch)).toEqual(['DELETE /api/push/subscriptions', 'POST /api/auth/logout']);
+    expect(sentBody(fetch, 0)).toEqual({ endpoint: ENDPOINT });
     expect(push.first?.unsubscribe).toHaveBeenCalledTimes(1);
   });
 

@@ -1,10 +1,11 @@
-// Web Push in the browser (CONTRACT §16): what this browser can do, the driver's `Activar avisos`
-// (permission → the service worker's push subscription → POST /push/subscriptions), keeping that
-// subscription registered on later visits, and dropping it at logout so the next person on a shared phone
-// gets nothing of the last driver's.
+// Web Push in the browser (CONTRACT §16, §23): what this browser can do, `Activar avisos` (the driver's
+// card, staff's header button: permission → the service worker's push subscription → POST
+// /push/subscriptions), keeping that subscription registered on later visits, and dropping it at logout so
+// the next person on a shared device gets nothing of the last user's.
+import { PUSH_UI } from '@shared/labels';
 import type { PushPublicKey, PushSubscriptionInput } from '@shared/schemas';
 import { api, ApiError, errorText } from '../api';
-import { getStoredToken, getStoredUser } from '../storage';
+import { getStoredToken } from '../storage';
 import { onBeforeLogout, onSessionEnd } from '../stores/session-end';
 
 /**
@@ -25,6 +26,17 @@ export type PushOutcome =
   /** The permission prompt was closed without an answer: asking again is possible. */
   | { status: 'dismissed' }
   | { status: 'failed'; reason: PushFailure; detail: string | null };
+
+const FAILURE_TEXT: Record<PushFailure, string> = {
+  unsupported: PUSH_UI.failed.unsupported,
+  'no-service-worker': PUSH_UI.failed.noServiceWorker,
+  subscribe: PUSH_UI.failed.subscribe,
+  server: PUSH_UI.failed.server,
+};
+
+/** Why `Activar avisos` did not work, as a toast says it: the server's own reason when it gave one. */
+export const failureText = ({ reason, detail }: { reason: PushFailure; detail: string | null }): string =>
+  (reason === 'server' && detail) || FAILURE_TEXT[reason];
 
 /** How long `navigator.serviceWorker.ready` may take before the app is taken as not installed. */
 export const SW_READY_TIMEOUT_MS = 10_000;
@@ -142,8 +154,8 @@ export async function enablePush(): Promise<PushOutcome> {
 }
 
 /**
- * On the driver's screen when the permission is already granted: makes sure the subscription exists and
- * is this driver's on the server (after a logout, on a shared phone, or a browser that renewed it).
+ * On the user's screen when the permission is already granted: makes sure the subscription exists and
+ * is this user's on the server (after a logout, on a shared device, or a browser that renewed it).
  * Never throws; true when the server has it.
  */
 export async function syncPushSubscription(): Promise<boolean> {
@@ -165,8 +177,8 @@ async function currentSubscription(): Promise<PushSubscription | null> {
 }
 
 /**
- * At logout, while the token is still good: the server forgets this phone's subscription (only drivers
- * have any there), then the browser drops it. Never throws.
+ * At logout, while the token is still good: the server forgets this device's subscription (drivers' and
+ * staff's alike), then the browser drops it. Never throws.
  */
 export async function dropPushSubscription(): Promise<void> {
   let subscription: PushSubscription | null;
@@ -178,8 +190,7 @@ export async function dropPushSubscription(): Promise<void> {
   }
   if (!subscription) return;
   try {
-    if (getStoredToken() && getStoredUser()?.role === 'conductor')
-      await api.del(SUBSCRIPTIONS_PATH, { endpoint: subscription.endpoint });
+    if (getStoredToken()) await api.del(SUBSCRIPTIONS_PATH, { endpoint: subscription.endpoint });
   } catch (err) {
     // 404: the server had already forgotten it. Anything else: the unsubscribe below makes the push
     // service answer 410 to the next push, and the server then deletes the row itself.

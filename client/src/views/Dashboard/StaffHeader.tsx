@@ -9,11 +9,15 @@ import { ApproveUsersButton } from '../Approval/ApproveUsersButton';
 import { Brand } from './Brand';
 import { LinkIndicator } from './LinkIndicator';
 import { NotificationBell } from './NotificationBell';
+import { PushButton } from './PushButton';
 import { LogoutButton, UserIdentity } from './SessionControls';
 import { VolumeControl } from './VolumeControl';
 import { VIEW_ICONS } from './views';
 
-/** SPEC §2 non-driver header: title, link, approvals, notifications, user, logout and the view buttons. */
+/**
+ * SPEC §2 non-driver header: title, link, approvals, notifications (and turning on their pushes, CONTRACT
+ * §23), user, logout and the view buttons.
+ */
 export function StaffHeader({ user }: { user: SessionUser }) {
   const view = useUi((s) => s.view);
   const setView = useUi((s) => s.setView);
@@ -28,6 +32,7 @@ export function StaffHeader({ user }: { user: SessionUser }) {
           <Brand />
         </div>
         <div className="flex items-center gap-1 sm:gap-2 md:order-last">
+          <PushButton />
           <NotificationBell />
           <VolumeControl />
           <LogoutButton />

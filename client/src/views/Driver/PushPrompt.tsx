@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { BellOff, BellRing, Smartphone } from 'lucide-react';
 import { PUSH_UI } from '@shared/labels';
 import { Button } from '../../components/Button';
-import { enablePush, pushSupport, syncPushSubscription, type PushFailure } from '../../pwa/push';
+import { enablePush, failureText, pushSupport, syncPushSubscription } from '../../pwa/push';
 import { useReachability } from '../../offline/reachability';
 import { prefs } from '../../storage';
 
@@ -15,13 +15,6 @@ export const PUSH_PREF = {
 } as const;
 
 type View = keyof typeof PUSH_PREF;
-
-const FAILURE_TEXT: Record<PushFailure, string> = {
-  unsupported: PUSH_UI.failed.unsupported,
-  'no-service-worker': PUSH_UI.failed.noServiceWorker,
-  subscribe: PUSH_UI.failed.subscribe,
-  server: PUSH_UI.failed.server,
-};
 
 const shown = (view: View): View | null => (prefs.get(PUSH_PREF[view], false) ? null : view);
 
@@ -134,8 +127,7 @@ export function PushPrompt() {
         toast.success(outcome.message);
         setView(null);
       } else if (outcome.status === 'denied') setView(shown('denied'));
-      else if (outcome.status === 'failed')
-        toast.error((outcome.reason === 'server' && outcome.detail) || FAILURE_TEXT[outcome.reason]);
+      else if (outcome.status === 'failed') toast.error(failureText(outcome));
     } finally {
       setBusy(false);
     }
