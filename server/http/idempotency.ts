@@ -49,7 +49,10 @@ const WITHOUT_KEY: readonly RegExp[] = [
   /^\/api\/gate\/photos\/?$/i,
 ];
 
-/** The raw bodies of keyed POSTs, as the JSON parser read them: their fingerprint is taken over them. */
+/**
+ * The raw bodies of keyed POSTs, as the JSON parser read them: their fingerprint is taken over them. A body
+ * the parser does not read (not JSON) reaches no route either: it counts as empty.
+ */
 const rawBodies = new WeakMap<IncomingMessage, Buffer>();
 
 /** express.json's `verify` (server/app.ts): keeps the raw body of a keyed POST for its fingerprint. */

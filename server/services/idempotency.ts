@@ -130,6 +130,7 @@ const COUNT_SQL = 'SELECT count(*) AS n FROM idempotency_keys WHERE principal = 
 // and another request's row is never overwritten (the middleware then answers with that one's answer).
 const ANSWER_SQL = `UPDATE idempotency_keys SET status = ?, body = ?
      WHERE principal = ? AND key = ? AND status = ${PLACEHOLDER_STATUS} AND body = ?`;
+// Quoted alias: PostgreSQL folds unquoted names to lower case.
 const FIND_SQL = `SELECT fingerprint, status, body, created_at AS "createdAt" FROM idempotency_keys
      WHERE principal = ? AND key = ?`;
 const FORGET_SQL = 'DELETE FROM idempotency_keys WHERE principal = ? AND key = ?';
