@@ -8,7 +8,7 @@ import { JSON_BODY_LIMIT, LOCATION_IMPORT_BODY_LIMIT } from '@shared/constants';
 import { config } from './config';
 import { errorHandler, notFoundHandler } from './http/errors';
 import { forwardedFromProxyOnly } from './http/forwarded';
-import { idempotency } from './http/idempotency';
+import { idempotency, keepRawBody } from './http/idempotency';
 import { apiRoutes } from './routes';
 
 /** The built client; CLIENT_DIST lets parallel test runs serve their own build. */
@@ -74,11 +74,21 @@ export function createApp(): express.Express {
       next();
     });
   }
-  // CONTRACT §16: every authenticated POST honours an Idempotency-Key (server/http/idempotency.ts).
+  // CONTRACT §16, §23: every authenticated POST honours an Idempotency-Key (server/http/idempotency.ts),
+  // bound to its raw body: the parsers keep it (keepRawBody) for the key's fingerprint.
   // A yard's whole catalogue as CSV may exceed the other requests' limit (the JSON parser below then
   // finds the body read already).
-  app.use('/api/admin/locations/import', express.json({ limit: LOCATION_IMPORT_BODY_LIMIT }));
-  app.use('/api', express.json({ limit: JSON_BODY_LIMIT }), idempotency, apiRoutes, notFoundHandler);
+  app.use(
+    '/api/admin/locations/import',
+    express.json({ limit: LOCATION_IMPORT_BODY_LIMIT, verify: keepRawBody }),
+  );
+  app.use(
+    '/api',
+    express.json({ limit: JSON_BODY_LIMIT, verify: keepRawBody }),
+    idempotency,
+    apiRoutes,
+    notFoundHandler,
+  );
 
   if (config.serveClient && fs.existsSync(path.join(CLIENT_DIST, 'index.html'))) {
     app.use(

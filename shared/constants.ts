@@ -101,6 +101,12 @@ export const OFFLINE_REQUEST_TIMEOUT_MS = 8000;
 export const OFFLINE_RETRY_MS = 5000;
 
 /**
+ * CONTRACT §23: how many Idempotency-Keys a principal may use in 24 h (a key counts once its request ran
+ * its effect), by kind of principal: a user, or an API client (§21).
+ */
+export const IDEMPOTENCY_KEYS_PER_DAY = { user: 1_000, api: 100_000 } as const;
+
+/**
  * A read answered 503 with Retry-After — the balancer in front of several nodes with none ready for a
  * moment (CONTRACT §18) — is asked again this many times after that wait (capped), before it fails.
  */

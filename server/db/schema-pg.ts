@@ -320,23 +320,27 @@ export const activityLog = pgTable(
   (t) => [index('activity_time').on(t.timestamp)],
 );
 
-/** `Idempotency-Key` answers (CONTRACT §16): the first answer of an authenticated POST, kept 24 h. */
+/**
+ * `Idempotency-Key` answers (CONTRACT §23): the first answer of a POST that ran its effect, stored in the
+ * same transaction as the effect, replayed for 24 h to the same request (same fingerprint). A key belongs
+ * to its principal: `user:<id>` (an API client's would be `api:<id>`, with its own cap), so no foreign key.
+ */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
-    method: text('method').notNull(),
-    path: text('path').notNull(),
+    principal: text('principal').notNull(),
     key: text('key').notNull(),
+    /** SHA-256 (hex) of the method, the path with its query string and the raw body. */
+    fingerprint: text('fingerprint').notNull(),
     status: integer('status').notNull(),
     body: text('body').notNull(),
     createdAt: ms('created_at').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.method, t.path, t.key] }),
+    primaryKey({ columns: [t.principal, t.key] }),
     index('idempotency_created').on(t.createdAt),
+    // The cap of keys a principal may use in 24 h counts along this one.
+    index('idempotency_principal').on(t.principal, t.createdAt),
   ],
 );
 

@@ -1,11 +1,17 @@
-// Idempotency keys (CONTRACT §16): the phone's offline queue may send an action twice (a lost answer, a
-// retry); the same `Idempotency-Key` by the same user on the same method and path gets the first
-// answer and changes nothing. The key of the request being served travels in an AsyncLocalStorage
-// context; every write transaction of that request (tx(), server/db/index.ts) first inserts a
-// placeholder row for it (status 0, the request's own token as body), so the key commits or rolls back
-// together with the effect. When the answer is known, the middleware (server/http/idempotency.ts) fills
-// in its status and body: a tiny second write. A placeholder that never got its body means the process
-// stopped between the commit and the answer: the action was applied, and a repeat is told so (409).
+// Idempotency keys (CONTRACT §16, §23): the phone's offline queue may send an action twice (a lost answer,
+// a retry); the same `Idempotency-Key` for the same request gets the first answer and changes nothing. A
+// key belongs to its principal (`user:<id>`; an API client's would be `api:<id>`) and is bound to its
+// request by a fingerprint (SHA-256 of the method, the path with its query string and the raw body): the
+// same key for another request is refused (422, in the middleware).
+//
+// Only a request that ran its effect keeps its key. The key of the request being served travels in an
+// AsyncLocalStorage context; every write transaction of that request (tx(), server/db/index.ts) first
+// inserts a placeholder row for it (status 0, the request's own token as body), so the key commits or
+// rolls back together with the effect: a refused request (its transaction rolled back, or it never wrote)
+// leaves no row. When the answer is known, the middleware (server/http/idempotency.ts) writes a success's
+// status and body over that placeholder: a tiny second write. A placeholder that never got its body means
+// the effect committed but the answer did not follow (the process stopped in between, or the request
+// failed after its commit): the action was applied, and a repeat is told so (409).
 //
 // One effect per key, on both engines and with any number of nodes: a duplicate on the same node waits
 // for the first in the middleware; a duplicate on another node (PostgreSQL) is stopped by the row itself.
@@ -15,10 +21,14 @@
 // (an earlier transaction of the same request) is fine; anyone else's means the key belongs to another
 // request, so this transaction is given up (KeyTakenError) and the request answers with the first one's
 // answer once stored (awaitAnswer). Answers likewise only overwrite the request's own placeholder.
+//
+// A new key is also where the cap of keys a principal may use in 24 h is checked (IDEMPOTENCY_KEYS_PER_DAY):
+// the placement counts the principal's keys, and the 1,001st of a user's day rolls back with a 429.
 // Also here: actionTime(), the rule for the `client_time` of those queued actions.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { IDEMPOTENCY_KEYS_PER_DAY } from '@shared/constants';
 import { ERR } from '@shared/labels';
 import { execute, onWriteTransaction, query, tx } from '../db';
 import { nowMs } from '../clock';
@@ -29,16 +39,32 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** The status of a placeholder row: the effect committed, the answer is not stored (yet). */
 export const PLACEHOLDER_STATUS = 0;
 
+/** Who a key belongs to: `user:<id>`, or (API clients, CONTRACT §21) `api:<id>`. */
+export type Principal = `${keyof typeof IDEMPOTENCY_KEYS_PER_DAY}:${string}`;
+export const userPrincipal = (userId: string): Principal => `user:${userId}`;
+const capOf = (principal: Principal): number =>
+  IDEMPOTENCY_KEYS_PER_DAY[
+    principal.slice(0, principal.indexOf(':')) as keyof typeof IDEMPOTENCY_KEYS_PER_DAY
+  ];
+
+/** A key of a principal. */
 export interface IdempotencyScope {
-  userId: string;
-  method: string;
-  path: string;
+  principal: Principal;
   key: string;
 }
+
+/** SHA-256 (hex) of the request a key stands for: its method, path with query string and raw body. */
+export const fingerprintOf = (method: string, url: string, body: Buffer | undefined): string =>
+  crypto
+    .createHash('sha256')
+    .update(`${method}\n${url}\n`)
+    .update(body ?? Buffer.alloc(0))
+    .digest('hex');
 
 /** The key of one request; `closed` once its answer is known (later work it scheduled places nothing). */
 export interface IdempotencyContext {
   scope: IdempotencyScope;
+  fingerprint: string;
   closed: boolean;
   /** The body of this request's placeholder row: tells its own row from another request's. */
   readonly owner: string;
@@ -47,8 +73,9 @@ export interface IdempotencyContext {
 }
 
 /** A new request's context (owner: a random token, never a JSON answer). */
-export const newContext = (scope: IdempotencyScope): IdempotencyContext => ({
+export const newContext = (scope: IdempotencyScope, fingerprint: string): IdempotencyContext => ({
   scope,
+  fingerprint,
   closed: false,
   owner: `pending:${crypto.randomUUID()}`,
   taken: false,
@@ -70,6 +97,10 @@ export interface StoredAnswer {
   status: number;
   body: string;
 }
+/** A key's row: its answer (or placeholder) and the fingerprint of the request that placed it. */
+export interface KeyRow extends StoredAnswer {
+  fingerprint: string;
+}
 
 const storage = new AsyncLocalStorage<IdempotencyContext>();
 
@@ -90,34 +121,40 @@ export const withoutKey = <T>(fn: () => T): T => storage.exit(fn);
 
 // Raw SQL through the db layer (statements prepared and cached per connection on SQLite); the same text
 // on both engines (`ON CONFLICT` is SQLite's and PostgreSQL's; `?` becomes `$n` on PostgreSQL).
-const PLACE_SQL = `INSERT INTO idempotency_keys (user_id, method, path, key, status, body, created_at)
-     VALUES (?, ?, ?, ?, ${PLACEHOLDER_STATUS}, ?, ?)
-     ON CONFLICT (user_id, method, path, key) DO NOTHING`;
-// The answer goes over the request's own placeholder, or in a new row for a refusal that wrote nothing;
-// never over another request's row (0 rows changed: the middleware then answers with that one's answer).
-const ANSWER_SQL = `INSERT INTO idempotency_keys (user_id, method, path, key, status, body, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (user_id, method, path, key) DO UPDATE SET status = excluded.status, body = excluded.body
-     WHERE idempotency_keys.status = ${PLACEHOLDER_STATUS} AND idempotency_keys.body = ?`;
+const PLACE_SQL = `INSERT INTO idempotency_keys (principal, key, fingerprint, status, body, created_at)
+     VALUES (?, ?, ?, ${PLACEHOLDER_STATUS}, ?, ?)
+     ON CONFLICT (principal, key) DO NOTHING`;
+// Counted right after a placement, within the placing transaction (the new key included).
+const COUNT_SQL = 'SELECT count(*) AS n FROM idempotency_keys WHERE principal = ? AND created_at > ?';
+// The answer goes over the request's own placeholder only: a request that wrote nothing stores nothing,
+// and another request's row is never overwritten (the middleware then answers with that one's answer).
+const ANSWER_SQL = `UPDATE idempotency_keys SET status = ?, body = ?
+     WHERE principal = ? AND key = ? AND status = ${PLACEHOLDER_STATUS} AND body = ?`;
 // Quoted alias: PostgreSQL folds unquoted names to lower case.
-const FIND_SQL = `SELECT status, body, created_at AS "createdAt" FROM idempotency_keys
-     WHERE user_id = ? AND method = ? AND path = ? AND key = ?`;
-const FORGET_SQL = `DELETE FROM idempotency_keys
-     WHERE user_id = ? AND method = ? AND path = ? AND key = ?`;
+const FIND_SQL = `SELECT fingerprint, status, body, created_at AS "createdAt" FROM idempotency_keys
+     WHERE principal = ? AND key = ?`;
+const FORGET_SQL = 'DELETE FROM idempotency_keys WHERE principal = ? AND key = ?';
 const SWEEP_SQL = 'DELETE FROM idempotency_keys WHERE created_at <= ?';
 
-const scopeParams = (s: IdempotencyScope) => [s.userId, s.method, s.path, s.key];
+const scopeParams = (s: IdempotencyScope) => [s.principal, s.key];
 
 /**
  * Inside the caller's transaction: the placeholder row of the key (default: the current request's). A
  * second transaction of the same request finds its own row there and changes nothing; a row of another
- * request throws KeyTakenError (the caller's transaction rolls back: one effect per key).
+ * request throws KeyTakenError, and a new key beyond the principal's cap a 429 (the caller's transaction
+ * rolls back: one effect per key, no row for a refusal).
  */
 export async function placeKey(ctx: IdempotencyContext | undefined = currentKey()): Promise<void> {
   if (!ctx || ctx.closed) return;
-  if ((await execute(PLACE_SQL, [...scopeParams(ctx.scope), ctx.owner, nowMs()])) > 0) return;
+  const at = nowMs();
+  const { principal } = ctx.scope;
+  if ((await execute(PLACE_SQL, [...scopeParams(ctx.scope), ctx.fingerprint, ctx.owner, at])) > 0) {
+    const [used] = await query<{ n: number }>(COUNT_SQL, [principal, at - IDEMPOTENCY_TTL_MS]);
+    if (Number(used.n) > capOf(principal)) throw new HttpError(429, ERR.idempotencyTooManyKeys);
+    return;
+  }
   // Committed by now: PostgreSQL's insert waited for the other transaction's end.
-  const [row] = await query<{ status: number; body: string }>(FIND_SQL, scopeParams(ctx.scope));
+  const [row] = await query<KeyRow>(FIND_SQL, scopeParams(ctx.scope));
   if (row && row.status === PLACEHOLDER_STATUS && row.body === ctx.owner) return;
   ctx.taken = true;
   throw new KeyTakenError();
@@ -125,15 +162,15 @@ export async function placeKey(ctx: IdempotencyContext | undefined = currentKey(
 
 onWriteTransaction(() => placeKey());
 
-/** The stored row of a key within its 24 h; an expired one is deleted (the key may be used again). */
-export async function findKey(scope: IdempotencyScope): Promise<StoredAnswer | undefined> {
-  const [row] = await query<StoredAnswer & { createdAt: number }>(FIND_SQL, scopeParams(scope));
+/** The row of a key within its 24 h; an expired one is deleted (the key may be used again). */
+export async function findKey(scope: IdempotencyScope): Promise<KeyRow | undefined> {
+  const [row] = await query<KeyRow & { createdAt: number }>(FIND_SQL, scopeParams(scope));
   if (!row) return undefined;
   if (row.createdAt <= nowMs() - IDEMPOTENCY_TTL_MS) {
     await tx(() => execute(FORGET_SQL, scopeParams(scope)));
     return undefined;
   }
-  return { status: row.status, body: row.body };
+  return { fingerprint: row.fingerprint, status: row.status, body: row.body };
 }
 
 /** How long a request whose key another request placed waits for that one's answer (then: 409). */
@@ -143,30 +180,28 @@ const ANSWER_POLL_MS = 25;
 /**
  * The answer of the request that placed a key: it committed its effect a moment ago and stores its
  * answer right after. A placeholder still there after ANSWER_WAIT_MS (that request's node stopped, or it
- * failed after its commit) is returned as is: a repeat of an applied action (409).
+ * failed after its commit) is returned as is: a repeat of an applied action (409). Undefined: no row.
  */
-export async function awaitAnswer(scope: IdempotencyScope): Promise<StoredAnswer> {
+export async function awaitAnswer(scope: IdempotencyScope): Promise<KeyRow | undefined> {
   const deadline = Date.now() + ANSWER_WAIT_MS;
   for (;;) {
-    const [row] = await query<StoredAnswer>(FIND_SQL, scopeParams(scope));
-    if (row && row.status !== PLACEHOLDER_STATUS) return { status: row.status, body: row.body };
-    if (Date.now() >= deadline) return { status: PLACEHOLDER_STATUS, body: '' };
+    const row = await findKey(scope);
+    if (!row || row.status !== PLACEHOLDER_STATUS || Date.now() >= deadline) return row;
     await sleep(ANSWER_POLL_MS);
   }
 }
 
-/** 429 and 5xx answers are not kept: a retry runs again. */
-export const isStorable = (status: number): boolean => status !== 429 && status < 500;
+/** Only a success is kept: a refusal (4xx) or a failure (5xx) leaves the key free for a retry. */
+export const isStorable = (status: number): boolean => status < 400;
 
 /**
- * Keeps the answer of a key (over the request's own placeholder, or new for a refusal that wrote
- * nothing). False when another request holds the key: its answer is the key's.
+ * Keeps a success's answer over the request's own placeholder. False when there is none: the request
+ * wrote nothing (nothing to keep), or another request holds the key.
  */
 export async function saveAnswer(ctx: IdempotencyContext, answer: StoredAnswer): Promise<boolean> {
-  if (!isStorable(answer.status)) return true;
   const at = nowMs();
   return tx(async () => {
-    const params = [...scopeParams(ctx.scope), answer.status, answer.body, at, ctx.owner];
+    const params = [answer.status, answer.body, ...scopeParams(ctx.scope), ctx.owner];
     const kept = (await execute(ANSWER_SQL, params)) > 0;
     await sweep(at);
     return kept;

@@ -55,6 +55,10 @@ export const ERR = {
   idempotencyKeyInvalid: 'La cabecera Idempotency-Key debe ser un UUID',
   /** CONTRACT §16: a repeated key whose first request was applied but never answered (the server stopped). */
   idempotencyAlreadyApplied: 'Esta acción ya se aplicó; actualiza para ver su resultado',
+  /** CONTRACT §23: a used key sent again with another method, path, query string or body (422). */
+  idempotencyKeyReused: 'Esta clave ya se usó con otra petición',
+  /** CONTRACT §23: more keys than a user (or API client) may use in 24 h (429). */
+  idempotencyTooManyKeys: 'Demasiadas claves de idempotencia en 24 h',
   /** CONTRACT §16: `client_time` of an offline action is not an ISO date-time. */
   clientTimeInvalid: 'La hora del dispositivo (client_time) no es válida',
 } as const;

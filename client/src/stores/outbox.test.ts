@@ -1,7 +1,7 @@
 // The driver's offline queue (CONTRACT §16) against a scripted fetch and fake-indexeddb: an action is
 // stored with its Idempotency-Key and client_time, sent at once when the server answers, kept (in order)
-// when it does not, replayed unchanged later; a refusal on a replay is shown once; a 401 keeps it for the
-// next login. Then its use by the driver store (a closing task stays off the screen) and the time clock
+// when it does not, replayed unchanged later; a refusal on a replay is shown once (but a replay whose key
+// the attempt made at once already used is done); a 401 keeps it for the next login. Then its use by the driver store (a closing task stays off the screen) and the time clock
 // (a queued punch moves the status at once), and the per-user snapshot of the screen.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
@@ -331,6 +331,37 @@ describe('what the server answers', () => {
 
     useOutbox.getState().dismissRefused(action.key);
     expect(useOutbox.getState().refused).toEqual([]);
+  });
+
+  it('a replay answered "key used for another request": the attempt made at once took effect, so it is done', async () => {
+    // The attempt made at once (without client_time) reached the server, which applied it; its answer was
+    // lost. The replay carries client_time: another body under the same key.
+    const s = server(() => Promise.reject(new DOMException('The operation timed out.', 'TimeoutError')));
+    await submit(complete('t1'));
+    const resync = vi.fn();
+    const stopResync = onResync(resync);
+    s.set(() => json(422, { detail: ERR.idempotencyKeyReused }));
+    await flush();
+    stopResync();
+    const [immediate, replay] = s.posts();
+    expect(s.posts()).toHaveLength(2);
+    expect(replay.key).toBe(immediate.key);
+    expect(immediate.body).not.toHaveProperty('client_time');
+    expect(replay.body).toHaveProperty('client_time');
+    // Dropped without a refusal card, and the screen reloads what the server has.
+    expect(await stored()).toEqual([]);
+    expect(useOutbox.getState().pending).toEqual([]);
+    expect(useOutbox.getState().refused).toEqual([]);
+    expect(resync).toHaveBeenCalled();
+  });
+
+  it('another 422 on a replay is a refusal like any other: dropped, its reason shown once', async () => {
+    const s = server(down);
+    await submit(complete('t1'));
+    s.set(() => json(422, { detail: 'Otra cosa' }));
+    await flush();
+    expect(await stored()).toEqual([]);
+    expect(useOutbox.getState().refused.map((r) => r.detail)).toEqual(['Otra cosa']);
   });
 
   it('a 401 on a replay ends the session but keeps the action; it is sent after the next login', async () => {

@@ -2,9 +2,12 @@
 // with its `Idempotency-Key` and `client_time`, then sent; the queue is sent in order whenever the server
 // answers again (the app open: iOS has no background sync). What the server refuses on a later replay
 // is dropped and its Spanish reason shown once; what it cannot answer (no network, 5xx, 429) waits.
+// The server binds a key to its request's body (CONTRACT §23), and a replay's body (with client_time)
+// differs from the attempt made at once (without it): a replay answered `idempotencyKeyReused` means
+// that first attempt took effect (only effects keep their key), so the action is done.
 import { create } from 'zustand';
 import { OFFLINE_REQUEST_TIMEOUT_MS, OFFLINE_RETRY_MS } from '@shared/constants';
-import { UI_DRIVER } from '@shared/labels';
+import { ERR, UI_DRIVER } from '@shared/labels';
 import { api, ApiError } from '../api';
 import { outboxDb, type QueuedAction } from '../offline/outbox-db';
 import { useReachability } from '../offline/reachability';
@@ -55,6 +58,12 @@ function withoutClientTime(body: Record<string, unknown>): Record<string, unknow
 }
 
 /**
+ * A replay's key is held by the attempt made at once, which the server did apply (its answer was lost):
+ * the only other request ever sent under the key. Not a refusal: the action is done.
+ */
+const appliedAtOnce = (err: ApiError) => err.status === 422 && err.detail === ERR.idempotencyKeyReused;
+
+/**
  * The server did not get to decide: no network, no answer in time, a proxy with no server behind it, or
  * too busy. The action waits for the next try.
  */
@@ -87,7 +96,10 @@ async function sendAll(): Promise<void> {
       }
       // A server error: the driver acting now sees it (and may try again); a replay waits it out.
       if (err.status >= 500 && !awaited.has(action.key)) break;
-      result = { ok: false, error: err };
+      result =
+        !awaited.has(action.key) && appliedAtOnce(err)
+          ? { ok: true, response: null }
+          : { ok: false, error: err };
     }
     await outboxDb.remove(action.seq!);
     useOutbox.setState((s) => ({ pending: s.pending.filter((a) => a.key !== action.key) }));
