@@ -273,8 +273,9 @@ function reachableBinaries(native: string, version: string): string {
   const wanted = manifest(native);
   if (wanted === undefined) throw new Error(`PostgreSQL's programs cannot be read in ${native}`);
   if (manifest(target, true) === wanted) return target;
-  const staging = fs.mkdtempSync(`${target}.tmp-`);
+  let staging = '';
   try {
+    staging = fs.mkdtempSync(`${target}.tmp-`);
     fs.cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
     for (const rel of ['', ...(fs.readdirSync(staging, { recursive: true }) as string[])]) {
       const file = path.join(staging, rel);
@@ -303,7 +304,7 @@ function reachableBinaries(native: string, version: string): string {
       cause: err,
     });
   } finally {
-    fs.rmSync(staging, { recursive: true, force: true });
+    if (staging) fs.rmSync(staging, { recursive: true, force: true });
   }
 }
 
