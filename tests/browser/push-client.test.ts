@@ -11,9 +11,9 @@ import type { Locator, Page } from 'playwright-core';
 import { PUSH_MSG, PUSH_UI, UI_HEADER } from '@shared/labels';
 import { ALERT_VIBRATION_MS } from '@shared/constants';
 import type { PushPublicKey } from '@shared/schemas';
-import { PHONE, screenshot } from './chromium';
+import { DESKTOP, PHONE, screenshot } from './chromium';
 import { AUTO, driverScene } from './driver-scene';
-import { apiCall, loginApi, loginUi, type TestAccount } from './helpers';
+import { apiCall, createUser, loginApi, loginUi, type TestAccount } from './helpers';
 
 const scene = driverScene('PSH');
 
@@ -254,5 +254,37 @@ describe('driver push subscription at 390×844', () => {
       },
     ]);
     await cdp.detach();
+  });
+});
+
+describe('staff push subscription at 1440×900 (CONTRACT §23, §24)', () => {
+  it("a manager's header bell stores the subscription on the server and goes away", async () => {
+    const manager = await createUser('manager');
+    const sub = fakeSubscription();
+    const page = await scene.page(DESKTOP);
+    await fakePushManager(page, sub);
+    await notificationPermission(page, 'granted');
+    await loginUi(page, manager);
+
+    const bell = page.getByRole('button', { name: PUSH_UI.staffEnable });
+    await bell.waitFor();
+    await screenshot(page, 'push-staff-bell-1440');
+    const posted = page.waitForRequest((r) => isSubscriptionPost(r.url(), r.method()));
+    await bell.click();
+    expect((await posted).postDataJSON()).toEqual({
+      endpoint: sub.endpoint,
+      keys: { p256dh: sub.p256dh, auth: sub.auth },
+    });
+    await page.locator('[data-sonner-toast]').filter({ hasText: PUSH_MSG.subscribed }).waitFor();
+    await bell.waitFor({ state: 'detached' });
+
+    // The server keeps it as the manager's: their DELETE removes it.
+    const token = await loginApi(manager.email, manager.password);
+    const removed = await fetch(`${inject('baseUrl')}/api/push/subscriptions`, {
+      method: 'DELETE',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ endpoint: sub.endpoint }),
+    });
+    expect(removed.status).toBe(200);
   });
 });

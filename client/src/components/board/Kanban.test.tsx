@@ -547,7 +547,7 @@ describe('driver mode', { timeout: 20_000 }, () => {
     expect(useOutbox.getState().pending.map((a) => [a.kind, a.task_id])).toEqual([['complete', mine.id]]);
     expect(within(column('finalizada')).getByRole('article')).toBe(cardOf(mine));
     // A resync from a server that has not heard it yet does not bring the card back to En Proceso.
-    fetch.mockImplementation(() => json(200, [mine]));
+    fetch.mockImplementation(async () => json(200, [mine]));
     await act(() => useTasks.getState().load());
     expect(useTasks.getState().byId[mine.id].status).toBe('finalizada');
   });
