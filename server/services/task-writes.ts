@@ -2,10 +2,12 @@
 // version+1 — only over the version it was decided on —, a task_events row and an activity-log row; its
 // pushes (realtime/emit.ts) and figures follow the commit. The tasks service (services/tasks.ts) and the
 // assignment engine (services/assignment.ts) build their moves from these, so neither imports the other.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import type { TaskEventType, TaskStatus } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { ERR, TASK_LOG, TASK_NOTIFICATION } from '@shared/labels';
+import { placeKey } from '@shared/text';
 import { afterCommit, db, inTransaction, insertRows, isRetryable, prepared, tx } from '../db';
 import { forUpdate, markShownWriter, uniqueViolation } from '../db/dialect';
 import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
@@ -17,7 +19,7 @@ import { logActivity, type Actor } from './activity';
 import { notify } from './notifications';
 import { findUserById } from './users';
 import { logger } from '../logger';
-import { placesOfTrailers, settleTrailers } from './yard';
+import { placesNamed, placesOfTrailers, settleAllTrailers, settleTrailers } from './yard';
 import { forgetSharedAnswers } from './shared-answers';
 
 type Place = Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>;
@@ -76,6 +78,11 @@ export class Effects {
       this.yardTrailers.add(t.trailerId);
       if (t.status === 'finalizada') this.settle.add(t.trailerId);
     }
+  }
+
+  /** Places whose occupancy or catalogue entry changed besides the tasks' own (a catalogue change). */
+  yardPlacesChanged(ids: readonly string[]): void {
+    for (const id of ids) this.yardPlaces.add(id);
   }
 
   /** The dashboard figures changed (counts per status, busy drivers, movements). */
@@ -227,6 +234,77 @@ export async function writeTask(
   }
   if (!written) throw conflict(ERR.taskChangedMeanwhile);
   return written;
+}
+
+/**
+ * Whether a task is on some board (GET /tasks, CONTRACT §5): live, and open or finished within the
+ * window. Only those are pushed: a screen holds no other.
+ */
+const onBoard = (row: TaskRow, at: Date): boolean =>
+  !row.deletedAt &&
+  (row.status !== 'finalizada' ||
+    (!!row.completedAt && row.completedAt.getTime() > at.getTime() - BOARD_FINISHED_WINDOW_MS));
+
+/**
+ * A change to many tasks at once that decides nothing on their state (the catalogue re-pointing their
+ * places, a person they show renamed): one statement, version+1 and updated_at on every row `where`
+ * selects, so the board's version moves too (services/board.ts); those on a board are pushed. What it
+ * means for the yard is the caller's (remapTasks settles every trailer itself).
+ */
+async function writeTasksWhere(where: SQL, patch: Partial<TaskRow>, fx: Effects): Promise<void> {
+  const written = await db
+    .update(tasks)
+    .set({ ...patch, version: sql`${tasks.version} + 1`, updatedAt: fx.at })
+    .where(where)
+    .returning();
+  // Nothing these writes change moves a task between rooms: the row as written serves as the "before".
+  for (const row of written) if (onBoard(row, fx.at)) fx.updated(row);
+}
+
+/**
+ * After the catalogue changed (CONTRACT §17): every task whose origin or destination text now equals an
+ * active place's name or code points at it (texts matching none keep what they had) — a change of what
+ * it shows (§19) —, then every trailer's position is settled again and its places told.
+ */
+export async function remapTasks(fx: Effects): Promise<void> {
+  const columns = [
+    { text: tasks.origin, id: tasks.originLocationId, key: 'originLocationId' },
+    { text: tasks.destination, id: tasks.destinationLocationId, key: 'destinationLocationId' },
+  ] as const;
+  for (const column of columns) {
+    const texts = (await db.selectDistinct({ text: column.text }).from(tasks)).map((r) => r.text);
+    const places = await placesNamed(texts);
+    const textsByPlace = new Map<string, string[]>();
+    for (const text of texts) {
+      const place = places.get(placeKey(text));
+      if (place) textsByPlace.set(place.id, [...(textsByPlace.get(place.id) ?? []), text]);
+    }
+    for (const [placeId, matching] of textsByPlace)
+      await writeTasksWhere(
+        and(inArray(column.text, matching), or(isNull(column.id), ne(column.id, placeId)))!,
+        { [column.key]: placeId },
+        fx,
+      );
+  }
+  fx.yardPlacesChanged(await settleAllTrailers());
+}
+
+/**
+ * A person's name changed (an admin's correction, CONTRACT §14): the tasks on a board that show it, as
+ * assignee or creator, change what they show (§19). Those off every board keep their version: no screen
+ * holds them, and the searcher reads the name afresh.
+ */
+export async function showRenamed(userId: string, fx: Effects): Promise<void> {
+  const cutoff = new Date(fx.at.getTime() - BOARD_FINISHED_WINDOW_MS);
+  await writeTasksWhere(
+    and(
+      or(eq(tasks.assignedTo, userId), eq(tasks.createdBy, userId)),
+      isNull(tasks.deletedAt),
+      or(inArray(tasks.status, ['bolsa_trabajo', 'en_proceso']), gt(tasks.completedAt, cutoff)),
+    )!,
+    {},
+    fx,
+  );
 }
 
 /** A change the yard sees: a move in status, place or trailer, a hold (the map marks held tasks). */
