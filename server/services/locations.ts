@@ -28,7 +28,8 @@ import { locations, type LocationRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { logActivity, type Actor } from './activity';
-import { commit, remapTasks } from './task-writes';
+import { commit } from '../changes/commit';
+import { remapTasks } from '../tasks/commands/remap';
 import { placeInUse, presentLocation } from './yard';
 
 /** GET /locations: the whole catalogue, deactivated places included (`active: false`), by zone and code. */

@@ -3,8 +3,8 @@
 //
 // Where a trailer stands is derived from the tasks — the destination of its latest completed move, unless
 // that was a gate or staff marked it gone later — and kept in `trailer_positions`, settled inside every
-// transaction that completes, reopens, deletes or re-aims a finished move (services/task-writes.ts
-// Effects), so the map reads one small table instead of the history.
+// transaction that completes, reopens, deletes or re-aims a finished move (the yard
+// processor, changes/processors/yard.ts), so the map reads one small table instead of the history.
 import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { TaskStatus } from '@shared/enums';
 import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/schemas';
@@ -237,7 +237,7 @@ async function settle(trailerIds: readonly string[], moves: ReadonlyMap<string, 
 /** Rows per statement: well under both engines' limits on parameters. */
 const SLICE = 500;
 
-/** Settles the positions of these trailers after a change to their finished moves (services/task-writes.ts). */
+/** Settles the positions of these trailers after a change to their finished moves (changes/processors/yard.ts). */
 export async function settleTrailers(trailerIds: readonly string[]): Promise<string[]> {
   if (!trailerIds.length) return [];
   return settle(trailerIds, await latestMoves(trailerIds));
