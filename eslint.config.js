@@ -38,6 +38,44 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 26, one writer and one change log: a command records its changes, the processors push them
+    // (changes/processors/sockets.ts is the one importer of the emitter among the tasks' code).
+    files: ['server/tasks/**/*.ts', 'server/changes/**/*.ts', 'server/services/{tasks,assignment}.ts'],
+    ignores: ['server/changes/processors/sockets.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../shared/*', '../../shared/*'], message: 'Importa desde @shared/...' },
+            {
+              group: ['**/realtime/emit'],
+              message: 'Registra el cambio en el ChangeSet: lo emite changes/processors/sockets.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // …and only tasks/apply.ts updates tasks (version + 1, history): see docs/TASKS.md.
+    files: ['server/**/*.ts'],
+    ignores: ['server/tasks/apply.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='update'][arguments.0.name='tasks']",
+          message: 'Solo server/tasks/apply.ts actualiza tareas',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/UPDATE\\s+tasks\\b/i], Literal[value=/UPDATE\\s+tasks\\b/i]',
+          message: 'Solo server/tasks/apply.ts actualiza tareas',
+        },
+      ],
+    },
+  },
+  {
     files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error', 'window', 'document', 'process', 'Buffer'],

@@ -40,7 +40,7 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
 //     stripped, numbers are bounded); this is the net under them. A value too large for an index
 //     (54000) → 413. Other data exceptions (a division by zero…) are the server's own: 500.
 //   - a unique index: the services turn the ones a request can meet into their 409 through
-//     uniqueViolation() (the same `table.column` on both engines: accounts, task-writes); one that
+//     uniqueViolation() (the same `table.column` on both engines: accounts, tasks/apply); one that
 //     reaches this handler is a bug on both engines alike (500), logged with its index's column.
 // Anything else stays a 500 (logged).
 

@@ -125,7 +125,7 @@ export async function queryTasks(clause: string, params: readonly unknown[]): Pr
 
 /**
  * Tasks by id (deleted ones included, so callers can tell 'gone' from 'never existed'), in one query: the
- * pushes of a transaction (services/task-writes.ts) read every task it changed at once. Ids not found are
+ * pushes of a transaction (changes/processors/sockets.ts) read every task it changed at once. Ids not found are
  * missing from the map.
  */
 export async function loadTasksByIds(ids: readonly string[]): Promise<Map<string, Task>> {

@@ -23,6 +23,7 @@ import { STATS_COALESCE_MS } from '@shared/constants';
 import { VEHICLE_TYPES } from '@shared/enums';
 import { logger } from '../logger';
 import { clustered } from './cluster';
+import { taskRooms, type TaskPlace } from '../tasks/visibility';
 
 export interface SocketData {
   userId: string;
@@ -57,17 +58,6 @@ export const getIo = (): IoServer | undefined => io;
 
 // ---- tasks ---------------------------------------------------------------------------------
 
-/**
- * The rooms that may see a task (CONTRACT §9): staff always; a pool task also every driver having its
- * type; an assigned task also its driver (gestor never sees finalizada, so they are left out of those).
- */
-export function taskRooms(task: Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>): string[] {
-  const rooms = task.status === 'finalizada' ? [ROOMS.role('admin'), ROOMS.role('manager')] : [ROOMS.staff];
-  if (task.status === 'bolsa_trabajo') rooms.push(ROOMS.type(task.vehicle_type));
-  if (task.assigned_to) rooms.push(ROOMS.user(task.assigned_to));
-  return rooms;
-}
-
 export function taskCreated(task: Task): void {
   io?.to(taskRooms(task)).emit(EV.taskCreated, { task });
 }
@@ -76,10 +66,7 @@ export function taskCreated(task: Task): void {
  * A task changed. `before` is what it looked like, so the rooms that could see it and no longer can
  * (a pool task claimed by another driver, a reassigned driver) are told it left, with its id only.
  */
-export function taskUpdated(
-  task: Task,
-  before?: Pick<Task, 'status' | 'vehicle_type' | 'assigned_to'>,
-): void {
+export function taskUpdated(task: Task, before?: TaskPlace): void {
   if (!io) return;
   const now = taskRooms(task);
   io.to(now).emit(EV.taskUpdated, { task });
@@ -88,7 +75,7 @@ export function taskUpdated(
   if (gone.length) io.to(gone).except(now).emit(EV.taskRemoved, { id: task.id });
 }
 
-export function taskDeleted(task: Pick<Task, 'id' | 'status' | 'vehicle_type' | 'assigned_to'>): void {
+export function taskDeleted(task: TaskPlace & Pick<Task, 'id'>): void {
   io?.to(taskRooms(task)).emit(EV.taskDeleted, { id: task.id });
 }
 

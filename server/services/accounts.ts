@@ -27,6 +27,8 @@ import { presence } from './presence';
 import { findUserById } from './users';
 import { releaseDriverTask } from './tasks';
 import { runAssignment } from './assignment';
+import { commit } from '../changes/commit';
+import { showRenamed } from '../tasks/commands/rename';
 import { settlePendingNotices } from './notifications';
 import { hashPassword } from './passwords';
 import { forgetSubscriptions } from './push';
@@ -265,7 +267,7 @@ export async function deleteUser(actor: Actor, userId: string): Promise<MessageR
 export async function updateUser(actor: Actor, userId: string, input: UpdateUserInput): Promise<AdminUser> {
   let user: UserRow;
   try {
-    user = await tx(async () => {
+    user = await commit(async (fx) => {
       const before = await liveUser(userId);
       const email = input.email ?? before.email;
       if (email !== before.email) {
@@ -281,6 +283,7 @@ export async function updateUser(actor: Actor, userId: string, input: UpdateUser
         .set({ name: input.name ?? before.name, email })
         .where(eq(users.id, before.id))
         .returning();
+      if (after!.name !== before.name) await showRenamed(before.id, fx);
       await logActivity(
         'user',
         actor,

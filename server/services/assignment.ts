@@ -16,14 +16,17 @@ import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import { AUTO_ASSIGNED_TYPES } from '@shared/enums';
 import { RETURN_COOLDOWN_MS } from '@shared/constants';
 import { ERR } from '@shared/labels';
-import { db, execute, isDatabaseOpen } from '../db';
-import { DECISION_LOCK, FALSE, forUpdate, lockDecision, TRUE } from '../db/dialect';
+import { db, isDatabaseOpen } from '../db';
+import { DECISION_LOCK, forUpdate, lockDecision } from '../db/dialect';
 import { tasks, type TaskRow } from '../db/tables';
 import { nowMs, onClockAdvance } from '../clock';
 import { logger } from '../logger';
 import { HttpError } from '../http/errors';
 import { driverStates, type DriverState } from './availability';
-import { assignDriver, commit, savepoint, type Effects } from './task-writes';
+import type { ChangeSet } from '../changes/change-set';
+import { commit, savepoint } from '../changes/commit';
+import { markTried, markUntried } from '../tasks/apply';
+import { assignDriver } from '../tasks/commands/assign';
 
 const POOL_PAGE = 20;
 /** Pool tasks of the automatic types, except those on hold (CONTRACT §15: never auto-assigned). */
@@ -72,15 +75,6 @@ async function* poolInOrder() {
   }
 }
 
-// Along tasks_untried (SQLite would otherwise walk the whole pool by tasks_status): only untried rows.
-// A held task is not tried: its first attempt comes once it is released.
-const UNTRIED_SQL = `UPDATE tasks INDEXED BY tasks_untried SET no_drivers_available = ${TRUE}
-  WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL AND on_hold = ${FALSE}
-    AND vehicle_type IN (${AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ')})`;
-async function markUntried(): Promise<void> {
-  await execute(UNTRIED_SQL);
-}
-
 /**
  * One matching round in its own transaction. Safe to call any time; does nothing when no task waits or
  * no database is open. Callers after their own commit start it without awaiting (startAssignment()).
@@ -111,7 +105,7 @@ export async function assignmentsSettled(): Promise<void> {
  * One matching round inside the caller's transaction; its pushes go to `fx`. Which drivers are free and
  * which tasks wait is read here, on that transaction: what the round decides is what it writes over.
  */
-export async function assignmentRound(fx: Effects): Promise<void> {
+export async function assignmentRound(fx: ChangeSet): Promise<void> {
   // Before anything is read: a round running elsewhere is waited for, then seen (PostgreSQL).
   await lockDecision(DECISION_LOCK.assignmentRound);
   const drivers = (await driverStates('free')).filter((d) => d.available).sort(longestIdle);
@@ -119,11 +113,7 @@ export async function assignmentRound(fx: Effects): Promise<void> {
   if (drivers.length)
     for await (const task of poolInOrder()) {
       const having = drivers.filter((d) => d.taskTypes.includes(task.vehicleType));
-      if (task.noDriversAvailable === null)
-        await db
-          .update(tasks)
-          .set({ noDriversAvailable: having.length === 0 })
-          .where(eq(tasks.id, task.id));
+      if (task.noDriversAvailable === null) await markTried(task.id, having.length === 0);
       const cooling = task.returnedAt && at - task.returnedAt.getTime() < RETURN_COOLDOWN_MS;
       for (const driver of having) {
         if (cooling && driver.id === task.returnedBy) continue;
@@ -142,7 +132,7 @@ export async function assignmentRound(fx: Effects): Promise<void> {
  * claim or a staff assignment committed meanwhile; tasks_active_driver refuses the second). Under a
  * savepoint of the round, so that refusal undoes only this assignment and the round goes on.
  */
-async function assignFree(task: TaskRow, driver: DriverState, fx: Effects): Promise<boolean> {
+async function assignFree(task: TaskRow, driver: DriverState, fx: ChangeSet): Promise<boolean> {
   try {
     await savepoint(fx, (step) => assignDriver(task, driver, null, step, 'auto'), fx.at);
     return true;

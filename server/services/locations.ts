@@ -23,15 +23,15 @@ import {
 } from '@shared/labels';
 import { placeKey } from '@shared/text';
 import { csvDelimiter } from '@shared/csv';
-import { afterCommit, db, insertRows, tx } from '../db';
+import { db, insertRows } from '../db';
 import { forUpdate, uniqueViolation } from '../db/dialect';
 import { locations, type LocationRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
-import * as emit from '../realtime/emit';
 import { logActivity, type Actor } from './activity';
-import { forgetSharedAnswers } from './shared-answers';
-import { placeInUse, presentLocation, remapTasks } from './yard';
+import { commit } from '../changes/commit';
+import { remapTasks } from '../tasks/commands/remap';
+import { placeInUse, presentLocation } from './yard';
 
 /** GET /locations: the whole catalogue, deactivated places included (`active: false`), by zone and code. */
 export async function listLocations(): Promise<Location[]> {
@@ -48,20 +48,17 @@ function asTaken(err: unknown, data: { code?: string; name?: string }): unknown 
 }
 
 /**
- * A catalogue change, in one transaction: `work`, then every task mapped again and every trailer's place
- * settled; staff screens are told which places changed once it has committed.
+ * A catalogue change, in one transaction: `work`, then every task mapped again (a re-pointed task is
+ * bumped and pushed) and every trailer's place settled; staff screens are told which places changed once
+ * it has committed.
  */
 async function catalogueChange<T>(work: () => Promise<{ result: T; places: string[] }>): Promise<T> {
-  return tx(
-    async () => {
-      afterCommit(forgetSharedAnswers);
-      const { result, places } = await work();
-      const moved = await remapTasks();
-      afterCommit(() => emit.yardChanged([...new Set([...places, ...moved])]));
-      return result;
-    },
-    { shownWriter: true },
-  );
+  return commit(async (fx) => {
+    const { result, places } = await work();
+    fx.yardPlacesChanged(places);
+    await remapTasks(fx);
+    return result;
+  });
 }
 
 export async function createLocation(data: CreateLocationData, actor: Actor): Promise<Location> {

@@ -24,7 +24,7 @@ export const SHARED_ANSWER_MAX_AGE_MS = 5_000;
 
 /**
  * Forgets the answers kept for the open database: a change this node committed is in the next answers
- * whatever the versions say (services/task-writes.ts, after every commit that changes what they show).
+ * whatever the versions say (changes/processors/, after every commit that changes what they show).
  */
 export function forgetSharedAnswers(): void {
   kept.get(databaseIdentity())?.clear();

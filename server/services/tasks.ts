@@ -1,6 +1,6 @@
 // Tasks: the rules of the yard and their transactions (CONTRACT §5). Every change writes the row with
-// version+1, a task_events row and an activity-log row in ONE tx() (services/task-writes.ts); only after
-// the commit come the pushes (realtime/emit.ts) and the coalesced figures. When a task entered the pool
+// version+1, a task_events row and an activity-log row in ONE tx() (tasks/apply.ts, changes/commit.ts);
+// only after the commit come the pushes (changes/processors/) and the coalesced figures. When a task entered the pool
 // or a driver was freed, the assignment engine's round runs inside that same transaction: one commit
 // per change.
 // Creations arriving together share one transaction (createTask). The partial unique indexes
@@ -30,25 +30,17 @@ import { driverStates } from './availability';
 import { findUserById } from './users';
 import { assignmentRound } from './assignment';
 import { ensureRoom, placeTasks } from './yard';
-import {
-  assignDriver,
-  asConflict,
-  commit,
-  Effects,
-  liveTask,
-  markIdle,
-  nameOf,
-  recordEvent,
-  recordEvents,
-  savepoint,
-  writeTask,
-} from './task-writes';
+import type { ChangeSet } from '../changes/change-set';
+import { commit, savepoint } from '../changes/commit';
+import { asConflict, markIdle, recordEvent, recordEvents, writeDeletion, writeTask } from '../tasks/apply';
+import { liveTask, nameOf } from '../tasks/queries';
+import { assignDriver } from '../tasks/commands/assign';
 import { actionTime, currentKey, placeKey, withoutKey, type IdempotencyContext } from './idempotency';
 
-// ---- the write path (services/task-writes.ts) with the engine's round ---------------------------
+// ---- the write path (changes/commit.ts, tasks/apply.ts) with the engine's round ---------------------------
 
 /** One change in one transaction; when it put a task in the pool or freed a driver, the engine's round. */
-const change = <T>(work: (fx: Effects) => Promise<T>): Promise<T> => commit(work, assignmentRound);
+const change = <T>(work: (fx: ChangeSet) => Promise<T>): Promise<T> => commit(work, assignmentRound);
 
 /**
  * The one completion: finalizada, completed_at, +1 movement for the assignee and their congratulations —
@@ -59,7 +51,7 @@ const change = <T>(work: (fx: Effects) => Promise<T>): Promise<T> => commit(work
 async function completeTask(
   row: TaskRow,
   actor: Actor,
-  fx: Effects,
+  fx: ChangeSet,
   byStaff: boolean,
   completedAt: Date = fx.at,
 ): Promise<TaskRow> {
@@ -108,7 +100,7 @@ async function completeTask(
 }
 
 /** Out of finalizada back to the pool: completed_at cleared, the credit taken back (never below 0). */
-async function reopenTask(row: TaskRow, actor: Actor, fx: Effects): Promise<TaskRow> {
+async function reopenTask(row: TaskRow, actor: Actor, fx: ChangeSet): Promise<TaskRow> {
   const next = await writeTask(
     row,
     {
@@ -151,7 +143,7 @@ const HOLDING_RETURN: ReturnReason = 'Remolque dañado';
 async function backToPool(
   row: TaskRow,
   actor: Actor | null,
-  fx: Effects,
+  fx: ChangeSet,
   driverReturn?: { reason: string | null; at?: Date },
 ): Promise<TaskRow> {
   const driverId = row.assignedTo!;
@@ -203,7 +195,7 @@ async function backToPool(
 async function holdTask(
   row: TaskRow,
   actor: Actor,
-  fx: Effects,
+  fx: ChangeSet,
   reason: string | null | undefined,
 ): Promise<TaskRow> {
   if (row.status !== 'bolsa_trabajo') throw conflict(ERR.holdOnlyPool);
@@ -220,7 +212,7 @@ async function holdTask(
 }
 
 /** Releases a held task: it enters matching like a new pool task (its wait starts now). */
-async function releaseTask(row: TaskRow, actor: Actor, fx: Effects): Promise<TaskRow> {
+async function releaseTask(row: TaskRow, actor: Actor, fx: ChangeSet): Promise<TaskRow> {
   const next = await writeTask(row, { onHold: false, holdReason: null, statusSince: fx.at }, fx);
   await recordEvent(fx, row.id, 'released', {
     actor,
@@ -290,7 +282,7 @@ async function writeCreations(): Promise<void> {
   const batch = creations;
   creations = [];
   const outcomes = new Map<Creation, { id: string } | { err: unknown }>();
-  let done: Effects;
+  let done: ChangeSet;
   try {
     // The batch runs in the first request's async context: no key is placed for the whole batch, each
     // creation places its own under its savepoint (refused with it, kept with it).
@@ -331,7 +323,7 @@ async function writeCreations(): Promise<void> {
   }
 }
 
-async function insertTask(creation: Creation, fx: Effects): Promise<string> {
+async function insertTask(creation: Creation, fx: ChangeSet): Promise<string> {
   await placeKey(creation.key);
   const [id] = await insertTasks([creation], fx).catch((err: unknown) => {
     throw asConflict(err, creation.input.trailer_id, ERR.driverBusy);
@@ -343,7 +335,7 @@ async function insertTask(creation: Creation, fx: Effects): Promise<string> {
  * The rows of new pool tasks, their `created` history and activity-log rows: three statements whatever
  * their number. Keys are placed by the caller (one creation) or here (a batch: each with its own key).
  */
-async function insertTasks(batch: readonly Creation[], fx: Effects): Promise<string[]> {
+async function insertTasks(batch: readonly Creation[], fx: ChangeSet): Promise<string[]> {
   if (batch.length > 1) for (const { key } of batch) await placeKey(key);
   const at = fx.at;
   const ids = batch.map(() => crypto.randomUUID());
@@ -419,7 +411,7 @@ export async function updateTask(id: string, input: UpdateTaskData, user: UserRo
   return fx.presented.get(id) ?? (await loadTaskById(id))!;
 }
 
-function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): Promise<Effects> {
+function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): Promise<ChangeSet> {
   return change(async (fx) => {
     let row = await liveTask(id);
     checkVersion(row, input);
@@ -565,12 +557,7 @@ async function driverFor(driverId: string, row: TaskRow): Promise<UserRow> {
 export async function deleteTask(id: string, actor: UserRow): Promise<void> {
   await change(async (fx) => {
     const row = await liveTask(id);
-    fx.deleted(row);
-    const at = fx.at;
-    await db
-      .update(tasks)
-      .set({ deletedAt: at, updatedAt: at, version: row.version + 1 })
-      .where(eq(tasks.id, id));
+    await writeDeletion(row, fx);
     await recordEvent(fx, id, 'deleted', { actor, driverId: row.assignedTo, from: row.status });
     await logActivity('task', actor, TASK_LOG.deleted.action, TASK_LOG.deleted.details(row));
     if (row.status === 'en_proceso' && row.assignedTo) {
@@ -649,7 +636,7 @@ export async function selfAssign(id: string, driver: UserRow): Promise<void> {
   await change(async (fx) => claim(await liveTask(id), driver, fx));
 }
 
-async function claim(row: TaskRow, driver: UserRow, fx: Effects): Promise<void> {
+async function claim(row: TaskRow, driver: UserRow, fx: ChangeSet): Promise<void> {
   if (row.status === 'finalizada') throw conflict(ERR.taskFinished);
   if (row.status !== 'bolsa_trabajo') throw conflict(ERR.alreadyAssigned);
   if (row.onHold) throw conflict(ERR.taskOnHold);
@@ -665,7 +652,7 @@ export async function completeByDriver(id: string, driver: UserRow, clientTime?:
   await change(async (fx) => finish(await liveTask(id), driver, fx, clientTime));
 }
 
-async function finish(row: TaskRow, driver: UserRow, fx: Effects, clientTime?: string): Promise<void> {
+async function finish(row: TaskRow, driver: UserRow, fx: ChangeSet, clientTime?: string): Promise<void> {
   if (row.status === 'finalizada' && row.assignedTo === driver.id) return;
   if (row.status !== 'en_proceso' || row.assignedTo !== driver.id) throw conflict(ERR.notYourTask);
   await completeTask(row, driver, fx, false, actionTime(clientTime, fx.at, row.assignedAt));
@@ -686,7 +673,7 @@ export async function returnByDriver(
 async function giveBack(
   row: TaskRow,
   driver: UserRow,
-  fx: Effects,
+  fx: ChangeSet,
   reason: string | null,
   clientTime?: string,
 ): Promise<void> {
@@ -710,7 +697,7 @@ async function giveBack(
  * A conductor's PUT: claim a pool task of their types, or return/complete their own task — decided on
  * the task as read inside the move's transaction.
  */
-async function driverMove(id: string, input: UpdateTaskData, driver: UserRow): Promise<Effects> {
+async function driverMove(id: string, input: UpdateTaskData, driver: UserRow): Promise<ChangeSet> {
   const { status, assigned_to, version: _version, ...fields } = input;
   return change(async (fx) => {
     const row = await liveTask(id);

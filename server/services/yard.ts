@@ -3,9 +3,9 @@
 //
 // Where a trailer stands is derived from the tasks — the destination of its latest completed move, unless
 // that was a gate or staff marked it gone later — and kept in `trailer_positions`, settled inside every
-// transaction that completes, reopens, deletes or re-aims a finished move (services/task-writes.ts
-// Effects), so the map reads one small table instead of the history.
-import { and, asc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+// transaction that completes, reopens, deletes or re-aims a finished move (the yard
+// processor, changes/processors/yard.ts), so the map reads one small table instead of the history.
+import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { TaskStatus } from '@shared/enums';
 import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/schemas';
 import { placeKey } from '@shared/text';
@@ -25,7 +25,7 @@ const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
 // ---- the catalogue places of a task ---------------------------------------------------------------
 
 /** The active places the texts stand for, by each text's placeKey(): a name first, else a code. */
-async function placesNamed(texts: readonly string[]): Promise<Map<string, LocationRow>> {
+export async function placesNamed(texts: readonly string[]): Promise<Map<string, LocationRow>> {
   const keys = [...new Set(texts.map(placeKey))];
   const found = new Map<string, LocationRow>();
   if (!keys.length) return found;
@@ -237,7 +237,7 @@ async function settle(trailerIds: readonly string[], moves: ReadonlyMap<string, 
 /** Rows per statement: well under both engines' limits on parameters. */
 const SLICE = 500;
 
-/** Settles the positions of these trailers after a change to their finished moves (services/task-writes.ts). */
+/** Settles the positions of these trailers after a change to their finished moves (changes/processors/yard.ts). */
 export async function settleTrailers(trailerIds: readonly string[]): Promise<string[]> {
   if (!trailerIds.length) return [];
   return settle(trailerIds, await latestMoves(trailerIds));
@@ -267,34 +267,6 @@ export async function placesOfTrailers(trailerIds: readonly string[]): Promise<s
     .from(trailerPositions)
     .where(and(inArray(trailerPositions.trailerId, [...trailerIds]), isNotNull(trailerPositions.locationId)));
   return rows.map((r) => r.id!);
-}
-
-/**
- * After the catalogue changed (CONTRACT §17): every task whose origin or destination text now equals an
- * active place's name or code points at it (texts matching none keep what they had), then every
- * trailer's position is settled again. Inside the caller's transaction; returns the places whose
- * trailers changed.
- */
-export async function remapTasks(): Promise<string[]> {
-  const columns = [
-    { text: tasks.origin, id: tasks.originLocationId, key: 'originLocationId' },
-    { text: tasks.destination, id: tasks.destinationLocationId, key: 'destinationLocationId' },
-  ] as const;
-  for (const column of columns) {
-    const texts = (await db.selectDistinct({ text: column.text }).from(tasks)).map((r) => r.text);
-    const places = await placesNamed(texts);
-    const textsByPlace = new Map<string, string[]>();
-    for (const text of texts) {
-      const place = places.get(placeKey(text));
-      if (place) textsByPlace.set(place.id, [...(textsByPlace.get(place.id) ?? []), text]);
-    }
-    for (const [placeId, matching] of textsByPlace)
-      await db
-        .update(tasks)
-        .set({ [column.key]: placeId })
-        .where(and(inArray(column.text, matching), or(isNull(column.id), ne(column.id, placeId))));
-  }
-  return settleAllTrailers();
 }
 
 /** Settles where every trailer stands (after the catalogue changed, or a generated history was written). */
