@@ -1,6 +1,7 @@
-// The driver's own work (SPEC §2 Driver screen, CONTRACT §5, §9): the active task and the Swap tasks
+// The driver's own work (SPEC §2 Driver screen, CONTRACT §5, §9): which task is active and the Swap tasks
 // they may claim. Loaded over REST, kept live by the task events of their rooms, polled every 5 s
-// (SPEC §9) only while the socket is down.
+// (SPEC §9) only while the socket is down. The active task itself lives in one store, the board's
+// (stores/tasks.ts): the active card and the board's card are the same task, whatever changes it.
 import { create } from 'zustand';
 import { toast } from 'sonner';
 import type { MessageResponse, Task } from '@shared/schemas';
@@ -21,8 +22,8 @@ import { onSessionEnd } from './session-end';
 type LoadKind = 'active' | 'swap';
 
 interface DriverState {
-  /** The en_proceso task assigned to me; null when none. */
-  active: Task | null;
+  /** The id of the en_proceso task assigned to me (its data: useTasks); null when none. */
+  activeId: string | null;
   activeLoaded: boolean;
   /** Pool Swap tasks by urgency (CONTRACT §16: high first, then the oldest); never held ones. */
   swap: Task[];
@@ -50,7 +51,7 @@ interface DriverState {
 }
 
 const initial = {
-  active: null as Task | null,
+  activeId: null as string | null,
   activeLoaded: false,
   swap: [] as Task[],
   swapLoaded: false,
@@ -63,20 +64,46 @@ const OFFLINE = UI_DRIVER.offline;
 const named = (t: Task) =>
   `${taskLabel({ title: t.title, trailerId: t.trailer_id })} (${t.origin} → ${t.destination})`;
 
+const isMyActive = (t: Task) => t.status === 'en_proceso' && t.assigned_to !== null && t.assigned_to === me();
+
+/** The active task as the board's store holds it: mine, in progress, and not being closed on this phone. */
+function pickActive(activeId: string | null, byId: Record<string, Task>): Task | null {
+  const task = activeId === null ? undefined : byId[activeId];
+  return task && isMyActive(task) && !closingTaskIds().has(task.id) ? task : null;
+}
+
+/** The driver's active task, or null (outside React). */
+export const activeTask = (): Task | null =>
+  pickActive(useDriver.getState().activeId, useTasks.getState().byId);
+
+/** The driver's active task, or null. */
+export function useActiveTask(): Task | null {
+  const activeId = useDriver((s) => s.activeId);
+  return useTasks((s) => pickActive(activeId, s.byId));
+}
+
+/** The id the driver store keeps for a task now in the board's store: its own if it is my active task. */
+function activeIdAfter(activeId: string | null, id: string): string | null {
+  const task = useTasks.getState().byId[id];
+  if (task && isMyActive(task) && !closingTaskIds().has(id)) return id;
+  return activeId === id ? null : activeId;
+}
+
 /** CONTRACT §16: the screen opens with the active task as last seen on this phone (no network needed). */
 function lastKnown() {
   const { active } = readSnapshot(me());
-  return active === undefined ? initial : { ...initial, active, activeLoaded: true };
+  if (active === undefined) return initial;
+  if (active) useTasks.getState().apply(active);
+  return { ...initial, activeId: active?.id ?? null, activeLoaded: true };
 }
-const isMyActive = (t: Task) => t.status === 'en_proceso' && t.assigned_to !== null && t.assigned_to === me();
 const isClaimableSwap = (t: Task) =>
   t.vehicle_type === 'swap' && t.status === 'bolsa_trabajo' && t.assigned_to === null && !t.on_hold;
 const recovered = (failing: LoadKind[], kind: LoadKind) =>
   failing.includes(kind) ? failing.filter((k) => k !== kind) : failing;
 
 /** Keeps `next` unless the store already holds a newer version of the same task (a late event). */
-const fresher = (current: Task | undefined | null, next: Task): boolean =>
-  !current || current.id !== next.id || next.version >= current.version;
+const fresher = (current: Task | undefined, next: Task): boolean =>
+  !current || next.version >= current.version;
 
 export const useDriver = create<DriverState>((set, get) => ({
   ...lastKnown(),
@@ -86,16 +113,17 @@ export const useDriver = create<DriverState>((set, get) => ({
       const task = await api.get<Task>('/tasks/my-active');
       // Completed or returned on this phone, not yet told to the server: it is done for the driver.
       if (closingTaskIds().has(task.id))
-        return set((s) => ({ active: null, activeLoaded: true, failing: recovered(s.failing, 'active') }));
+        return set((s) => ({ activeId: null, activeLoaded: true, failing: recovered(s.failing, 'active') }));
+      useTasks.getState().apply(task);
       set((s) => ({
-        active: fresher(s.active, task) ? task : s.active,
+        activeId: activeIdAfter(s.activeId, task.id),
         activeLoaded: true,
         failing: recovered(s.failing, 'active'),
       }));
     } catch (err) {
       // SPEC §7: a 404 means no active task.
       if (err instanceof ApiError && err.status === 404)
-        return set((s) => ({ active: null, activeLoaded: true, failing: recovered(s.failing, 'active') }));
+        return set((s) => ({ activeId: null, activeLoaded: true, failing: recovered(s.failing, 'active') }));
       throw err;
     }
   },
@@ -110,30 +138,27 @@ export const useDriver = create<DriverState>((set, get) => ({
   },
 
   applyTask(task) {
+    // The task's data goes to its one store (a late event, older than what it holds, changes nothing).
+    useTasks.getState().apply(task);
     set((s) => {
-      let active = s.active;
-      if (isMyActive(task) && !closingTaskIds().has(task.id)) {
-        if (fresher(active, task)) active = task;
-      } else if (active?.id === task.id && task.version >= active.version) {
-        active = null;
-      }
+      const activeId = activeIdAfter(s.activeId, task.id);
       const current = s.swap.find((t) => t.id === task.id);
       let swap = s.swap;
-      if (!fresher(current, task)) return { active };
+      if (!fresher(current, task)) return { activeId };
       if (isClaimableSwap(task)) swap = [task, ...s.swap.filter((t) => t.id !== task.id)].sort(byUrgency);
       else if (current) swap = s.swap.filter((t) => t.id !== task.id);
-      return { active, swap };
+      return { activeId, swap };
     });
   },
 
   dropTask(id) {
     set((s) => ({
-      active: s.active?.id === id ? null : s.active,
+      activeId: s.activeId === id ? null : s.activeId,
       swap: s.swap.filter((t) => t.id !== id),
     }));
   },
 
-  async complete(task = get().active ?? undefined) {
+  async complete(task = activeTask() ?? undefined) {
     if (!task) return '';
     return closeOwn(task, 'finalizada', {
       kind: 'complete',
@@ -143,7 +168,7 @@ export const useDriver = create<DriverState>((set, get) => ({
     });
   },
 
-  async returnTask(reason, task = get().active ?? undefined) {
+  async returnTask(reason, task = activeTask() ?? undefined) {
     if (!task) return '';
     return closeOwn(task, 'bolsa_trabajo', {
       kind: 'return',
@@ -173,19 +198,19 @@ export const useDriver = create<DriverState>((set, get) => ({
 
 /**
  * The one path that ends the driver's own task (CONTRACT §16): through the outbox (its Idempotency-Key,
- * queued without a server), the board's card moved at once and put back on a refusal; the task leaves
- * the active card either way.
+ * queued without a server). Once the server took it, or the phone keeps it, the task leaves the active
+ * card and its board card moves; a refusal (thrown) leaves both as they were.
  */
 async function closeOwn(
   task: Task,
   to: 'finalizada' | 'bolsa_trabajo',
   action: Omit<NewAction, 'task_id' | 'query'>,
 ): Promise<string | null> {
-  const send = () =>
-    useOutbox.getState().submit<MessageResponse>({ ...action, task_id: task.id }, serverNow());
-  const board = useTasks.getState();
-  const outcome = task.id in board.byId ? await board.closeOwn(task.id, to, send) : await send();
-  useDriver.setState((s) => ({ active: s.active?.id === task.id ? null : s.active }));
+  const outcome = await useOutbox
+    .getState()
+    .submit<MessageResponse>({ ...action, task_id: task.id }, serverNow());
+  useTasks.getState().closedHere(task.id, to);
+  useDriver.setState((s) => ({ activeId: s.activeId === task.id ? null : s.activeId }));
   return outcome.status === 'sent' ? outcome.response.message : null;
 }
 
@@ -210,14 +235,22 @@ export async function closeOwnTask(action: () => Promise<string | null>, fallbac
   }
 }
 
-useDriver.subscribe((s, prev) => {
+// The last active task seen is kept on the phone (CONTRACT §16), whichever store changed it.
+let snapshotted: Task | null | undefined;
+function keepSnapshot(): void {
   const userId = me();
-  if (userId && s.activeLoaded && (s.active !== prev.active || !prev.activeLoaded))
-    writeSnapshot(userId, { active: s.active });
-});
+  if (!userId || !useDriver.getState().activeLoaded) return;
+  const active = activeTask();
+  if (active === snapshotted) return;
+  snapshotted = active;
+  writeSnapshot(userId, { active });
+}
+useDriver.subscribe(keepSnapshot);
+useTasks.subscribe(keepSnapshot);
 
 onSessionEnd((userId) => {
   if (userId) forgetSnapshot(userId);
+  snapshotted = undefined;
   useDriver.setState(initial);
 });
 // A login (or another driver on the same phone) starts from what this phone last saw of them.

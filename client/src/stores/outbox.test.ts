@@ -3,6 +3,7 @@
 // when it does not, replayed unchanged later; a refusal on a replay is shown once (but a replay whose key
 // the attempt made at once already used is done); a 401 keeps it for the next login. Then its use by the driver store (a closing task stays off the screen) and the time clock
 // (a queued punch moves the status at once), and the per-user snapshot of the screen.
+import { setActiveTask } from '../test/driver';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
 import type { MessageResponse, Task } from '@shared/schemas';
@@ -16,7 +17,7 @@ import { onResync } from '../socket';
 import { storeSession } from '../storage';
 import { DRIVER, clockStatus, makeActive } from '../views/Driver/test-fixtures';
 import { closingTaskIds, initOutbox, useOutbox, type NewAction } from './outbox';
-import { useDriver } from './driver';
+import { activeTask, useDriver } from './driver';
 import { useSession } from './session';
 import { useTimeclock } from './timeclock';
 
@@ -90,7 +91,7 @@ beforeEach(async () => {
   useOutbox.setState({ pending: [], refused: [] });
   useReachability.setState({ reachable: true });
   login();
-  useDriver.setState({ active: null, activeLoaded: true, swap: [], swapLoaded: true, failing: [] });
+  useDriver.setState({ activeId: null, activeLoaded: true, swap: [], swapLoaded: true, failing: [] });
   useTimeclock.setState({ status: null, punching: null, offsetMs: 0 });
 });
 afterEach(() => {
@@ -420,13 +421,13 @@ describe('the driver store', () => {
 
   it('a queued complete keeps the task off the screen; once sent, only a task still mine comes back', async () => {
     const task = makeActive();
-    useDriver.setState({ active: task });
+    setActiveTask(task);
     // The server answers reads but the POST does not get through.
     const s = server((_path, init) =>
       init.method === 'POST' ? Promise.reject(new TypeError('Failed to fetch')) : json(200, task),
     );
     expect(await useDriver.getState().complete()).toBeNull();
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
     expect(closingTaskIds()).toEqual(new Set([task.id]));
     expect(useOutbox.getState().pending).toMatchObject([
       { kind: 'complete', task_id: task.id, label: O.completeLabel(named(task)) },
@@ -434,9 +435,9 @@ describe('the driver store', () => {
 
     // The server still has it en_proceso: it stays off the screen.
     await useDriver.getState().loadActive();
-    expect(useDriver.getState()).toMatchObject({ active: null, activeLoaded: true });
+    expect(useDriver.getState()).toMatchObject({ activeId: null, activeLoaded: true });
     useDriver.getState().applyTask({ ...task, version: task.version + 1 });
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
 
     s.set(ok);
     await flush();
@@ -445,23 +446,23 @@ describe('the driver store', () => {
 
     // Completed, or someone else's now: not mine.
     useDriver.getState().applyTask({ ...task, status: 'finalizada', version: task.version + 2 });
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
     useDriver
       .getState()
       .applyTask({ ...task, assigned_to: OTHER.id, assigned_to_name: OTHER.name, version: task.version + 3 });
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
     // Given back to me by the office: mine again.
     const again = { ...task, version: task.version + 4 };
     useDriver.getState().applyTask(again);
-    expect(useDriver.getState().active).toEqual(again);
+    expect(activeTask()).toEqual(again);
   });
 
   it('a return offline resolves null, the task leaves the screen and the reason is queued', async () => {
     const task = makeActive();
-    useDriver.setState({ active: task });
+    setActiveTask(task);
     server(down);
     expect(await useDriver.getState().returnTask('Remolque dañado')).toBeNull();
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
     const [row] = await stored();
     expect(row).toMatchObject({
       kind: 'return',
@@ -477,7 +478,7 @@ describe('the driver store', () => {
     server(down);
     await submit(punch('entrada'));
     useDriver.getState().applyTask(task);
-    expect(useDriver.getState().active).toEqual(task);
+    expect(activeTask()).toEqual(task);
   });
 });
 
@@ -523,28 +524,29 @@ describe('the time clock', () => {
     writeSnapshot(OTHER.id, { active: null });
     useTimeclock.setState({ status });
     expect(readSnapshot(DRIVER.id)).toEqual({ timeclock: status });
-    useDriver.setState({ active: task, activeLoaded: true });
+    setActiveTask(task);
     expect(readSnapshot(DRIVER.id)).toEqual({ timeclock: status, active: task });
-    useDriver.setState({ active: null });
+    setActiveTask(null);
     expect(readSnapshot(DRIVER.id)).toEqual({ timeclock: status, active: null });
 
     // The same driver opening the app again starts from it.
-    useDriver.setState({ active: task });
+    setActiveTask(task);
     useSession.setState({ user: null });
     login(DRIVER);
-    expect(useDriver.getState()).toMatchObject({ active: task, activeLoaded: true });
+    expect(useDriver.getState()).toMatchObject({ activeId: task.id, activeLoaded: true });
+    expect(activeTask()).toEqual(task);
     expect(useTimeclock.getState().status).toEqual(status);
 
     useSession.getState().end();
     expect(readSnapshot(DRIVER.id)).toEqual({});
     expect(localStorage.getItem(`torre.snapshot.${DRIVER.id}`)).toBeNull();
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
     expect(useTimeclock.getState().status).toBeNull();
     expect(readSnapshot(OTHER.id)).toEqual({ active: null });
     // The next person on the phone sees nothing of it.
     login(OTHER);
     expect(useTimeclock.getState().status).toBeNull();
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
   });
 });
 

@@ -58,10 +58,11 @@ interface TasksState {
   /** The driver's 'Asignarme' (POST self-assign), optimistic. Resolves with the server's message. */
   selfAssign: (id: string, me: Assignee) => Promise<string>;
   /**
-   * The driver's own task leaves En Proceso (completed, or returned to the pool), shown at once while `send`
-   * (the phone's outbox: stores/driver.ts) takes it to the server, and put back if it refuses.
+   * The driver closed their own task on this phone (completed, or returned to the pool: stores/driver.ts),
+   * and the server took it or the outbox keeps it for later: the card shows where it is going until the
+   * server's version comes.
    */
-  closeOwn: <T>(id: string, to: 'finalizada' | 'bolsa_trabajo', send: () => Promise<T>) => Promise<T>;
+  closedHere: (id: string, to: 'finalizada' | 'bolsa_trabajo') => void;
   reset: () => void;
 }
 
@@ -280,8 +281,8 @@ export const useTasks = create<TasksState>((set, get) => {
       return message;
     },
 
-    closeOwn(id, to, send) {
-      return optimistic(id, (t) => moved(t, to, null), send);
+    closedHere(id, to) {
+      set((s) => (s.byId[id] ? { byId: { ...s.byId, [id]: moved(s.byId[id], to, null) } } : s));
     },
 
     reset() {

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { setActiveTask } from '../../test/driver';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { ERR, TOAST, UI_DRIVER } from '@shared/labels';
 import { formatDateTime } from '@shared/time';
 import { json, mockFetch, sentBody } from '../../test/http';
-import { useDriver } from '../../stores/driver';
+import { activeTask, useDriver } from '../../stores/driver';
 import { useSession } from '../../stores/session';
+import { useTasks } from '../../stores/tasks';
 import { DRIVER, makeActive } from './test-fixtures';
 import { ActiveTaskCard } from './ActiveTaskCard';
 
@@ -16,7 +18,7 @@ const A = UI_DRIVER.activeTask;
 
 beforeEach(() => {
   useSession.setState({ user: DRIVER, token: 't', status: 'authenticated' });
-  useDriver.setState({ active: null, activeLoaded: true, swap: [], swapLoaded: true });
+  useDriver.setState({ activeId: null, activeLoaded: true, swap: [], swapLoaded: true });
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
 });
@@ -44,13 +46,31 @@ describe('Mi Tarea Activa', () => {
   });
 
   it("says why it came back when a driver returned it before ('Devuelta antes: …'), and nothing otherwise", () => {
-    useDriver.setState({ active: makeActive({ last_return_reason: 'Remolque no encontrado' }) });
+    setActiveTask(makeActive({ last_return_reason: 'Remolque no encontrado' }));
     const { unmount } = render(<ActiveTaskCard />);
     expect(screen.getByTestId('returned-before')).toHaveTextContent('Devuelta antes: Remolque no encontrado');
     unmount();
-    useDriver.setState({ active: makeActive() });
+    setActiveTask(makeActive());
     render(<ActiveTaskCard />);
     expect(screen.queryByTestId('returned-before')).toBeNull();
+  });
+
+  it("is the board's task: a change the board receives shows on the card, and its close there ends it here", () => {
+    const task = makeActive({ destination: 'Muelle 4' });
+    setActiveTask(task);
+    render(<ActiveTaskCard />);
+    expect(screen.getByText('Muelle 4')).toBeInTheDocument();
+    // The board's feed applies a newer version (staff changed the destination): one store, one task.
+    act(() => useTasks.getState().apply({ ...task, destination: 'Muelle 9', version: task.version + 1 }));
+    expect(screen.getByText('Muelle 9')).toBeInTheDocument();
+    expect(screen.queryByText('Muelle 4')).toBeNull();
+    // Staff finished it on the board: the card has no active task any more.
+    act(() =>
+      useTasks
+        .getState()
+        .apply({ ...task, status: 'finalizada', destination: 'Muelle 9', version: task.version + 2 }),
+    );
+    expect(screen.getByText('Sin Tarea Asignada')).toBeInTheDocument();
   });
 
   it('shows the badges and every field of the task', () => {
@@ -65,7 +85,7 @@ describe('Mi Tarea Activa', () => {
       created_by_name: 'Marta Gestora',
       assigned_at: '2026-11-22T07:05:00.000Z',
     });
-    useDriver.setState({ active: task });
+    setActiveTask(task);
     render(<ActiveTaskCard />);
     const card = within(screen.getByTestId('active-task'));
     expect(card.getByText('EN PROCESO')).toBeInTheDocument();
@@ -83,18 +103,18 @@ describe('Mi Tarea Activa', () => {
   });
 
   it('labels a Swap task SWAP and a normal one SEMIREMOLQUE', () => {
-    useDriver.setState({ active: makeActive({ vehicle_type: 'swap' }) });
+    setActiveTask(makeActive({ vehicle_type: 'swap' }));
     render(<ActiveTaskCard />);
     expect(screen.getByText('SWAP')).toBeInTheDocument();
     cleanup();
-    useDriver.setState({ active: makeActive({ vehicle_type: 'semiremolque' }) });
+    setActiveTask(makeActive({ vehicle_type: 'semiremolque' }));
     render(<ActiveTaskCard />);
     expect(screen.getByText('SEMIREMOLQUE')).toBeInTheDocument();
   });
 
   it('completes through the confirmation: server message, then no active task', async () => {
     const task = makeActive();
-    useDriver.setState({ active: task });
+    setActiveTask(task);
     const fetch = mockFetch(() => json(200, { message: 'Tarea completada. ¡Buen trabajo!' }));
     render(<ActiveTaskCard />);
     const dialog = await openDialog(A.complete, UI_DRIVER.completeConfirm.title);
@@ -109,7 +129,7 @@ describe('Mi Tarea Activa', () => {
 
   it('returns with the chosen reason through the confirmation', async () => {
     const task = makeActive();
-    useDriver.setState({ active: task });
+    setActiveTask(task);
     const fetch = mockFetch(() => json(200, { message: 'Tarea devuelta a bolsa de trabajo' }));
     render(<ActiveTaskCard />);
     const dialog = await openDialog(A.returnToPool, UI_DRIVER.returnConfirm.title);
@@ -133,7 +153,7 @@ describe('Mi Tarea Activa', () => {
   });
 
   it('returns without a reason by default', async () => {
-    useDriver.setState({ active: makeActive() });
+    setActiveTask(makeActive());
     const fetch = mockFetch(() => json(200, { message: 'Tarea devuelta a bolsa de trabajo' }));
     render(<ActiveTaskCard />);
     const dialog = await openDialog(A.returnToPool, UI_DRIVER.returnConfirm.title);
@@ -144,7 +164,7 @@ describe('Mi Tarea Activa', () => {
 
   it('a refused completion shows the server detail and keeps the dialog for a retry', async () => {
     const task = makeActive();
-    useDriver.setState({ active: task });
+    setActiveTask(task);
     mockFetch((path) =>
       path.endsWith('/complete') ? json(500, { detail: 'Error interno del servidor' }) : json(200, task),
     );
@@ -153,11 +173,11 @@ describe('Mi Tarea Activa', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: UI_DRIVER.completeConfirm.confirm }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Error interno del servidor'));
     expect(screen.getByRole('dialog', { name: UI_DRIVER.completeConfirm.title })).toBeInTheDocument();
-    expect(useDriver.getState().active?.id).toBe(task.id);
+    expect(activeTask()?.id).toBe(task.id);
   });
 
   it('a 409 (reassigned meanwhile) shows the detail and reloads the active task', async () => {
-    useDriver.setState({ active: makeActive() });
+    setActiveTask(makeActive());
     const fetch = mockFetch((path) =>
       path.endsWith('/return')
         ? json(409, { detail: ERR.notYourTask })
@@ -174,7 +194,7 @@ describe('Mi Tarea Activa', () => {
   });
 
   it('falls back to the SPEC §8 texts without a server detail', async () => {
-    useDriver.setState({ active: makeActive() });
+    setActiveTask(makeActive());
     mockFetch(() => new Response('', { status: 500 }));
     render(<ActiveTaskCard />);
     let dialog = await openDialog(A.complete, UI_DRIVER.completeConfirm.title);

@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { Spinner } from '../../components/Spinner';
 import { PRIORITY_TONE, VEHICLE_TONE } from '../../components/tones';
-import { closeOwnTask, useDriver } from '../../stores/driver';
+import { closeOwnTask, useActiveTask, useDriver } from '../../stores/driver';
 
 const T = UI_DRIVER.activeTask;
 
@@ -20,7 +20,7 @@ const nameOf = (task: Task) => taskLabel({ title: task.title, trailerId: task.tr
 
 /** SPEC §2 'Mi Tarea Activa': what the driver must do now, and the two ways to finish it. */
 export function ActiveTaskCard() {
-  const active = useDriver((s) => s.active);
+  const active = useActiveTask();
   const loaded = useDriver((s) => s.activeLoaded);
   return (
     <Card

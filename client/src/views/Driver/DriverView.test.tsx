@@ -6,7 +6,7 @@ import type { Notification, Task, TimeclockStatus } from '@shared/schemas';
 import { POLL_MS } from '@shared/constants';
 import { ERR, TOAST, UI_DRIVER } from '@shared/labels';
 import { json, mockFetch } from '../../test/http';
-import { useDriver } from '../../stores/driver';
+import { activeTask, useDriver } from '../../stores/driver';
 import { useNotifications } from '../../stores/notifications';
 import { useSession } from '../../stores/session';
 import { useTimeclock } from '../../stores/timeclock';
@@ -85,7 +85,7 @@ function serve({ active = 404, swap = [], clock = clockStatus() }: Answers = {})
 beforeEach(() => {
   localStorage.setItem('torre.token', 't');
   useSession.setState({ user: DRIVER, token: 't', status: 'authenticated' });
-  useDriver.setState({ active: null, activeLoaded: false, swap: [], swapLoaded: false, failing: [] });
+  useDriver.setState({ activeId: null, activeLoaded: false, swap: [], swapLoaded: false, failing: [] });
   useTimeclock.setState({ status: null, punching: null, offsetMs: 0 });
   useNotifications.setState({ items: [], loaded: false });
   useTaskAlert.setState({ pending: null });
@@ -167,20 +167,20 @@ describe('driver screen feeds', () => {
 });
 
 describe('driver store: task events', () => {
-  beforeEach(() => useDriver.setState({ active: null, activeLoaded: true, swap: [], swapLoaded: true }));
+  beforeEach(() => useDriver.setState({ activeId: null, activeLoaded: true, swap: [], swapLoaded: true }));
 
   it('ignores a stale event for the active task and clears it when the task moves on', () => {
     const v2 = makeActive({ version: 2, origin: 'Nuevo' });
     useDriver.getState().applyTask(v2);
     useDriver.getState().applyTask({ ...v2, version: 1, origin: 'Viejo' });
-    expect(useDriver.getState().active?.origin).toBe('Nuevo');
+    expect(activeTask()?.origin).toBe('Nuevo');
     useDriver.getState().applyTask({ ...v2, version: 3, status: 'finalizada' });
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
   });
 
   it('does not take another driver’s task as mine', () => {
     useDriver.getState().applyTask(makeActive({ assigned_to: 'd2' }));
-    expect(useDriver.getState().active).toBeNull();
+    expect(activeTask()).toBeNull();
   });
 
   it('keeps the swap list to claimable Swap tasks by urgency: high first, then the oldest', () => {

@@ -3,7 +3,7 @@ import type { Notification } from '@shared/schemas';
 import { UI_BOARD } from '@shared/labels';
 import { Kanban } from '../../components/board/Kanban';
 import { NotificationBanners } from '../../components/NotificationBanners';
-import { useDriver, useDriverFeed } from '../../stores/driver';
+import { useActiveTask, useDriver, useDriverFeed } from '../../stores/driver';
 import { useTasksFeed } from '../../stores/tasks';
 import { useTimeclock, useTimeclockFeed } from '../../stores/timeclock';
 import { ActiveTaskCard } from './ActiveTaskCard';
@@ -21,7 +21,7 @@ import { useWakeLock } from './useWakeLock';
  * taken away) is stale. Judged only once the active task is known.
  */
 function useStaleAssignment(): (n: Notification) => boolean {
-  const activeId = useDriver((s) => s.active?.id ?? null);
+  const activeId = useActiveTask()?.id ?? null;
   const loaded = useDriver((s) => s.activeLoaded);
   return useCallback(
     (n: Notification) => loaded && n.type === 'task_assigned' && n.task_id !== null && n.task_id !== activeId,

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setActiveTask } from '../../test/driver';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { ERR, TOAST, UI_DRIVER } from '@shared/labels';
 import { formatDate } from '@shared/time';
 import { json, mockFetch } from '../../test/http';
-import { useDriver } from '../../stores/driver';
+import { activeTask, useDriver } from '../../stores/driver';
 import { useSession } from '../../stores/session';
 import { useTimeclock } from '../../stores/timeclock';
 import { clockStatus, DRIVER, makeActive, swapTask } from './test-fixtures';
@@ -20,7 +21,7 @@ const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000 - 2_000).toIS
 beforeEach(() => {
   useSession.setState({ user: DRIVER, token: 't', status: 'authenticated' });
   useTimeclock.setState({ offsetMs: 0, status: null });
-  useDriver.setState({ active: null, activeLoaded: true, swap: [], swapLoaded: true });
+  useDriver.setState({ activeId: null, activeLoaded: true, swap: [], swapLoaded: true });
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
 });
@@ -115,7 +116,7 @@ describe('Swap tasks panel', () => {
     expect(screen.getAllByTestId('swap-item')).toHaveLength(1);
     expect(screen.queryByText('SW-9')).not.toBeInTheDocument();
     expect(screen.getByTestId('swap-count')).toHaveTextContent('1 disponibles');
-    expect(useDriver.getState().active?.id).toBe(task.id);
+    expect(activeTask()?.id).toBe(task.id);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
@@ -188,12 +189,13 @@ describe('Swap tasks panel', () => {
 
     it('holding a task: disabled with the reason; enabled again once the task is done', () => {
       useTimeclock.setState({ status: clockedIn });
-      useDriver.setState({ swap: [swapTask()], active: makeActive() });
+      useDriver.setState({ swap: [swapTask()] });
+      setActiveTask(makeActive());
       render(<SwapPanel />);
       expect(claimButton()).toBeDisabled();
       expect(screen.getByTestId('swap-blocked')).toHaveTextContent(S.holdingTask);
       expect(claimButton()).toHaveAccessibleDescription(S.holdingTask);
-      act(() => useDriver.setState({ active: null }));
+      act(() => setActiveTask(null));
       expect(claimButton()).toBeEnabled();
       expect(screen.queryByTestId('swap-blocked')).not.toBeInTheDocument();
     });

@@ -12,7 +12,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Spinner } from '../../components/Spinner';
 import { PRIORITY_TONE, VEHICLE_TONE } from '../../components/tones';
 import { useReachability } from '../../offline/reachability';
-import { useDriver } from '../../stores/driver';
+import { useActiveTask, useDriver } from '../../stores/driver';
 import { useTimeclock } from '../../stores/timeclock';
 import { toastError } from '../../toast';
 import { useServerNow } from './useServerNow';
@@ -30,7 +30,7 @@ export const isStillClaimable = (task: Task | undefined): task is Task =>
  * clock in first), or already holding a task.
  */
 export function useClaimBlock(): string | null {
-  const holding = useDriver((s) => s.active !== null);
+  const holding = useActiveTask() !== null;
   const clock = useTimeclock((s) => s.status?.status);
   const reachable = useReachability((s) => s.reachable);
   // A claim is decided by the server against other drivers: it is never queued (CONTRACT §16).
