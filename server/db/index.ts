@@ -250,7 +250,8 @@ export function transactionChanges<C extends object>(create: () => C): C | undef
 
 // ---- After the commit ----------------------------------------------------------------------------
 // What a change tells the world (socket pushes, Web Push, timers) is said only once it is kept: a
-// transaction body registers it with afterCommit() and has no side effect of its own, so a body that
+// transaction body records it in its change set (pushes, Web Push: server/changes/) or registers it with
+// afterCommit() (timers, the engine's round) and has no side effect of its own, so a body that
 // throws, is rolled back or is run again (PostgreSQL's serialization failures) leaves nothing behind.
 // Effects are synchronous: what they need is read inside the transaction; work that needs the database
 // (an engine round) starts its own transaction from the effect. One frame per transaction level: a
@@ -296,7 +297,8 @@ export function isRetryable(err: unknown): boolean {
 export const TX_ATTEMPTS = 5;
 
 /**
- * Runs fn in one write transaction, then what it registered with afterCommit(). Inside an open
+ * Runs fn in one write transaction — its change set processed before the commit and right after it (see
+ * "The change log" above) — then what it registered with afterCommit(). Inside an open
  * transaction it is a savepoint of it: its failure undoes only its own writes and effects. SQLite: one
  * transaction at a time on the one write connection (BEGIN IMMEDIATE), so nothing interleaves with a
  * body across its awaits; refused with StorageUnavailableError (503) when the storage cannot keep the
