@@ -1,9 +1,10 @@
-// The changes one transaction made, typed (LAYOUT.md, revision 3: "one writer, one change log"). A
-// command records what it changed here and does nothing else about it: the processors (./processors/)
-// read the set — before the commit, inside the transaction, and after it — and do the pushes, the caches
-// and the yard's bookkeeping. For now it records the tasks' changes, the yard places they touch and
-// whether the figures moved; other kinds (users, trailers, sessions, notices) join as they move here.
-import type { Task } from '@shared/schemas';
+// The changes one transaction made, typed (LAYOUT.md, revision 3: "one writer, one change log"). Code that
+// changes something records what it changed here and does nothing else about it: the processors
+// (./processors/) read the set — before the commit, inside the transaction, and after it — and do the
+// pushes, the Web Push, the caches and the yard's bookkeeping. Every transaction level has its set
+// (db/index.ts; record() in ./commit.ts reaches the running one); docs/TASKS.md › The change log.
+import type { RevokeReason } from '@shared/enums';
+import type { AdminUser, Notification, PushPayload, Task, TimeclockStatus } from '@shared/schemas';
 import type { TaskRow } from '../db/tables';
 import { now } from '../clock';
 import { placeOfRow, type TaskPlace } from '../tasks/visibility';
@@ -17,6 +18,37 @@ export interface TaskChange {
   before?: TaskPlace;
 }
 
+/** Sessions that ended (CONTRACT §14): their sockets are told why, then dropped, on every node. */
+export type SessionsRevoked = { reason: RevokeReason } & (
+  | { scope: 'session'; sid: string }
+  | { scope: 'user'; userId: string }
+  /** The user's other sessions (their own password change): all but `keptSid`. */
+  | { scope: 'user-but'; userId: string; keptSid: string }
+  /** Everybody's sessions but this user's (clear-all-tokens). */
+  | { scope: 'all-but'; userId: string }
+);
+
+/** A change to people and their things, kept in the order it was recorded. */
+export type PeopleChange =
+  /** An account as the admins' Usuarios list shows it now (approved, role, task types, name, online…). */
+  | { kind: 'user'; user: AdminUser }
+  /** An account left the lists (deleted, or a rejected registration). */
+  | { kind: 'user-removed'; userId: string }
+  /** How many accounts wait for approval now. */
+  | { kind: 'users-pending'; count: number }
+  /** A driver's task types are these now: their sockets' type rooms follow. */
+  | { kind: 'task-types'; userId: string; taskTypes: readonly string[] }
+  /** …and the pool tasks they gained and lost with them. */
+  | { kind: 'pool-seen'; userId: string; gained: Task[]; lostIds: string[] }
+  /** A notification stored; `push`: also to the user's phones by Web Push (CONTRACT §16). */
+  | { kind: 'notification'; userId: string; notification: Notification; push?: PushPayload }
+  /** Notifications marked read on the user's behalf. */
+  | { kind: 'notifications-read'; userId: string; ids: string[] }
+  /** A driver's time clock status (a punch, a correction). */
+  | { kind: 'timeclock'; userId: string; status: TimeclockStatus }
+  /** A user left presence on every node (deleted, revoked): the other nodes drop what they hold. */
+  | { kind: 'presence-forgotten'; userId: string };
+
 export class ChangeSet {
   /** The tasks changed, the first change of each deciding its kind and its "before". */
   readonly tasks = new Map<string, TaskChange>();
@@ -29,6 +61,10 @@ export class ChangeSet {
   readonly yardTrailers = new Set<string>();
   /** Trailers whose finished moves changed: their position is settled before the commit. */
   readonly settle = new Set<string>();
+  /** Sessions ended, in order. */
+  readonly revoked: SessionsRevoked[] = [];
+  /** Users, notifications, time clocks, presence: in the order recorded. */
+  readonly people: PeopleChange[] = [];
   /** The created and updated tasks as read at the end of the transaction (processors/sockets.ts). */
   readonly loaded = new Map<string, Task>();
   /** The created and updated tasks as they were pushed (answers reuse them). */
@@ -76,6 +112,16 @@ export class ChangeSet {
     this.figures = true;
   }
 
+  /** Sessions ended (sessions.ts endSession, endUserSessions; clear-all-tokens). */
+  sessionsRevoked(revoked: SessionsRevoked): void {
+    this.revoked.push(revoked);
+  }
+
+  /** Something about people changed (see PeopleChange). */
+  person(change: PeopleChange): void {
+    this.people.push(change);
+  }
+
   /** Takes over what a nested step (a savepoint) recorded, once that step has succeeded. */
   absorb(step: ChangeSet): void {
     for (const [id, change] of step.tasks) if (!this.tasks.has(id)) this.tasks.set(id, change);
@@ -84,5 +130,7 @@ export class ChangeSet {
     for (const id of step.yardPlaces) this.yardPlaces.add(id);
     for (const id of step.yardTrailers) this.yardTrailers.add(id);
     for (const id of step.settle) this.settle.add(id);
+    this.revoked.push(...step.revoked);
+    this.people.push(...step.people);
   }
 }

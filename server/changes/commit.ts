@@ -1,14 +1,39 @@
 // One change, one transaction (CONTRACT §5): the work records what it changed in a ChangeSet; the
-// processors (./processors/) run on it before the commit and after it.
-import { afterCommit, inTransaction, isRetryable, tx } from '../db';
+// processors (./processors/) run on it before the commit and after it. Every transaction has its set
+// (db/index.ts keeps one per transaction level, made on first use): commit() hands it to its work,
+// record() reaches it from anywhere, and outside a transaction record() processes a set at once.
+import { inTransaction, isRetryable, transactionChanges, tx, useChangeLog } from '../db';
 import { markShownWriter } from '../db/dialect';
 import { logger } from '../logger';
 import { ChangeSet } from './change-set';
-import { afterCommitted, beforeCommit } from './processors';
+import { afterCommitted, beforeCommit, published } from './processors';
+
+useChangeLog<ChangeSet>({
+  absorb: (into, step) => into.absorb(step),
+  beforeCommit: (changes) => beforeCommit(changes),
+  afterCommit: (changes) => afterCommitted(changes),
+});
+
+/** The running transaction level's set (`at`: its instant, when this call makes it). */
+function running(at?: Date): ChangeSet {
+  return transactionChanges(() => new ChangeSet(at))!;
+}
+
+/**
+ * Records changes in the running transaction's set: processed around its commit, dropped with it (or with
+ * the savepoint that made them) when it fails. Outside a transaction (presence, timers: nothing to
+ * commit) the changes are processed at once: pushed (processors/index.ts published()).
+ */
+export function record(changes: (set: ChangeSet) => void): void {
+  if (inTransaction()) return changes(running());
+  const set = new ChangeSet();
+  changes(set);
+  published(set);
+}
 
 /**
  * Runs `work` in one transaction; its processors follow. Inside another transaction it is a savepoint of
- * it, processed when that one commits (with the tasks as they stood at the end of `work`).
+ * it, whose changes join that transaction's and are processed when it commits.
  * `round`: what runs before the commit when `work` asks for it (changes.engine) — the assignment engine's
  * round, given by services/tasks.ts, so that the engine (which uses the tasks' writes) and the tasks
  * service do not import each other.
@@ -23,12 +48,9 @@ export function commit<T>(
       // What the staff's shared board and yard answers show is changing (db/dialect.ts).
       if (nested) await markShownWriter();
       // Per attempt: a transaction run again (PostgreSQL) starts from nothing.
-      const changes = new ChangeSet();
-      // Registered first: the task pushes leave before those the work registers (notifications).
-      afterCommit(() => afterCommitted(changes));
+      const changes = running();
       const done = await work(changes);
       if (changes.engine && round) await roundWithin(changes, round);
-      await beforeCommit(changes);
       return done;
     },
     { shownWriter: true },
@@ -52,16 +74,14 @@ async function roundWithin(changes: ChangeSet, round: (changes: ChangeSet) => Pr
 }
 
 /**
- * `work` under a savepoint of the open transaction: if it throws, its writes and changes are dropped.
+ * `work` under a savepoint of the open transaction, with the step's own set: if it throws, its writes and
+ * changes are dropped; if it succeeds, they join `_changes` (the transaction's set: db/index.ts joins them).
  * `at`: the step's instant, when it must be the transaction's (a step of the same change).
  */
-export async function savepoint<T>(
-  changes: ChangeSet,
+export function savepoint<T>(
+  _changes: ChangeSet,
   work: (step: ChangeSet) => Promise<T>,
   at?: Date,
 ): Promise<T> {
-  const step = new ChangeSet(at);
-  const result = await tx(() => work(step));
-  changes.absorb(step);
-  return result;
+  return tx(() => work(running(at)));
 }

@@ -108,6 +108,8 @@ interface Frame {
   readonly effects: (() => void)[];
   /** Savepoint names are unique per transaction. */
   savepoints: { next: number };
+  /** What this level recorded of its changes (server/changes/), made on first use. */
+  changes?: object;
 }
 const frames = new AsyncLocalStorage<Frame>();
 
@@ -217,9 +219,39 @@ export function onWriteTransaction(fn: () => Promise<void>): void {
   writeHook = fn;
 }
 
+// ---- The change log ------------------------------------------------------------------------------
+// Each transaction level may hold a set of the changes it made (server/changes/change-set.ts), made on
+// first use: a savepoint's joins the level around it once it succeeds and is dropped with it when it fails;
+// the outermost's is processed before the commit (inside the transaction) and right after it, before the
+// effects registered with afterCommit(). The database layer knows no more of it than these hooks.
+
+export interface ChangeLogHooks<C extends object> {
+  /** A savepoint's set, once the savepoint succeeded, joins the set of the level around it. */
+  absorb(into: C, step: C): void;
+  /** Inside the outermost transaction, once its body is done (the before-commit processors). */
+  beforeCommit(changes: C): Promise<void>;
+  /** Once it has committed, before the afterCommit() effects (the after-commit processors). */
+  afterCommit(changes: C): void;
+}
+
+let changeLog: ChangeLogHooks<object> | undefined;
+
+/** Set once by server/changes/commit.ts. */
+export function useChangeLog<C extends object>(hooks: ChangeLogHooks<C>): void {
+  changeLog = hooks as unknown as ChangeLogHooks<object>;
+}
+
+/** The change set of the running transaction level (made by `create` on first use); undefined outside one. */
+export function transactionChanges<C extends object>(create: () => C): C | undefined {
+  const frame = frames.getStore();
+  if (!frame) return undefined;
+  return (frame.changes ??= create()) as C;
+}
+
 // ---- After the commit ----------------------------------------------------------------------------
 // What a change tells the world (socket pushes, Web Push, timers) is said only once it is kept: a
-// transaction body registers it with afterCommit() and has no side effect of its own, so a body that
+// transaction body records it in its change set (pushes, Web Push: server/changes/) or registers it with
+// afterCommit() (timers, the engine's round) and has no side effect of its own, so a body that
 // throws, is rolled back or is run again (PostgreSQL's serialization failures) leaves nothing behind.
 // Effects are synchronous: what they need is read inside the transaction; work that needs the database
 // (an engine round) starts its own transaction from the effect. One frame per transaction level: a
@@ -265,7 +297,8 @@ export function isRetryable(err: unknown): boolean {
 export const TX_ATTEMPTS = 5;
 
 /**
- * Runs fn in one write transaction, then what it registered with afterCommit(). Inside an open
+ * Runs fn in one write transaction — its change set processed before the commit and right after it (see
+ * "The change log" above) — then what it registered with afterCommit(). Inside an open
  * transaction it is a savepoint of it: its failure undoes only its own writes and effects. SQLite: one
  * transaction at a time on the one write connection (BEGIN IMMEDIATE), so nothing interleaves with a
  * body across its awaits; refused with StorageUnavailableError (503) when the storage cannot keep the
@@ -284,7 +317,9 @@ export async function tx<T>(fn: () => Promise<T>, opts?: TxOptions): Promise<T> 
       result = await frames.run(frame, async () => {
         // The request's Idempotency-Key (CONTRACT §16) is written in the same transaction as its effect.
         await writeHook?.();
-        return fn();
+        const done = await fn();
+        if (frame.changes) await changeLog!.beforeCommit(frame.changes);
+        return done;
       });
       await txSession.commit();
       committed++;
@@ -298,7 +333,8 @@ export async function tx<T>(fn: () => Promise<T>, opts?: TxOptions): Promise<T> 
     }
     // Effects run before the next transaction may start (SQLite): pushes leave in commit order.
     try {
-      runCommitted(frame.effects);
+      const changes = frame.changes;
+      runCommitted(changes ? [() => changeLog!.afterCommit(changes), ...frame.effects] : frame.effects);
     } finally {
       txSession.release();
     }
@@ -309,11 +345,15 @@ export async function tx<T>(fn: () => Promise<T>, opts?: TxOptions): Promise<T> 
 async function savepoint<T>(outer: Frame, fn: () => Promise<T>): Promise<T> {
   const name = `sp${++outer.savepoints.next}`;
   await outer.session.exec(`SAVEPOINT ${name}`);
-  const frame: Frame = { ...outer, effects: [] };
+  const frame: Frame = { ...outer, effects: [], changes: undefined };
   try {
     const result = await frames.run(frame, fn);
     await outer.session.exec(`RELEASE SAVEPOINT ${name}`);
     outer.effects.push(...frame.effects);
+    if (frame.changes) {
+      if (outer.changes) changeLog!.absorb(outer.changes, frame.changes);
+      else outer.changes = frame.changes;
+    }
     return result;
   } catch (err) {
     await outer.session

@@ -1,6 +1,8 @@
-// The only place that emits socket events (CONTRACT §9). Services call these after their transaction
-// commits (synchronously, from afterCommit: nothing here reads the database but the coalesced figures,
-// computed on their own timer); with no Socket.IO attached (API tests) every call is a no-op.
+// The only place that emits socket events (CONTRACT §9). The change log's socket processor
+// (changes/processors/sockets.ts) calls these once a transaction has committed (synchronously: nothing
+// here reads the database but the coalesced figures, computed on their own timer); services record
+// changes and never call this module (a lint rule). With no Socket.IO attached (API tests) every call is
+// a no-op.
 import type { Server } from 'socket.io';
 import {
   EV,
@@ -94,7 +96,7 @@ let statsTimer: NodeJS.Timeout | undefined;
 let statsSource: StatsFor | undefined;
 let driversSource: DriversFor | undefined;
 
-/** Registered once by the dashboard service (avoids an import cycle). */
+/** Registered once by changes/processors/sockets.ts, from the dashboard service (avoids an import cycle). */
 export function setFigureSources(stats: StatsFor, drivers: DriversFor | undefined): void {
   statsSource = stats;
   driversSource = drivers;
@@ -219,24 +221,9 @@ export function revokeHere(target: RevokeTarget, reason: RevokeReason): void {
   sockets.disconnectSockets(true);
 }
 
-/** A user left presence everywhere (services/presence.ts): the other nodes drop what they hold. */
+/** A user left presence everywhere (services/presence.ts forget()): the other nodes drop what they hold. */
 export function presenceForgotten(userId: string): void {
   if (io && clustered()) io.serverSideEmit('presenceForgotten', userId);
-}
-
-/**
- * The test clock moved here (CONTRACT §18): every other node moves too — each shifts and heartbeats first,
- * then each runs what depends on time — and the answer waits for them (up to the adapter's 5 s: a node
- * that died meanwhile answers nothing).
- */
-export async function clockMovedElsewhere(phase: 'shift' | 'listeners', ms: number): Promise<void> {
-  if (!io || !clustered()) return;
-  try {
-    if (phase === 'shift') await io.serverSideEmitWithAck('clockShifted', ms);
-    else await io.serverSideEmitWithAck('clockListeners');
-  } catch (err) {
-    logger.warn({ err }, 'reloj de pruebas: algún nodo no confirmó el cambio');
-  }
 }
 
 /** Tells the user's sockets why their session ended, then drops them. */
@@ -258,5 +245,3 @@ export function revokeSession(sid: string, reason: RevokeReason): void {
 export function revokeAllExcept(userId: string, reason: RevokeReason): void {
   revoke({ except: ROOMS.user(userId) }, reason);
 }
-
-export const connectedSockets = (): number => io?.engine.clientsCount ?? 0;

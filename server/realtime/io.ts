@@ -9,14 +9,16 @@ import {
   type ServerToClientEvents,
 } from '@shared/events';
 import { ERR } from '@shared/labels';
+import { logger } from '../logger';
 import { STAFF_ROLES } from '@shared/enums';
 import { config } from '../config';
 import { nowMs, onClockAdvance, runClockListeners, shiftClock } from '../clock';
 import { isPostgres } from '../db';
 import { authenticateToken } from '../http/auth';
 import { presence, PRESENCE_SWEEP_MS } from '../services/presence';
-import { useClusterAdapter } from './cluster';
+import { clustered, useClusterAdapter } from './cluster';
 import {
+  getIo,
   revocationCount,
   revokeHere,
   setIo,
@@ -123,4 +125,23 @@ async function recheck(socket: IoSocket): Promise<void> {
 function expire(socket: IoSocket): void {
   socket.emit(EV.sessionRevoked, { reason: 'expired', detail: REVOKE_MESSAGES.expired });
   socket.disconnect(true);
+}
+
+/** How many sockets this node serves; undefined with no Socket.IO attached (services/health.ts). */
+export const socketsServing = (): number | undefined => getIo()?.engine.clientsCount;
+
+/**
+ * The test clock moved here (CONTRACT §18): every other node moves too — each shifts and heartbeats first,
+ * then each runs what depends on time — and the answer waits for them (up to the adapter's 5 s: a node
+ * that died meanwhile answers nothing).
+ */
+export async function clockMovedElsewhere(phase: 'shift' | 'listeners', ms: number): Promise<void> {
+  const io = getIo();
+  if (!io || !clustered()) return;
+  try {
+    if (phase === 'shift') await io.serverSideEmitWithAck('clockShifted', ms);
+    else await io.serverSideEmitWithAck('clockListeners');
+  } catch (err) {
+    logger.warn({ err }, 'reloj de pruebas: algún nodo no confirmó el cambio');
+  }
 }

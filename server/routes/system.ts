@@ -8,7 +8,7 @@ import { nowMs, runClockListeners, shiftClock } from '../clock';
 import { config } from '../config';
 import { parseBody } from '../http/validate';
 import { isReady } from '../services/health';
-import { clockMovedElsewhere } from '../realtime/emit';
+import { clockMovedElsewhere } from '../realtime/io';
 
 export const systemRoutes = Router();
 

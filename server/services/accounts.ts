@@ -14,20 +14,19 @@ import type {
   SessionInfo,
   UpdateUserInput,
 } from '@shared/schemas';
-import { afterCommit, db, tx } from '../db';
+import { db, tx } from '../db';
 import { DECISION_LOCK, forUpdate, lockDecision, uniqueViolation } from '../db/dialect';
 import { sessions, tasks, users, type UserRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { presentAdminUser, presentPendingUser } from '../presenters/users';
 import { presentJoined, selectTasks } from '../presenters/tasks';
-import * as emit from '../realtime/emit';
 import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
 import { findUserById } from './users';
 import { releaseDriverTask } from './tasks';
 import { runAssignment } from './assignment';
-import { commit } from '../changes/commit';
+import { commit, record } from '../changes/commit';
 import { showRenamed } from '../tasks/commands/rename';
 import { settlePendingNotices } from './notifications';
 import { hashPassword } from './passwords';
@@ -103,10 +102,10 @@ export async function decidePending(
         ACCOUNT_LOG.approve.details(user.name, user.email, user.role),
       );
       const pending = await pendingCount();
-      afterCommit(() => {
-        emit.usersPending(pending);
-        emit.userChanged(presentAdminUser(row!));
-        emit.figuresChanged();
+      record((changes) => {
+        changes.person({ kind: 'users-pending', count: pending });
+        changes.person({ kind: 'user', user: presentAdminUser(row!) });
+        changes.figuresChanged();
       });
       return { message: ACCOUNT_MSG.approved(user.name) };
     }
@@ -119,10 +118,10 @@ export async function decidePending(
       ACCOUNT_LOG.reject.details(user.name, user.email),
     );
     const pending = await pendingCount();
-    afterCommit(() => {
-      emit.usersPending(pending);
-      emit.userRemoved(userId);
-      emit.figuresChanged();
+    record((changes) => {
+      changes.person({ kind: 'users-pending', count: pending });
+      changes.person({ kind: 'user-removed', userId });
+      changes.figuresChanged();
     });
     return { message: ACCOUNT_MSG.rejected(user.name) };
   });
@@ -161,10 +160,10 @@ export async function changeRole(actor: Actor, userId: string, newRole: Role): P
     // After the role is written: the engine's round that follows never gives the task back to them.
     if (before.role === 'conductor') await releaseDriverTask(after!.id, actor);
     const row = after!;
-    afterCommit(() => {
+    record((changes) => {
       // Shown offline: presence.forget below takes them out of presence.
-      emit.userChanged(presentAdminUser({ ...row, isOnline: false }));
-      emit.figuresChanged();
+      changes.person({ kind: 'user', user: presentAdminUser({ ...row, isOnline: false }) });
+      changes.figuresChanged();
     });
     return { message: ACCOUNT_MSG.roleChanged(row.name, newRole), changed: true };
   });
@@ -179,7 +178,7 @@ export async function changeTaskTypes(
   userId: string,
   taskTypes: VehicleType[],
 ): Promise<MessageResponse> {
-  const { user, before } = await tx(async () => {
+  const user = await tx(async () => {
     const before = await liveUser(userId);
     if (before.role !== 'conductor') throw conflict(ERR.notADriver);
     const [user] = await db.update(users).set({ taskTypes }).where(eq(users.id, before.id)).returning();
@@ -189,21 +188,22 @@ export async function changeTaskTypes(
       ACCOUNT_LOG.taskTypes.action,
       ACCOUNT_LOG.taskTypes.details(user!.name, taskTypes.map((t) => TASK_TYPE_LABELS[t]).join(', ')),
     );
-    return { user: user!, before };
+    record((changes) => changes.person({ kind: 'task-types', userId: user!.id, taskTypes: user!.taskTypes }));
+    await recordPoolSeen(user!.id, before.taskTypes, user!.taskTypes);
+    return user!;
   });
-  emit.syncTypeRooms(user.id, user.taskTypes);
-  await pushPoolVisibility(user.id, before.taskTypes, user.taskTypes);
   await runAssignment();
-  emit.userChanged(presentAdminUser((await findUserById(user.id)) ?? user));
+  // After the round, which may have given them a task: the list shows them as they are now.
+  const shown = (await findUserById(user.id)) ?? user;
+  record((changes) => changes.person({ kind: 'user', user: presentAdminUser(shown) }));
   return { message: ACCOUNT_MSG.taskTypesUpdated(user.name) };
 }
 
-/** The driver's open pages gain the pool tasks of added types and drop those of removed ones. */
-async function pushPoolVisibility(
-  userId: string,
-  before: VehicleType[],
-  after: VehicleType[],
-): Promise<void> {
+/**
+ * The driver's open pages gain the pool tasks of added types and drop those of removed ones (read in the
+ * changing transaction, pushed once it committed).
+ */
+async function recordPoolSeen(userId: string, before: VehicleType[], after: VehicleType[]): Promise<void> {
   const added = after.filter((t) => !before.includes(t));
   const removed = before.filter((t) => !after.includes(t));
   const pool = async (types: VehicleType[]) =>
@@ -219,12 +219,8 @@ async function pushPoolVisibility(
         ).map(presentJoined)
       : [];
   const gained = await pool(added);
-  const lost = await pool(removed);
-  emit.driverTypesChanged(
-    userId,
-    gained,
-    lost.map((t) => t.id),
-  );
+  const lostIds = (await pool(removed)).map((t) => t.id);
+  record((changes) => changes.person({ kind: 'pool-seen', userId, gained, lostIds }));
 }
 
 /**
@@ -252,10 +248,10 @@ export async function deleteUser(actor: Actor, userId: string): Promise<MessageR
     // After deleted_at is written: the engine's round that follows never gives the task back to them.
     if (user.role === 'conductor') await releaseDriverTask(user.id, actor);
     const pending = user.isApproved ? undefined : await pendingCount();
-    afterCommit(() => {
-      emit.userRemoved(user.id);
-      if (pending !== undefined) emit.usersPending(pending);
-      emit.figuresChanged();
+    record((changes) => {
+      changes.person({ kind: 'user-removed', userId: user.id });
+      if (pending !== undefined) changes.person({ kind: 'users-pending', count: pending });
+      changes.figuresChanged();
     });
     return { message: ACCOUNT_MSG.deleted(user.name) };
   });
@@ -291,11 +287,9 @@ export async function updateUser(actor: Actor, userId: string, input: UpdateUser
         ACCOUNT_LOG.editUser.details(before.name, after!.name, after!.email),
       );
       const pending = after!.isApproved ? undefined : await pendingCount();
-      afterCommit(() => {
-        emit.userChanged(presentAdminUser(after!));
-        if (pending !== undefined) emit.usersPending(pending);
-        emit.figuresChanged();
-      });
+      fx.person({ kind: 'user', user: presentAdminUser(after!) });
+      if (pending !== undefined) fx.person({ kind: 'users-pending', count: pending });
+      fx.figuresChanged();
       return after!;
     });
   } catch (err) {
@@ -331,7 +325,7 @@ export async function resetPassword(actor: Actor, userId: string): Promise<Reset
       ACCOUNT_LOG.resetPassword.details(user.name),
     );
     await endUserSessions(user.id, 'password_reset');
-    afterCommit(() => emit.figuresChanged());
+    record((changes) => changes.figuresChanged());
   });
   await presence.forget(userId);
   return { temporary_password: temporary };

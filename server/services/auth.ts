@@ -4,7 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { ACCOUNT_LOG, ERR, PENDING_NOTIFICATION } from '@shared/labels';
 import type { AuthResponse, ChangePasswordInput, LoginInput, RegisterInput } from '@shared/schemas';
-import { afterCommit, db, tx } from '../db';
+import { db, tx } from '../db';
 import { forUpdate, uniqueViolation } from '../db/dialect';
 import { users, type UserRow } from '../db/tables';
 import { now } from '../clock';
@@ -12,7 +12,7 @@ import { config } from '../config';
 import { badRequest, conflict, forbidden, unauthorized } from '../http/errors';
 import { loginFailures, loginFailuresByIp, passwordWork, registrations } from '../http/rate-limit';
 import { presentAdminUser, presentSessionUser } from '../presenters/users';
-import * as emit from '../realtime/emit';
+import { record } from '../changes/commit';
 import { logActivity } from './activity';
 import { notify } from './notifications';
 import { checkPassword, hashPassword } from './passwords';
@@ -80,10 +80,10 @@ export async function register(input: RegisterInput, client: ClientMeta): Promis
           { subjectUserId: row.id },
         );
       const pending = await pendingCount();
-      afterCommit(() => {
-        emit.usersPending(pending);
-        emit.userChanged(presentAdminUser(row));
-        emit.figuresChanged();
+      record((changes) => {
+        changes.person({ kind: 'users-pending', count: pending });
+        changes.person({ kind: 'user', user: presentAdminUser(row) });
+        changes.figuresChanged();
       });
       return row;
     });

@@ -6,7 +6,6 @@ import type { DashboardStats, OnlineDriver, RankingEntry, WorkloadAlert } from '
 import { commitCount, query, session, type Session } from '../db';
 import { FALSE, TRUE, sqlFor } from '../db/dialect';
 import { nowMs } from '../clock';
-import * as emit from '../realtime/emit';
 import { driverStates, type DriverState } from './availability';
 
 // SQLite's CROSS JOIN keeps the tables in the order written (tasks by tasks_status, then each user by
@@ -91,7 +90,7 @@ export function workloadAlert(
 }
 
 // When the alert's current status began (CONTRACT §15). Updated whenever the figures are computed (a
-// request, or a push: emit.ts computes them after every change even with no board open); a fresh
+// request, or a push: realtime/emit.ts computes them after every change even with no board open); a fresh
 // server, not knowing the past, starts from its start time. Per database, as the memo below.
 const startedAt = nowMs();
 let alertTrack: { db: Session; status: WorkloadAlert['status']; since: number } | undefined;
@@ -209,10 +208,8 @@ export const rankings = async (): Promise<RankingEntry[]> => rankingOf(await all
 /** Every online approved conductor, in ranking order (the client shows the first 5). */
 export const onlineDrivers = async (): Promise<OnlineDriver[]> => onlineOf(await allDrivers());
 
-emit.setFigureSources(
-  (role) => dashboardStats(role === 'admin'),
-  async () => {
-    const drivers = await allDrivers();
-    return { online_drivers: onlineOf(drivers), rankings: rankingOf(drivers) };
-  },
-);
+/** The driver lists pushed with the figures (changes/processors/sockets.ts): one reading for both. */
+export async function driverLists(): Promise<{ online_drivers: OnlineDriver[]; rankings: RankingEntry[] }> {
+  const drivers = await allDrivers();
+  return { online_drivers: onlineOf(drivers), rankings: rankingOf(drivers) };
+}

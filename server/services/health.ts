@@ -24,7 +24,7 @@ import {
 } from '../db';
 import { tasks } from '../db/tables';
 import { nowMs } from '../clock';
-import { connectedSockets, getIo } from '../realtime/emit';
+import { socketsServing } from '../realtime/io';
 import { adapterUp } from '../realtime/cluster';
 import { logger } from '../logger';
 import { newestBackup } from './backups';
@@ -201,8 +201,9 @@ function eventLoop(): Check {
 }
 
 function websocket(): Check {
-  if (!getIo()) return { status: 'error', message: HEALTH_MSG.websocketOff };
-  return { status: 'healthy', message: HEALTH_MSG.websocket(connectedSockets()) };
+  const sockets = socketsServing();
+  if (sockets === undefined) return { status: 'error', message: HEALTH_MSG.websocketOff };
+  return { status: 'healthy', message: HEALTH_MSG.websocket(sockets) };
 }
 
 async function autoAssignment(): Promise<Check> {

@@ -4,12 +4,11 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { NotificationType } from '@shared/enums';
 import type { Notification } from '@shared/schemas';
 import { ERR } from '@shared/labels';
-import { afterCommit, db, prepared, tx } from '../db';
+import { db, prepared, tx } from '../db';
 import { notifications, type NotificationRow } from '../db/tables';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
-import * as emit from '../realtime/emit';
-import { pushToUser } from './push';
+import { record } from '../changes/commit';
 
 // Every assignment writes one: built once (db/index.ts prepared()).
 const insertNotification = prepared('insert_notification', (handle) =>
@@ -43,9 +42,9 @@ export const presentNotification = (n: NotificationRow): Notification => ({
 });
 
 /**
- * Stores a notification inside the change's transaction; it is pushed after the commit (so nobody hears
- * of a change that was rolled back); a `task_assigned` or `task_closed_by_staff` also starts the Web Push
- * to the driver's phones then, outside any transaction (network work never holds one).
+ * Stores a notification inside the change's transaction and records it there: it is pushed after the
+ * commit (so nobody hears of a change that was rolled back); a `task_assigned` or `task_closed_by_staff`
+ * also goes to the driver's phones then by Web Push (changes/processors/push.ts).
  */
 export async function notify(
   userId: string,
@@ -66,16 +65,21 @@ export async function notify(
     createdAt: now(),
   });
   const row = inserted!;
-  afterCommit(() => {
-    emit.notificationNew(userId, presentNotification(row));
-    if (PUSHED.has(type))
-      void pushToUser(userId, {
-        type: type as 'task_assigned' | 'task_closed_by_staff',
-        task_id: row.taskId,
-        title,
-        body: message,
-      });
-  });
+  record((changes) =>
+    changes.person({
+      kind: 'notification',
+      userId,
+      notification: presentNotification(row),
+      push: PUSHED.has(type)
+        ? {
+            type: type as 'task_assigned' | 'task_closed_by_staff',
+            task_id: row.taskId,
+            title,
+            body: message,
+          }
+        : undefined,
+    }),
+  );
 }
 
 /**
@@ -97,7 +101,10 @@ export async function settlePendingNotices(subjectUserId: string): Promise<void>
     .returning({ id: notifications.id, userId: notifications.userId });
   const byOwner = new Map<string, string[]>();
   for (const n of settled) byOwner.set(n.userId, [...(byOwner.get(n.userId) ?? []), n.id]);
-  afterCommit(() => byOwner.forEach((ids, owner) => emit.notificationsRead(owner, ids)));
+  if (byOwner.size)
+    record((changes) =>
+      byOwner.forEach((ids, owner) => changes.person({ kind: 'notifications-read', userId: owner, ids })),
+    );
 }
 
 /** The user's notifications, newest first (the client shows the unread ones). */

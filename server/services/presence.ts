@@ -16,7 +16,7 @@ import { FALSE, TRUE, sqlFor } from '../db/dialect';
 import { nowMs, onClockShift } from '../clock';
 import { isDatabaseUnavailable } from '../http/errors';
 import { logger } from '../logger';
-import * as emit from '../realtime/emit';
+import { record } from '../changes/commit';
 import { withoutKey } from './idempotency';
 
 const JOIN_NODES = `INSERT INTO server_nodes (id, started_at, heartbeat_at) VALUES (?, ?, ?)
@@ -155,7 +155,7 @@ class Presence {
     return this.transition(userId, async () => {
       await execute(LOCK_USER, [userId]);
       await execute('DELETE FROM node_presence WHERE user_id = ?', [userId]);
-      afterCommit(() => emit.presenceForgotten(userId));
+      record((changes) => changes.person({ kind: 'presence-forgotten', userId }));
       return (await wentOffline(userId, nowMs())) ? false : undefined;
     });
   }

@@ -7,11 +7,11 @@ import { SESSION_IDLE_MS } from '@shared/constants';
 import type { RevokeReason } from '@shared/enums';
 import { ERR } from '@shared/labels';
 import type { SessionInfo } from '@shared/schemas';
-import { afterCommit, db, query, tx } from '../db';
+import { db, query, tx } from '../db';
 import { sessions, type SessionRow, type UserRow } from '../db/tables';
 import { now, nowMs } from '../clock';
 import { unauthorized } from '../http/errors';
-import * as emit from '../realtime/emit';
+import { record } from '../changes/commit';
 import { signToken } from './tokens';
 import { userRow } from './users';
 
@@ -100,7 +100,7 @@ export async function endSession(sid: string, reason: RevokeReason): Promise<voi
     .update(sessions)
     .set({ endedAt: now() })
     .where(and(eq(sessions.id, sid), isNull(sessions.endedAt)));
-  afterCommit(() => emit.revokeSession(sid, reason));
+  record((changes) => changes.sessionsRevoked({ scope: 'session', sid, reason }));
 }
 
 /**
@@ -118,8 +118,12 @@ export async function endUserSessions(userId: string, reason: RevokeReason, kept
         keptSid === undefined ? undefined : ne(sessions.id, keptSid),
       ),
     );
-  afterCommit(() =>
-    keptSid === undefined ? emit.revokeUser(userId, reason) : emit.revokeUserExcept(userId, keptSid, reason),
+  record((changes) =>
+    changes.sessionsRevoked(
+      keptSid === undefined
+        ? { scope: 'user', userId, reason }
+        : { scope: 'user-but', userId, keptSid, reason },
+    ),
   );
 }
 

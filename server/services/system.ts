@@ -23,7 +23,7 @@ import {
   users,
 } from '../db/tables';
 import { now } from '../clock';
-import * as emit from '../realtime/emit';
+import { record } from '../changes/commit';
 import { presentAdminUser } from '../presenters/users';
 import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
@@ -117,15 +117,16 @@ export async function runMigrationsAndRepair(actor: Actor): Promise<{ message: s
       SYSTEM_MSG.migrations(applied, rows.length),
     );
     // Repaired drivers now see (and may be given) semiremolque tasks; the Usuarios table shows them.
-    if (rows.length)
-      afterCommit(() => {
+    if (rows.length) {
+      record((changes) => {
         for (const row of rows) {
-          emit.syncTypeRooms(row.id, row.taskTypes);
-          emit.userChanged(presentAdminUser(row));
+          changes.person({ kind: 'task-types', userId: row.id, taskTypes: row.taskTypes });
+          changes.person({ kind: 'user', user: presentAdminUser(row) });
         }
-        startAssignment();
-        emit.figuresChanged();
+        changes.figuresChanged();
       });
+      afterCommit(startAssignment);
+    }
     return rows;
   });
   return { message: SYSTEM_MSG.migrations(applied, repaired.length) };
@@ -152,9 +153,9 @@ export async function clearAllTokens(actor: Actor): Promise<{ message: string }>
       SYSTEM_LOG.tokensCleared.action,
       SYSTEM_LOG.tokensCleared.details(ids.length),
     );
-    afterCommit(() => {
-      emit.revokeAllExcept(actor.id, 'tokens_cleared');
-      emit.figuresChanged();
+    record((changes) => {
+      changes.sessionsRevoked({ scope: 'all-but', userId: actor.id, reason: 'tokens_cleared' });
+      changes.figuresChanged();
     });
     return ids;
   });

@@ -22,7 +22,7 @@ import { punchCorrections, punches, tasks, users, type PunchRow, type UserRow } 
 import { now, nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import type { Actor } from './activity';
-import * as emit from '../realtime/emit';
+import { record } from '../changes/commit';
 import { logActivity } from './activity';
 import { startAssignment } from './assignment';
 import { actionTime } from './idempotency';
@@ -131,11 +131,11 @@ export async function punch(
       ACCOUNT_LOG.punch.details(user.name, clockType, formatTime(punchedAt)),
     );
     const after = await timeclockStatus(user.id);
-    afterCommit(() => {
-      emit.timeclockChanged(user.id, after);
-      emit.figuresChanged();
-      if (clockType === 'entrada') startAssignment();
+    record((changes) => {
+      changes.person({ kind: 'timeclock', userId: user.id, status: after });
+      changes.figuresChanged();
     });
+    if (clockType === 'entrada') afterCommit(startAssignment);
     return punchedAt;
   });
   return { message: PUNCH_MSG[clockType], timestamp: at.toISOString() };
@@ -181,11 +181,11 @@ async function recordCorrection(
  * may get work.
  */
 function afterCorrection(driverId: string, wasClockedIn: boolean, status: TimeclockStatus): void {
-  afterCommit(() => {
-    emit.timeclockChanged(driverId, status);
-    emit.figuresChanged();
-    if (!wasClockedIn && status.status === 'clocked_in') startAssignment();
+  record((changes) => {
+    changes.person({ kind: 'timeclock', userId: driverId, status });
+    changes.figuresChanged();
   });
+  if (!wasClockedIn && status.status === 'clocked_in') afterCommit(startAssignment);
 }
 
 /**

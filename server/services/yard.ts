@@ -10,14 +10,14 @@ import type { TaskStatus } from '@shared/enums';
 import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/schemas';
 import { placeKey } from '@shared/text';
 import { YARD_ERR, YARD_LOG } from '@shared/labels';
-import { afterCommit, db, query, tx } from '../db';
+import { db, query, tx } from '../db';
 import { forUpdate, WRITERS_QUIET } from '../db/dialect';
 import { locations, tasks, trailerPositions, type LocationRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
-import * as emit from '../realtime/emit';
 import { logActivity, type Actor } from './activity';
-import { forgetSharedAnswers, sharedAnswer, type SharedAnswer } from './shared-answers';
+import { sharedAnswer, type SharedAnswer } from './shared-answers';
+import { record } from '../changes/commit';
 
 const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
 const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
@@ -301,7 +301,6 @@ export async function placeInUse(id: string): Promise<boolean> {
 export async function leaveYard(trailerId: string, actor: Actor): Promise<{ place: string }> {
   return tx(
     async () => {
-      afterCommit(forgetSharedAnswers);
       const [position] = await forUpdate(
         db
           .select({ locationId: trailerPositions.locationId, name: locations.name })
@@ -321,7 +320,7 @@ export async function leaveYard(trailerId: string, actor: Actor): Promise<{ plac
         .set({ locationId: null, leftAt: now() })
         .where(eq(trailerPositions.trailerId, trailerId));
       await logActivity('task', actor, YARD_LOG.left.action, YARD_LOG.left.details(trailerId, position.name));
-      afterCommit(() => emit.yardChanged([position.locationId!]));
+      record((changes) => changes.yardPlacesChanged([position.locationId!]));
       return { place: position.name };
     },
     { shownWriter: true },

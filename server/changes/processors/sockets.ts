@@ -1,9 +1,18 @@
-// The socket processor: the one place that turns a transaction's task and yard changes into pushes
-// (realtime/emit.ts). What it pushes is read before the commit (on the transaction's connection), the push
-// itself is synchronous after it: a transaction that throws pushes nothing.
+// The socket processor: the one place that turns a change set into pushes (realtime/emit.ts; a lint rule
+// keeps every other importer out but realtime/ and the server's bootstrap). What it pushes is read before
+// the commit (on the transaction's connection), the push itself is synchronous after it: a transaction
+// that throws pushes nothing. Order: sessions ended first (a session that ended hears nothing more), then
+// the tasks, the figures and the yard, then people's changes as they were recorded.
 import { loadTasksByIds } from '../../presenters/tasks';
 import * as emit from '../../realtime/emit';
-import type { ChangeSet } from '../change-set';
+import { dashboardStats, driverLists } from '../../services/dashboard';
+import type { ChangeSet, PeopleChange, SessionsRevoked } from '../change-set';
+
+// The coalesced figures (emit.figuresChanged) are computed from the dashboard's own sources.
+emit.setFigureSources(
+  (role) => dashboardStats(role === 'admin'),
+  () => driverLists(),
+);
 
 /** Before the commit: the created and updated tasks as they stand (the last read of the transaction). */
 export async function readForSockets(changes: ChangeSet): Promise<void> {
@@ -11,8 +20,9 @@ export async function readForSockets(changes: ChangeSet): Promise<void> {
   for (const [id, task] of await loadTasksByIds(ids)) changes.loaded.set(id, task);
 }
 
-/** After the commit: one task:* event per task changed, the figures when they moved, the yard's places. */
+/** After the commit (or at once, outside a transaction): every push the set calls for. */
 export function pushSockets(changes: ChangeSet): void {
+  changes.revoked.forEach(revoke);
   for (const [id, change] of changes.tasks) {
     if (change.kind === 'deleted') {
       emit.taskDeleted({ id, ...change.before! });
@@ -26,4 +36,41 @@ export function pushSockets(changes: ChangeSet): void {
   }
   if (changes.figures) emit.figuresChanged();
   emit.yardChanged([...changes.yardPlaces]);
+  changes.people.forEach(pushPerson);
+}
+
+function revoke(revoked: SessionsRevoked): void {
+  switch (revoked.scope) {
+    case 'session':
+      return emit.revokeSession(revoked.sid, revoked.reason);
+    case 'user':
+      return emit.revokeUser(revoked.userId, revoked.reason);
+    case 'user-but':
+      return emit.revokeUserExcept(revoked.userId, revoked.keptSid, revoked.reason);
+    case 'all-but':
+      return emit.revokeAllExcept(revoked.userId, revoked.reason);
+  }
+}
+
+function pushPerson(change: PeopleChange): void {
+  switch (change.kind) {
+    case 'user':
+      return emit.userChanged(change.user);
+    case 'user-removed':
+      return emit.userRemoved(change.userId);
+    case 'users-pending':
+      return emit.usersPending(change.count);
+    case 'task-types':
+      return emit.syncTypeRooms(change.userId, change.taskTypes);
+    case 'pool-seen':
+      return emit.driverTypesChanged(change.userId, change.gained, change.lostIds);
+    case 'notification':
+      return emit.notificationNew(change.userId, change.notification);
+    case 'notifications-read':
+      return emit.notificationsRead(change.userId, change.ids);
+    case 'timeclock':
+      return emit.timeclockChanged(change.userId, change.status);
+    case 'presence-forgotten':
+      return emit.presenceForgotten(change.userId);
+  }
 }
