@@ -25,7 +25,7 @@ import * as emit from '../realtime/emit';
 import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
 import { findUserById } from './users';
-import { releaseDriverTask } from './tasks';
+import { releaseDriverTask } from '../tasks';
 import { runAssignment } from './assignment';
 import { commit } from '../changes/commit';
 import { showRenamed } from '../tasks/commands/rename';

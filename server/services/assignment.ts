@@ -9,7 +9,7 @@
 // waiting; the pool tasks a round reads are locked (FOR UPDATE) so it writes over the version it
 // decided on. SQLite's one writer gives the same by itself.
 // Callers: task creation, return, completion and staff moves run the round inside their own
-// transaction (change() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
+// transaction (tasks/change.ts); clock-in, coming online and task-type changes (accounts)
 // and a moved test clock (below) start runAssignment() after their own commit (startAssignment():
 // not awaited, failures logged).
 import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
@@ -134,7 +134,7 @@ export async function assignmentRound(fx: ChangeSet): Promise<void> {
  */
 async function assignFree(task: TaskRow, driver: DriverState, fx: ChangeSet): Promise<boolean> {
   try {
-    await savepoint(fx, (step) => assignDriver(task, driver, null, step, 'auto'), fx.at);
+    await savepoint(fx, (step) => assignDriver(task, driver, null, step, 'engine'), fx.at);
     return true;
   } catch (err) {
     if (err instanceof HttpError && err.detail === ERR.driverBusy) return false;

@@ -6,7 +6,7 @@ import { RETURN_COOLDOWN_MS } from '@shared/constants';
 import { advanceClock, db, makePunch, makeTask, makeUser, now, setupDb, tx } from '../helpers/context';
 import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/tables';
 import { assignmentsSettled, runAssignment } from '../../server/services/assignment';
-import { completeByDriver, createTask, releaseDriverTask, returnByDriver } from '../../server/services/tasks';
+import { completeByDriver, createTask, releaseDriverTask, returnByDriver } from '../../server/tasks';
 
 beforeEach(async () => {
   await setupDb();
