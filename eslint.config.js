@@ -43,7 +43,7 @@ export default tseslint.config(
   {
     // Issue 26, one writer and one change log: a command records its changes, the processors push them
     // (changes/processors/sockets.ts is the one importer of the emitter among the tasks' code).
-    files: ['server/tasks/**/*.ts', 'server/changes/**/*.ts', 'server/services/assignment.ts'],
+    files: ['server/tasks/**/*.ts', 'server/changes/**/*.ts'],
     ignores: ['server/changes/processors/sockets.ts'],
     rules: {
       'no-restricted-imports': [

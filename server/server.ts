@@ -31,7 +31,7 @@ import { sharedSetting } from './services/settings';
 import { JWT_SECRET_SETTING, newJwtSecret } from './config';
 import { startBackgroundJobs } from './services/jobs';
 import { creationsWritten } from './tasks';
-import { assignmentsSettled, startAssignmentSweep } from './services/assignment';
+import { assignmentsSettled, startAssignmentSweep } from './tasks/assignment';
 import { startRateLimitSweep } from './http/rate-limit';
 import { setDraining } from './services/health';
 import { backupsDir, newestBackup } from './services/backups';

@@ -26,7 +26,7 @@ import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
 import { findUserById } from './users';
 import { releaseDriverTask } from '../tasks';
-import { runAssignment } from './assignment';
+import { runAssignment } from '../tasks/assignment';
 import { commit } from '../changes/commit';
 import { showRenamed } from '../tasks/commands/rename';
 import { settlePendingNotices } from './notifications';

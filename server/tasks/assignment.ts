@@ -22,11 +22,11 @@ import { tasks, type TaskRow } from '../db/tables';
 import { nowMs, onClockAdvance } from '../clock';
 import { logger } from '../logger';
 import { HttpError } from '../http/errors';
-import { driverStates, type DriverState } from './availability';
+import { driverStates, type DriverState } from '../services/availability';
 import type { ChangeSet } from '../changes/change-set';
 import { commit, savepoint } from '../changes/commit';
-import { markTried, markUntried } from '../tasks/apply';
-import { assignDriver } from '../tasks/commands/assign';
+import { markTried, markUntried } from './apply';
+import { assignDriver } from './commands/assign';
 
 const POOL_PAGE = 20;
 /** Pool tasks of the automatic types, except those on hold (CONTRACT §15: never auto-assigned). */
