@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+/** A raw SQL text that writes tasks or task_events (esquery regex: no `/` inside). */
+const WRITES_TASKS = String.raw`/(UPDATE|INSERT\s+INTO|DELETE\s+FROM)\s+"?(tasks|task_events)\b/i`;
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'migrations/**', 'coverage/**'] },
   js.configs.recommended,
@@ -59,19 +62,25 @@ export default tseslint.config(
     },
   },
   {
-    // …and only tasks/apply.ts updates tasks (version + 1, history): see docs/TASKS.md.
+    // …and only tasks/apply.ts writes tasks and their history (version + 1, task_events): docs/TASKS.md.
+    // Drizzle's insert/update/delete, insertRows() and raw SQL texts alike.
     files: ['server/**/*.ts'],
     ignores: ['server/tasks/apply.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name='update'][arguments.0.name='tasks']",
-          message: 'Solo server/tasks/apply.ts actualiza tareas',
+          selector:
+            'CallExpression[callee.property.name=/^(insert|update|delete)$/][arguments.0.name=/^(tasks|taskEvents)$/]',
+          message: 'Solo server/tasks/apply.ts escribe tareas y su historial',
         },
         {
-          selector: 'TemplateElement[value.raw=/UPDATE\\s+tasks\\b/i], Literal[value=/UPDATE\\s+tasks\\b/i]',
-          message: 'Solo server/tasks/apply.ts actualiza tareas',
+          selector: "CallExpression[callee.name='insertRows'][arguments.0.name=/^(tasks|taskEvents)$/]",
+          message: 'Solo server/tasks/apply.ts escribe tareas y su historial',
+        },
+        {
+          selector: `:matches(TemplateElement[value.raw=${WRITES_TASKS}], Literal[value=${WRITES_TASKS}])`,
+          message: 'Solo server/tasks/apply.ts escribe tareas y su historial',
         },
       ],
     },

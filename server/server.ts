@@ -30,8 +30,8 @@ import { dropForeignSubscriptions } from './services/push';
 import { sharedSetting } from './services/settings';
 import { JWT_SECRET_SETTING, newJwtSecret } from './config';
 import { startBackgroundJobs } from './services/jobs';
-import { creationsWritten } from './services/tasks';
-import { assignmentsSettled, startAssignmentSweep } from './services/assignment';
+import { creationsWritten } from './tasks';
+import { assignmentsSettled, startAssignmentSweep } from './tasks/assignment';
 import { startRateLimitSweep } from './http/rate-limit';
 import { setDraining } from './services/health';
 import { backupsDir, newestBackup } from './services/backups';
@@ -116,7 +116,7 @@ export async function startServer(
     if (inFlight.size > 0) logger.warn({ requests: inFlight.size }, 'cierre: peticiones sin terminar');
     server.closeAllConnections();
     await Promise.race([httpClosed, sleep(Math.max(100, deadline - performance.now()))]);
-    // Creations batched for the next turn of the event loop (services/tasks.ts) are written before the
+    // Creations batched for the next turn of the event loop (tasks/commands/create.ts) are written before the
     // database closes.
     await creationsWritten();
     stopPresenceEffects();

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { MessageResponse } from '@shared/schemas';
 import { TASK_MSG } from '@shared/labels';
 import { currentUser, requireAuth } from '../http/auth';
-import { resetRankings } from '../services/tasks';
+import { resetRankings } from '../tasks';
 
 export const rankingRoutes = Router();
 

@@ -21,7 +21,7 @@ import {
   selfAssign,
   swapAvailable,
   updateTask,
-} from '../services/tasks';
+} from '../tasks';
 import { sharedBoard } from '../services/board';
 import { sendShared } from '../http/shared-answer';
 

@@ -13,7 +13,7 @@ import { query } from '../db';
 import { WRITERS_QUIET } from '../db/dialect';
 import { nowMs } from '../clock';
 import type { UserRow } from '../db/tables';
-import { listTasks } from './tasks';
+import { listTasks } from '../tasks';
 import { sharedAnswer, type SharedAnswer } from './shared-answers';
 
 /** Who sees the same board: admins and managers (finished tasks included), and gestores (without). */

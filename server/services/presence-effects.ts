@@ -4,7 +4,7 @@ import { presentAdminUser } from '../presenters/users';
 import { record } from '../changes/commit';
 import { presence } from './presence';
 import { findUserById } from './users';
-import { runAssignment } from './assignment';
+import { runAssignment } from '../tasks/assignment';
 
 /** Registers the effects; returns the function that removes them (the server calls it on close). */
 export function registerPresenceEffects(): () => void {

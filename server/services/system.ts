@@ -27,7 +27,7 @@ import { record } from '../changes/commit';
 import { presentAdminUser } from '../presenters/users';
 import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
-import { startAssignment } from './assignment';
+import { startAssignment } from '../tasks/assignment';
 
 const TABLES = [
   users,

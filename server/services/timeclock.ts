@@ -24,7 +24,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import type { Actor } from './activity';
 import { record } from '../changes/commit';
 import { logActivity } from './activity';
-import { startAssignment } from './assignment';
+import { startAssignment } from '../tasks/assignment';
 import { actionTime } from './idempotency';
 
 export async function timeclockStatus(userId: string): Promise<TimeclockStatus> {

@@ -1,17 +1,168 @@
-// The only code that writes tasks (LAYOUT.md, revision 3): a row with version+1 — only over the version
-// it was decided on —, its task_events history rows and the engine's bookkeeping. Every write records
-// its change in the transaction's ChangeSet (changes/change-set.ts); the pushes, caches and the yard's
-// settling are the processors' (changes/processors/), run before and after the commit (changes/commit.ts).
+// The only code that writes tasks (LAYOUT.md, revision 3; a lint rule in eslint.config.js): new rows and
+// changes with version+1 — only over the version they were decided on —, their task_events history, their
+// activity-log rows and the engine's bookkeeping. applyTransition() writes a move of transitions.ts's
+// table, all five steps of it. Every write records its change in the transaction's ChangeSet
+// (changes/change-set.ts); the pushes, caches and the yard's settling are the processors'
+// (changes/processors/), run before and after the commit (changes/commit.ts).
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { AUTO_ASSIGNED_TYPES, type TaskEventType, type TaskStatus } from '@shared/enums';
-import { ERR } from '@shared/labels';
+import { ERR, TASK_NOTIFICATION } from '@shared/labels';
 import { db, execute, insertRows } from '../db';
 import { FALSE, TRUE, uniqueViolation } from '../db/dialect';
 import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
 import { conflict } from '../http/errors';
-import type { Actor } from '../services/activity';
+import { logActivities, type Actor } from '../services/activity';
+import { notify } from '../services/notifications';
 import type { ChangeSet } from '../changes/change-set';
+import { decide, roundFollows, type Facts, type Notice, type Subject, type Transition } from './transitions';
 import { onBoard } from './visibility';
+
+/**
+ * Writes one move of the table (transitions.ts) on a task read and locked by the caller: the row, the
+ * driver's bookkeeping (idle, credit), the history rows, the activity-log lines, the notifications, and
+ * whether the engine's round follows. Returns the row as written.
+ */
+export async function applyTransition(
+  row: TaskRow,
+  t: Transition,
+  facts: Facts,
+  fx: ChangeSet,
+): Promise<TaskRow> {
+  let next = row;
+  if (t.to === 'deleted') await writeDeletion(row, fx);
+  else
+    next = await writeTask(
+      row,
+      { ...(t.to === 'same' ? {} : { status: t.to }), ...t.patch(row, facts) },
+      fx,
+      t.busy,
+    );
+  const driverId = row.status === 'en_proceso' ? row.assignedTo : null;
+  if (t.idle && driverId) await markIdle(driverId, fx);
+  let f = facts;
+  if (t.credit === 1 && driverId) {
+    const [driver] = await db
+      .update(users)
+      .set({ movementsCount: sql`${users.movementsCount} + 1`, idleSince: fx.at })
+      .where(eq(users.id, driverId))
+      .returning({ name: users.name, movements: users.movementsCount });
+    f = { ...facts, driverName: driver!.name, movements: driver!.movements };
+  }
+  if (t.credit === -1 && row.creditedTo)
+    await db
+      .update(users)
+      .set({
+        movementsCount: sql`CASE WHEN ${users.movementsCount} > 0 THEN ${users.movementsCount} - 1 ELSE 0 END`,
+      })
+      .where(eq(users.id, row.creditedTo));
+  await recordEvents(
+    fx,
+    t.events(row, f).map((e) => ({ ...e, taskId: row.id, actor: f.actor })),
+  );
+  await logActivities(t.logs(row, f).map((l) => ({ type: 'task' as const, actor: f.actor, ...l })));
+  for (const notice of t.notices) await send(notice, row, f);
+  if (roundFollows(t, row, f)) fx.engine = true;
+  return next;
+}
+
+/** A notification of the table, to whom it is meant (none when that is nobody). */
+async function send(notice: Notice, row: Subject, f: Facts): Promise<void> {
+  const taskId = row.id;
+  const driverId = row.assignedTo;
+  switch (notice) {
+    case 'assigned': {
+      const n = TASK_NOTIFICATION.assigned;
+      return notify(f.driver!.id, 'task_assigned', n.title, n.message(row), { taskId, playSound: true });
+    }
+    case 'withdrawn': {
+      const n = TASK_NOTIFICATION.withdrawn;
+      if (driverId) await notify(driverId, 'info', n.title, n.message(row), { taskId });
+      return;
+    }
+    case 'closedByStaff': {
+      const n = TASK_NOTIFICATION.closedByStaff;
+      if (driverId) await notify(driverId, 'task_closed_by_staff', n.title, n.message(row), { taskId });
+      return;
+    }
+    case 'congratulations': {
+      const n = TASK_NOTIFICATION.congratulations;
+      if (driverId)
+        await notify(driverId, 'congratulations', n.title, n.message(row, f.movements ?? 0), { taskId });
+      return;
+    }
+    case 'returned': {
+      const n = TASK_NOTIFICATION.returned;
+      const by = f.actor!;
+      if (row.createdBy && row.createdBy !== by.id)
+        await notify(row.createdBy, 'task_returned', n.title, n.message(row, by.name, f.reason ?? null), {
+          taskId,
+        });
+      return;
+    }
+  }
+}
+
+/** A new pool task as its creation gives it (the rest are the columns' defaults). */
+export type NewTask = Pick<
+  TaskRow,
+  | 'id'
+  | 'title'
+  | 'description'
+  | 'origin'
+  | 'destination'
+  | 'originLocationId'
+  | 'destinationLocationId'
+  | 'trailerId'
+  | 'priority'
+  | 'vehicleType'
+  | 'createdBy'
+>;
+
+/**
+ * New pool tasks (the table's `create`), their `created` history and activity-log rows: three statements
+ * whatever their number.
+ */
+export async function insertTasks(
+  news: readonly { task: NewTask; actor: Actor }[],
+  fx: ChangeSet,
+): Promise<void> {
+  const t = decide('new', 'create', 'staff');
+  const at = fx.at;
+  const subjects = news.map(({ task }) => ({
+    ...task,
+    status: 'bolsa_trabajo' as const,
+    assignedTo: null,
+    creditedTo: null,
+    onHold: false,
+    holdReason: null,
+  }));
+  await insertRows(
+    tasks,
+    news.map(({ task }) => ({
+      ...task,
+      status: 'bolsa_trabajo' as const,
+      createdAt: at,
+      updatedAt: at,
+      statusSince: at,
+    })),
+  );
+  await recordEvents(
+    fx,
+    news.flatMap(({ actor }, i) =>
+      t.events(subjects[i]!, { at, actor }).map((e) => ({ ...e, taskId: subjects[i]!.id, actor })),
+    ),
+  );
+  await logActivities(
+    news.flatMap(({ actor }, i) =>
+      t.logs(subjects[i]!, { at, actor }).map((l) => ({ type: 'task' as const, actor, ...l })),
+    ),
+  );
+  for (const [i, subject] of subjects.entries()) {
+    fx.created(subject.id);
+    fx.yard(undefined, subject);
+    if (roundFollows(t, subject, { at, actor: news[i]!.actor })) fx.engine = true;
+  }
+}
 
 /** A refusal of the partial unique indexes, as the 409 the user understands. */
 export function asConflict(err: unknown, trailerId: string, busyDetail: string): unknown {
@@ -94,7 +245,7 @@ export async function writeDeletion(row: TaskRow, fx: ChangeSet): Promise<void> 
 }
 
 /** What a history row says besides its task and type. */
-export interface EventFacts {
+interface EventFacts {
   actor?: Actor | null;
   driverId?: string | null;
   from?: TaskStatus | null;
@@ -115,17 +266,8 @@ const eventRow = (fx: ChangeSet, taskId: string, type: TaskEventType, e: EventFa
   at: e.at ?? fx.at,
 });
 
-export async function recordEvent(
-  fx: ChangeSet,
-  taskId: string,
-  type: TaskEventType,
-  e: EventFacts = {},
-): Promise<void> {
-  await insertRows(taskEvents, [eventRow(fx, taskId, type, e)]);
-}
-
-/** Several history rows in one statement (a batch of creations). */
-export async function recordEvents(
+/** History rows in one statement. */
+async function recordEvents(
   fx: ChangeSet,
   events: readonly (EventFacts & { taskId: string; type: TaskEventType })[],
 ): Promise<void> {

@@ -18,7 +18,7 @@ import type { Task } from '@shared/schemas';
 import { ERR } from '@shared/labels';
 import { isPostgres, query } from '../../server/db';
 import { presence } from '../../server/services/presence';
-import { assignmentsSettled } from '../../server/services/assignment';
+import { assignmentsSettled } from '../../server/tasks/assignment';
 import { makePunch, makeUser, setupServer, sleep, tx, type TestUser } from '../helpers/context';
 
 let server: Awaited<ReturnType<typeof setupServer>>;

@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/tables';
-import { runAssignment } from '../../server/services/assignment';
+import { runAssignment } from '../../server/tasks/assignment';
 import { presence } from '../../server/services/presence';
 import {
   advanceClock,

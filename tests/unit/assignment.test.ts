@@ -5,8 +5,8 @@ import type { VehicleType } from '@shared/enums';
 import { RETURN_COOLDOWN_MS } from '@shared/constants';
 import { advanceClock, db, makePunch, makeTask, makeUser, now, setupDb, tx } from '../helpers/context';
 import { activityLog, notifications, taskEvents, tasks, users } from '../../server/db/tables';
-import { assignmentsSettled, runAssignment } from '../../server/services/assignment';
-import { completeByDriver, createTask, releaseDriverTask, returnByDriver } from '../../server/services/tasks';
+import { assignmentsSettled, runAssignment } from '../../server/tasks/assignment';
+import { completeByDriver, createTask, releaseDriverTask, returnByDriver } from '../../server/tasks';
 
 beforeEach(async () => {
   await setupDb();

@@ -9,7 +9,7 @@
 // waiting; the pool tasks a round reads are locked (FOR UPDATE) so it writes over the version it
 // decided on. SQLite's one writer gives the same by itself.
 // Callers: task creation, return, completion and staff moves run the round inside their own
-// transaction (change() in services/tasks.ts); clock-in, coming online and task-type changes (accounts)
+// transaction (tasks/change.ts); clock-in, coming online and task-type changes (accounts)
 // and a moved test clock (below) start runAssignment() after their own commit (startAssignment():
 // not awaited, failures logged).
 import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
@@ -22,11 +22,11 @@ import { tasks, type TaskRow } from '../db/tables';
 import { nowMs, onClockAdvance } from '../clock';
 import { logger } from '../logger';
 import { HttpError } from '../http/errors';
-import { driverStates, type DriverState } from './availability';
+import { driverStates, type DriverState } from '../services/availability';
 import type { ChangeSet } from '../changes/change-set';
 import { commit, savepoint } from '../changes/commit';
-import { markTried, markUntried } from '../tasks/apply';
-import { assignDriver } from '../tasks/commands/assign';
+import { markTried, markUntried } from './apply';
+import { assignDriver } from './commands/assign';
 
 const POOL_PAGE = 20;
 /** Pool tasks of the automatic types, except those on hold (CONTRACT §15: never auto-assigned). */
@@ -134,7 +134,7 @@ export async function assignmentRound(fx: ChangeSet): Promise<void> {
  */
 async function assignFree(task: TaskRow, driver: DriverState, fx: ChangeSet): Promise<boolean> {
   try {
-    await savepoint(fx, (step) => assignDriver(task, driver, null, step, 'auto'), fx.at);
+    await savepoint(fx, (step) => assignDriver(task, driver, null, step, 'engine'), fx.at);
     return true;
   } catch (err) {
     if (err instanceof HttpError && err.detail === ERR.driverBusy) return false;

@@ -1,0 +1,147 @@
+// POST /tasks: creations are written in batches (docs/TASKS.md, docs/PERFORMANCE.md).
+import crypto from 'node:crypto';
+import type { CreateTaskData, Task } from '@shared/schemas';
+import { ERR } from '@shared/labels';
+import { isRetryable } from '../../db';
+import type { UserRow } from '../../db/tables';
+import { ensureRoom, placeTasks } from '../../services/yard';
+import { currentKey, placeKey, withoutKey, type IdempotencyContext } from '../../services/idempotency';
+import type { ChangeSet } from '../../changes/change-set';
+import { savepoint } from '../../changes/commit';
+import { asConflict, insertTasks } from '../apply';
+import { change } from '../change';
+
+interface Creation {
+  input: CreateTaskData;
+  actor: UserRow;
+  /** The request's Idempotency-Key: written under the creation's own savepoint (CONTRACT §16). */
+  key: IdempotencyContext | undefined;
+  resolve: (task: Task) => void;
+  reject: (err: unknown) => void;
+}
+let creations: Creation[] = [];
+/** The batches scheduled or being written (creationsWritten()). */
+const batches = new Set<Promise<void>>();
+/** The batch written last (or being written): the next one starts after it. */
+let lastBatch: Promise<void> = Promise.resolve();
+let nextBatchScheduled = false;
+
+/**
+ * POST /tasks. Creations are written in batches, one batch at a time: one transaction, each creation
+ * under its own savepoint (a refused trailer refuses only its own request), with one engine round for
+ * all of them. Creations arriving while a batch is being written gather into the next one, so under a
+ * burst the commit, the round and their round trips (PostgreSQL) are paid once per batch, not per task.
+ */
+export function createTask(input: CreateTaskData, actor: UserRow): Promise<Task> {
+  return new Promise((resolve, reject) => {
+    creations.push({ input, actor, key: currentKey(), resolve, reject });
+    if (nextBatchScheduled) return;
+    nextBatchScheduled = true;
+    const batch = lastBatch
+      // The rest of this turn of the event loop joins the batch too.
+      .then(() => new Promise<void>((turn) => setImmediate(turn)))
+      .then(() => {
+        nextBatchScheduled = false;
+        return writeCreations();
+      });
+    lastBatch = batch;
+    batches.add(batch);
+    void batch.then(() => batches.delete(batch));
+  });
+}
+
+/** Resolves once every creation received so far is written (or refused): before the database closes. */
+export async function creationsWritten(): Promise<void> {
+  while (batches.size) await Promise.all(batches);
+}
+
+/** Writes the creations gathered so far; never rejects (each request gets its own outcome). */
+async function writeCreations(): Promise<void> {
+  const batch = creations;
+  creations = [];
+  const outcomes = new Map<Creation, { id: string } | { err: unknown }>();
+  let done: ChangeSet;
+  try {
+    // The batch runs in the first request's async context: no key is placed for the whole batch, each
+    // creation places its own under its savepoint (refused with it, kept with it).
+    done = await withoutKey(() =>
+      change(async (fx) => {
+        // Outcomes of an attempt that is run again (PostgreSQL) are replaced by the next attempt's.
+        outcomes.clear();
+        if (batch.length > 1) {
+          // The whole batch in three statements; a refusal among them (a busy trailer) undoes the
+          // attempt, and each creation is then written on its own below to find whose it is.
+          try {
+            const ids = await savepoint(fx, (step) => insertMany(batch, step));
+            batch.forEach((creation, i) => outcomes.set(creation, { id: ids[i]! }));
+            return fx;
+          } catch (err) {
+            if (isRetryable(err)) throw err;
+          }
+        }
+        for (const creation of batch) {
+          try {
+            outcomes.set(creation, { id: await savepoint(fx, (step) => insertOne(creation, step)) });
+          } catch (err) {
+            outcomes.set(creation, { err });
+          }
+        }
+        return fx;
+      }),
+    );
+  } catch (err) {
+    for (const creation of batch) creation.reject(err);
+    return;
+  }
+  for (const creation of batch) {
+    const outcome = outcomes.get(creation)!;
+    // The engine may already have given it to a driver: answer with the task as it was pushed.
+    if ('id' in outcome) creation.resolve(done.presented.get(outcome.id)!);
+    else creation.reject(outcome.err);
+  }
+}
+
+async function insertOne(creation: Creation, fx: ChangeSet): Promise<string> {
+  await placeKey(creation.key);
+  const [id] = await insertMany([creation], fx).catch((err: unknown) => {
+    throw asConflict(err, creation.input.trailer_id, ERR.driverBusy);
+  });
+  return id!;
+}
+
+/**
+ * New pool tasks placed in the catalogue, with room checked where they go (apply.ts writes them: three
+ * statements whatever their number). Keys are placed by the caller (one creation) or here (a batch: each
+ * with its own key).
+ */
+async function insertMany(batch: readonly Creation[], fx: ChangeSet): Promise<string[]> {
+  if (batch.length > 1) for (const { key } of batch) await placeKey(key);
+  const ids = batch.map(() => crypto.randomUUID());
+  const places = await placeTasks(batch.map((c) => c.input));
+  const wanted = new Map<string, number>();
+  // A gate holds no trailer: never full, nothing to check.
+  for (const { destination } of places)
+    if (destination && destination.kind !== 'puerta')
+      wanted.set(destination.id, (wanted.get(destination.id) ?? 0) + 1);
+  await ensureRoom(wanted);
+  await insertTasks(
+    batch.map(({ input, actor }, i) => ({
+      actor,
+      task: {
+        id: ids[i]!,
+        title: input.title,
+        description: input.description,
+        origin: input.origin,
+        destination: input.destination,
+        originLocationId: places[i]!.originLocationId,
+        destinationLocationId: places[i]!.destinationLocationId,
+        trailerId: input.trailer_id,
+        priority: input.priority,
+        vehicleType: input.vehicle_type,
+        createdBy: actor.id,
+      },
+    })),
+    fx,
+  );
+  return ids;
+}
