@@ -35,7 +35,7 @@ export function record(changes: (set: ChangeSet) => void): void {
  * Runs `work` in one transaction; its processors follow. Inside another transaction it is a savepoint of
  * it, whose changes join that transaction's and are processed when it commits.
  * `round`: what runs before the commit when `work` asks for it (changes.engine) — the assignment engine's
- * round, given by services/tasks.ts, so that the engine (which uses the tasks' writes) and the tasks
+ * round, given by server/tasks/change.ts, so that the engine (which uses the tasks' writes) and the tasks
  * service do not import each other.
  */
 export function commit<T>(
