@@ -1,6 +1,7 @@
 // What each role sees in the UI (SPEC §6). The server enforces the same rules on every endpoint
 // (server/policies.ts); this table only decides which buttons, columns and views to show.
 import { VIEWS, type Role, type View } from '@shared/enums';
+import { FINISHED_VIEWERS } from '@shared/visibility';
 
 const STAFF: readonly Role[] = ['admin', 'manager', 'gestor'];
 const SUPERVISORS: readonly Role[] = ['admin', 'manager'];
@@ -24,7 +25,7 @@ const CAPABILITIES = {
   createTasks: STAFF,
   /** Delete button on cards and dragging to any column. */
   manageTasks: STAFF,
-  seeFinishedColumn: ['conductor', 'manager', 'admin'],
+  seeFinishedColumn: FINISHED_VIEWERS,
   seeRanking: SUPERVISORS,
   approveUsers: ADMIN,
 } as const satisfies Record<string, readonly Role[]>;

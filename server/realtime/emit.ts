@@ -22,17 +22,17 @@ import type {
   TimeclockStatus,
 } from '@shared/schemas';
 import { STATS_COALESCE_MS } from '@shared/constants';
-import { VEHICLE_TYPES } from '@shared/enums';
+import { VEHICLE_TYPES, type Role, type VehicleType } from '@shared/enums';
 import { logger } from '../logger';
 import { clustered } from './cluster';
 import { taskRooms, type TaskPlace } from '../tasks/visibility';
 
 export interface SocketData {
   userId: string;
-  role: string;
+  role: Role;
   sid: string;
   exp: number;
-  taskTypes: string[];
+  taskTypes: VehicleType[];
   /** revocationCount() when the handshake began (realtime/io.ts). */
   revocations: number;
 }

@@ -1,16 +1,10 @@
 // Socket.IO on the app's HTTP server: JWT handshake, rooms (CONTRACT §9), presence, token expiry.
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import {
-  EV,
-  REVOKE_MESSAGES,
-  ROOMS,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-} from '@shared/events';
+import { EV, REVOKE_MESSAGES, type ClientToServerEvents, type ServerToClientEvents } from '@shared/events';
 import { ERR } from '@shared/labels';
 import { logger } from '../logger';
-import { STAFF_ROLES } from '@shared/enums';
+import { viewerRooms } from '@shared/visibility';
 import { config } from '../config';
 import { nowMs, onClockAdvance, runClockListeners, shiftClock } from '../clock';
 import { isPostgres } from '../db';
@@ -26,8 +20,6 @@ import {
   type IoServer,
   type SocketData,
 } from './emit';
-
-const isStaff = (role: string) => (STAFF_ROLES as readonly string[]).includes(role);
 
 export function attachRealtime(httpServer: HttpServer): IoServer {
   const io: IoServer = new Server(httpServer, {
@@ -55,15 +47,8 @@ export function attachRealtime(httpServer: HttpServer): IoServer {
 
   io.on('connection', (socket) => {
     const { userId, role, taskTypes } = socket.data;
-    const rooms = [
-      ROOMS.user(userId),
-      ROOMS.session(socket.data.sid),
-      ROOMS.role(role),
-      isStaff(role) ? ROOMS.staff : ROOMS.drivers,
-    ];
-    if (role === 'conductor') rooms.push(...taskTypes.map(ROOMS.type));
-    // Rooms are per node, with either adapter: joined at once.
-    void socket.join(rooms);
+    // Rooms are per node, with either adapter: joined at once. Which tasks reach them: shared/visibility.ts.
+    void socket.join(viewerRooms({ id: userId, role, taskTypes }, socket.data.sid));
     // A revocation pushed while the handshake awaited its reads found no socket of it in the rooms.
     if (revocationCount() !== socket.data.revocations) void recheck(socket);
     // Presence is counted at once; its database mirror and announcement follow on their own.

@@ -8,21 +8,13 @@
 // of any driver (assignee_online and its time are derived from users, not from the task; staff coming and
 // going change nothing on a board), and the minute (the finished tasks of the last 24 h slide out of the
 // board as time passes). A version read while a task writer runs is not kept (db/dialect.ts).
-import type { Role } from '@shared/enums';
+import { boardClass } from '@shared/visibility';
 import { query } from '../db';
 import { WRITERS_QUIET } from '../db/dialect';
 import { nowMs } from '../clock';
 import type { UserRow } from '../db/tables';
 import { listTasks } from '../tasks';
 import { sharedAnswer, type SharedAnswer } from './shared-answers';
-
-/** Who sees the same board: admins and managers (finished tasks included), and gestores (without). */
-type BoardClass = 'supervisors' | 'gestor';
-const CLASS_OF: Partial<Record<Role, BoardClass>> = {
-  admin: 'supervisors',
-  manager: 'supervisors',
-  gestor: 'gestor',
-};
 
 /** How long the sliding 24-hour window may lag: a finished task leaves the board within a minute. */
 export const BOARD_WINDOW_STEP_MS = 60_000;
@@ -35,7 +27,7 @@ const VERSION_SQL = `SELECT (SELECT max(updated_at) FROM tasks) AS tasks_at,
 
 /** The shared board of the user's class at the database's current version; undefined for a driver. */
 export async function sharedBoard(user: UserRow): Promise<SharedAnswer | undefined> {
-  const cls = CLASS_OF[user.role];
+  const cls = boardClass(user.role);
   if (!cls) return undefined;
   const [v] = await query<Record<string, unknown>>(VERSION_SQL);
   const version = v?.quiet

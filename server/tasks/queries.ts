@@ -12,6 +12,7 @@ import { notFound } from '../http/errors';
 import { loadTask, presentJoined, selectTasks } from '../presenters/tasks';
 import { driverStates } from '../services/availability';
 import { findUserById } from '../services/users';
+import { seesFinished } from '@shared/visibility';
 import { OPEN_STATUSES } from './visibility';
 
 /**
@@ -79,7 +80,7 @@ export async function listTasks(user: UserRow): Promise<Task[]> {
       )!,
     );
   const list = (await selectTasks().where(and(...open))).map(presentJoined);
-  if (user.role !== 'gestor') {
+  if (seesFinished(user.role)) {
     // completed_at is set only while a task is finalizada; a status term here would lead SQLite to
     // walk the whole finalizada history through tasks_status instead of the completed_at range.
     const done: SQL[] = [
