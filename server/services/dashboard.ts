@@ -3,7 +3,8 @@
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import { WORKLOAD } from '@shared/labels';
 import type { DashboardStats, OnlineDriver, RankingEntry, WorkloadAlert } from '@shared/schemas';
-import { commitCount, query, session, type Session } from '../db';
+import { query, session, type Session } from '../db';
+import { changeMark, unchangedSince, type ChangeMark } from '../db/change-mark';
 import { FALSE, TRUE, sqlFor } from '../db/dialect';
 import { nowMs } from '../clock';
 import * as emit from '../realtime/emit';
@@ -102,35 +103,40 @@ function alertSince(database: Session, status: WorkloadAlert['status']): string 
 }
 
 // The figures change only when the database does (or as their 24 h windows slide): requests between two
-// commits share one computation, at most FIGURES_MAX_AGE_MS old. The key is commitCount(), this
-// process's committed write transactions (read before the figures, so a commit landing while they are
-// read only makes the next request compute again); a write by another process (a second node on
-// PostgreSQL, a script on the file) shows within FIGURES_MAX_AGE_MS. The database is told apart by its
-// reader session (the figures are read outside transactions), so a reopened database starts afresh.
-// Computations run one at a time, in order: the alert's `since` follows the readings as they were
-// taken, and the requests queued behind a computation are served by it.
+// commits share one computation, at most FIGURES_MAX_AGE_MS old. A reading is kept with the database's
+// change mark read before it (db/change-mark.ts): once anything has committed since — on this node or
+// another, even while the figures were being read — the next request computes again, so a read that
+// starts after a write's answer shows it whichever node serves each (CONTRACT §23). The age bound is for
+// the windows that slide. The database is told apart by its reader session (the figures are read outside
+// transactions), so a reopened database starts afresh. Computations run one at a time, in order: the
+// alert's `since` follows the readings as they were taken, and the requests queued behind a computation
+// are served by it.
 const FIGURES_MAX_AGE_MS = 1000;
-let memo: { db: Session; key: number; at: number; stats: DashboardStats } | undefined;
+interface Reading {
+  db: Session;
+  mark: ChangeMark;
+  at: number;
+}
+let memo: (Reading & { stats: DashboardStats }) | undefined;
 let computing: Promise<unknown> = Promise.resolve();
 
-/** Whether a reading is still good for this database: a few comparisons, no query (the hot path). */
-function isFresh(m: { db: Session; key: number; at: number } | undefined): boolean {
+/** Whether a reading is still good for this database at `mark`: a few comparisons, no query. */
+function isFresh<R extends Reading>(m: R | undefined, mark: ChangeMark): m is R {
   const at = nowMs();
-  return !!m && m.db === session() && m.key === commitCount() && at - m.at < FIGURES_MAX_AGE_MS && at >= m.at;
-}
-
-/** The memoized figures when still good. */
-function memoized(): DashboardStats | undefined {
-  return isFresh(memo) ? memo!.stats : undefined;
+  return (
+    !!m && m.db === session() && at - m.at < FIGURES_MAX_AGE_MS && at >= m.at && unchangedSince(m.mark, mark)
+  );
 }
 
 // The driver lists (rankings, online drivers) read every driver of the yard: screens asking together (a
 // control room, the resync of a dead node's screens on the survivor) share one reading, by the same rule.
-let driversMemo: { db: Session; key: number; at: number; drivers: Promise<DriverState[]> } | undefined;
-function allDrivers(): Promise<DriverState[]> {
-  if (isFresh(driversMemo)) return driversMemo!.drivers;
+// After the mark is read nothing awaits until the reading is kept: callers arriving together share it.
+let driversMemo: (Reading & { drivers: Promise<DriverState[]> }) | undefined;
+async function allDrivers(): Promise<DriverState[]> {
+  const mark = await changeMark();
+  if (isFresh(driversMemo, mark)) return driversMemo.drivers;
   const drivers = driverStates();
-  driversMemo = { db: session(), key: commitCount(), at: nowMs(), drivers };
+  driversMemo = { db: session(), mark, at: nowMs(), drivers };
   drivers.catch(() => {
     if (driversMemo?.drivers === drivers) driversMemo = undefined;
   });
@@ -140,13 +146,12 @@ function allDrivers(): Promise<DriverState[]> {
 /** Waits for the computation running, then computes unless it has left figures that are still good. */
 function computeInTurn(): Promise<DashboardStats> {
   const mine = computing.then(async () => {
-    const hit = memoized();
-    if (hit) return hit;
+    const mark = await changeMark();
+    if (isFresh(memo, mark)) return memo.stats;
     const database = session();
-    const key = commitCount();
     const at = nowMs();
     const stats = await computeStats(database);
-    memo = { db: database, key, at, stats };
+    memo = { db: database, mark, at, stats };
     return stats;
   });
   computing = mine.catch(() => undefined);
@@ -155,7 +160,8 @@ function computeInTurn(): Promise<DashboardStats> {
 
 /** The dashboard stats; `pending_users` is only filled for an admin. */
 export async function dashboardStats(forAdmin: boolean): Promise<DashboardStats> {
-  const stats = memoized() ?? (await computeInTurn());
+  const mark = await changeMark();
+  const stats = isFresh(memo, mark) ? memo.stats : await computeInTurn();
   return forAdmin ? stats : { ...stats, pending_users: 0 };
 }
 

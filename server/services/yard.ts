@@ -17,7 +17,7 @@ import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import * as emit from '../realtime/emit';
 import { logActivity, type Actor } from './activity';
-import { forgetSharedAnswers, sharedAnswer, type SharedAnswer } from './shared-answers';
+import { sharedAnswer, type SharedAnswer } from './shared-answers';
 
 const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
 const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
@@ -301,7 +301,6 @@ export async function placeInUse(id: string): Promise<boolean> {
 export async function leaveYard(trailerId: string, actor: Actor): Promise<{ place: string }> {
   return tx(
     async () => {
-      afterCommit(forgetSharedAnswers);
       const [position] = await forUpdate(
         db
           .select({ locationId: trailerPositions.locationId, name: locations.name })

@@ -1,6 +1,7 @@
 // The processors of a change set (LAYOUT.md, revision 3), in their order. A command records changes and
-// never pushes, forgets a cache or settles the yard itself: these do, for every command alike.
-import { forgetSharedAnswers } from '../../services/shared-answers';
+// never pushes or settles the yard itself: these do, for every command alike. No cache is forgotten here:
+// what a node keeps (figures, driver lists, shared answers) checks the database's change mark before it
+// serves (db/change-mark.ts), on every node alike (CONTRACT §23).
 import type { ChangeSet } from '../change-set';
 import { pushSockets, readForSockets } from './sockets';
 import { settleYard } from './yard';
@@ -11,11 +12,7 @@ export async function beforeCommit(changes: ChangeSet): Promise<void> {
   await readForSockets(changes);
 }
 
-/**
- * Once the transaction has committed. The shared answers (the staff's board, the yard) are dropped before
- * the pushes make screens read again.
- */
+/** Once the transaction has committed. */
 export function afterCommitted(changes: ChangeSet): void {
-  forgetSharedAnswers();
   pushSockets(changes);
 }
