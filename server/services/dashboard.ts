@@ -3,7 +3,9 @@
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import { WORKLOAD } from '@shared/labels';
 import type { DashboardStats, OnlineDriver, RankingEntry, WorkloadAlert } from '@shared/schemas';
-import { query, session, type Session } from '../db';
+import { execute, query, session, tx, type Session } from '../db';
+import { isDatabaseUnavailable } from '../http/errors';
+import { withoutKey } from './idempotency';
 import { changeMark, unchangedSince, type ChangeMark } from '../db/change-mark';
 import { FALSE, TRUE, sqlFor } from '../db/dialect';
 import { nowMs } from '../clock';
@@ -15,6 +17,8 @@ import { driverStates, type DriverState } from './availability';
 const JOIN_IN_ORDER = sqlFor({ sqlite: 'CROSS JOIN', postgres: 'JOIN' });
 // One statement of plain COUNTs on indexed columns: it stays sub-millisecond with a large history
 // (finalizada walks tasks_completed over the last 24 h only, never the whole finished history).
+// The workload alert's status and when it began, as the cluster last saw it (see alertSince below).
+const ALERT_KEY = 'workload_alert';
 const COUNTS_SQL = `
   SELECT
     (SELECT count(*) FROM tasks WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL) AS bolsa_trabajo,
@@ -26,7 +30,8 @@ const COUNTS_SQL = `
     (SELECT count(*) FROM users WHERE is_approved = ${FALSE} AND deleted_at IS NULL) AS pending_users,
     (SELECT count(*) FROM tasks t ${JOIN_IN_ORDER} users u ON u.id = t.assigned_to
       WHERE t.status = 'en_proceso' AND t.deleted_at IS NULL
-        AND u.role = 'conductor' AND u.is_approved = ${TRUE} AND u.deleted_at IS NULL) AS busy_drivers`;
+        AND u.role = 'conductor' AND u.is_approved = ${TRUE} AND u.deleted_at IS NULL) AS busy_drivers,
+    (SELECT value FROM app_settings WHERE key = '${ALERT_KEY}') AS alert`;
 
 interface Counts {
   bolsa_trabajo: number;
@@ -37,6 +42,8 @@ interface Counts {
   pending_users: number;
   /** One active task per driver (tasks_active_driver): counting their tasks counts them. */
   busy_drivers: number;
+  /** The alert's status and start kept (JSON), read with the counts; null before the first reading. */
+  alert: string | null;
 }
 
 const readCounts = async (): Promise<Counts> =>
@@ -91,15 +98,40 @@ export function workloadAlert(
   };
 }
 
-// When the alert's current status began (CONTRACT §15). Updated whenever the figures are computed (a
-// request, or a push: emit.ts computes them after every change even with no board open); a fresh
-// server, not knowing the past, starts from its start time. Per database, as the memo below.
+// When the alert's current status began (CONTRACT §15), one answer for every node (CONTRACT §23): kept
+// in app_settings and read with the counts. The first reading that sees another status (on whichever
+// node: emit.ts computes the figures after every change of the node that made it) sets it, compare and
+// set, so two nodes seeing it together agree on one start. A fresh database, not knowing the past,
+// starts from this process's start time. When the database cannot keep the write, the answer's status
+// begins now, as a node alone would have said.
 const startedAt = nowMs();
-let alertTrack: { db: Session; status: WorkloadAlert['status']; since: number } | undefined;
-function alertSince(database: Session, status: WorkloadAlert['status']): string {
-  if (alertTrack?.db !== database) alertTrack = { db: database, status, since: startedAt };
-  else if (alertTrack.status !== status) alertTrack = { db: database, status, since: nowMs() };
-  return new Date(alertTrack.since).toISOString();
+interface KeptAlert {
+  status: WorkloadAlert['status'];
+  since: number;
+}
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const INSERT_ALERT = 'INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING';
+const UPDATE_ALERT = 'UPDATE app_settings SET value = ? WHERE key = ? AND value = ?';
+const READ_ALERT = 'SELECT value FROM app_settings WHERE key = ?';
+
+async function alertSince(status: WorkloadAlert['status'], kept: string | null): Promise<string> {
+  const was = kept === null ? undefined : (JSON.parse(kept) as KeptAlert);
+  if (was?.status === status) return iso(was.since);
+  const next = JSON.stringify({ status, since: was ? nowMs() : startedAt } satisfies KeptAlert);
+  const set = async () => {
+    if (kept === null) await execute(INSERT_ALERT, [ALERT_KEY, next]);
+    else await execute(UPDATE_ALERT, [next, ALERT_KEY, kept]);
+    return (await query<{ value: string }>(READ_ALERT, [ALERT_KEY]))[0]!.value;
+  };
+  try {
+    // Whichever request's work computes the figures, this write is no request's effect.
+    const now = JSON.parse(await withoutKey(() => tx(set))) as KeptAlert;
+    return iso(now.status === status ? now.since : nowMs());
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    return iso(nowMs());
+  }
 }
 
 // The figures change only when the database does (or as their 24 h windows slide): requests between two
@@ -150,7 +182,7 @@ function computeInTurn(): Promise<DashboardStats> {
     if (isFresh(memo, mark)) return memo.stats;
     const database = session();
     const at = nowMs();
-    const stats = await computeStats(database);
+    const stats = await computeStats();
     memo = { db: database, mark, at, stats };
     return stats;
   });
@@ -165,7 +197,7 @@ export async function dashboardStats(forAdmin: boolean): Promise<DashboardStats>
   return forAdmin ? stats : { ...stats, pending_users: 0 };
 }
 
-async function computeStats(database: Session): Promise<DashboardStats> {
+async function computeStats(): Promise<DashboardStats> {
   const c = await readCounts();
   // Online and available are about online drivers only: a big yard's offline drivers cost nothing.
   const drivers = await driverStates('online');
@@ -179,14 +211,14 @@ async function computeStats(database: Session): Promise<DashboardStats> {
     available_drivers: available,
     busy_drivers: busy,
     pending_users: c.pending_users,
-    workload_alert: trackedAlert(database, c.pending_tasks, available, busy),
+    workload_alert: await trackedAlert(c, available, busy),
   };
 }
 
 /** The alert with the start of its current status. */
-function trackedAlert(database: Session, pending: number, available: number, busy: number): WorkloadAlert {
-  const alert = workloadAlert(pending, available, busy);
-  return { ...alert, since: alertSince(database, alert.status) };
+async function trackedAlert(c: Counts, available: number, busy: number): Promise<WorkloadAlert> {
+  const alert = workloadAlert(c.pending_tasks, available, busy);
+  return { ...alert, since: await alertSince(alert.status, c.alert) };
 }
 
 const collator = new Intl.Collator('es', { sensitivity: 'base' });

@@ -86,7 +86,7 @@ let trailers = 0;
 const trailer = () => `RAW-${++trailers}`;
 
 describe('a write answered by A, then a read served by B', () => {
-  it('the figures: a new task is counted in bolsa_trabajo, a held one leaves pending_tasks', async () => {
+  it('the figures: a new task is counted in bolsa_trabajo, a held one leaves pending_tasks; one alert', async () => {
     for (let i = 0; i < ROUNDS; i++) {
       const before = await stats(B.url);
       const created = await createTask(A.url, admin, trailer());
@@ -96,6 +96,8 @@ describe('a write answered by A, then a read served by B', () => {
       const waiting = await pending(B.url);
       await write(`/tasks/${created.body.id}`, 'PUT', { on_hold: true });
       expect(await pending(B.url)).toBe(waiting - 1);
+      // The alert's status and when it began: one answer, whichever node gives it.
+      expect((await stats(B.url)).workload_alert).toEqual((await stats(A.url)).workload_alert);
     }
   });
 
