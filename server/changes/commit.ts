@@ -6,12 +6,12 @@ import { inTransaction, isRetryable, transactionChanges, tx, useChangeLog } from
 import { markShownWriter } from '../db/dialect';
 import { logger } from '../logger';
 import { ChangeSet } from './change-set';
-import { afterCommitted, beforeCommit, published } from './processors';
+import { beforeCommit, published } from './processors';
 
 useChangeLog<ChangeSet>({
   absorb: (into, step) => into.absorb(step),
   beforeCommit: (changes) => beforeCommit(changes),
-  afterCommit: (changes) => afterCommitted(changes),
+  afterCommit: (changes) => published(changes),
 });
 
 /** The running transaction level's set (`at`: its instant, when this call makes it). */

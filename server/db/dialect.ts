@@ -69,10 +69,9 @@ export const FALSE = sqlFor({ sqlite: '0', postgres: 'false' });
  * its newest change. On PostgreSQL transactions run side by side, and one that began earlier may commit
  * later with an older `updated_at`: a version read while it runs would not move when it commits. So every
  * transaction that changes what those answers show holds this lock, shared (writers never wait for each
- * other), and a version read while any holds it is not kept (WRITERS_QUIET is false). The node that
- * commits forgets its kept answers too; what is left (a writer of another node committing in the instant
- * between the read of a version and its lock check) is bounded by the answers' maximum age. SQLite's one
- * writer commits in the order transactions began: nothing to mark.
+ * other), and a version read while any holds it is not kept (WRITERS_QUIET is false). The answer a node
+ * keeps is checked against the database's change mark too (db/change-mark.ts), which sees every commit of
+ * every node. SQLite's one writer commits in the order transactions began: nothing to mark.
  */
 /**
  * Marks a transaction already running as one that changes what shared answers show (PostgreSQL): for a

@@ -3,7 +3,10 @@
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import { WORKLOAD } from '@shared/labels';
 import type { DashboardStats, OnlineDriver, RankingEntry, WorkloadAlert } from '@shared/schemas';
-import { commitCount, query, session, type Session } from '../db';
+import { execute, query, session, tx, type Session } from '../db';
+import { isDatabaseUnavailable } from '../http/errors';
+import { withoutKey } from './idempotency';
+import { changeMark, unchangedSince, type ChangeMark } from '../db/change-mark';
 import { FALSE, TRUE, sqlFor } from '../db/dialect';
 import { nowMs } from '../clock';
 import { driverStates, type DriverState } from './availability';
@@ -13,6 +16,8 @@ import { driverStates, type DriverState } from './availability';
 const JOIN_IN_ORDER = sqlFor({ sqlite: 'CROSS JOIN', postgres: 'JOIN' });
 // One statement of plain COUNTs on indexed columns: it stays sub-millisecond with a large history
 // (finalizada walks tasks_completed over the last 24 h only, never the whole finished history).
+// The workload alert's status and when it began, as the cluster last saw it (see alertSince below).
+const ALERT_KEY = 'workload_alert';
 const COUNTS_SQL = `
   SELECT
     (SELECT count(*) FROM tasks WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL) AS bolsa_trabajo,
@@ -24,7 +29,8 @@ const COUNTS_SQL = `
     (SELECT count(*) FROM users WHERE is_approved = ${FALSE} AND deleted_at IS NULL) AS pending_users,
     (SELECT count(*) FROM tasks t ${JOIN_IN_ORDER} users u ON u.id = t.assigned_to
       WHERE t.status = 'en_proceso' AND t.deleted_at IS NULL
-        AND u.role = 'conductor' AND u.is_approved = ${TRUE} AND u.deleted_at IS NULL) AS busy_drivers`;
+        AND u.role = 'conductor' AND u.is_approved = ${TRUE} AND u.deleted_at IS NULL) AS busy_drivers,
+    (SELECT value FROM app_settings WHERE key = '${ALERT_KEY}') AS alert`;
 
 interface Counts {
   bolsa_trabajo: number;
@@ -35,6 +41,8 @@ interface Counts {
   pending_users: number;
   /** One active task per driver (tasks_active_driver): counting their tasks counts them. */
   busy_drivers: number;
+  /** The alert's status and start kept (JSON), read with the counts; null before the first reading. */
+  alert: string | null;
 }
 
 const readCounts = async (): Promise<Counts> =>
@@ -89,47 +97,77 @@ export function workloadAlert(
   };
 }
 
-// When the alert's current status began (CONTRACT §15). Updated whenever the figures are computed (a
-// request, or a push: realtime/emit.ts computes them after every change even with no board open); a fresh
-// server, not knowing the past, starts from its start time. Per database, as the memo below.
+// When the alert's current status began (CONTRACT §15), one answer for every node (CONTRACT §23): kept
+// in app_settings and read with the counts. The first reading that sees another status (on whichever
+// node: emit.ts computes the figures after every change of the node that made it) sets it, compare and
+// set, so two nodes seeing it together agree on one start. A fresh database, not knowing the past,
+// starts from this process's start time. When the database cannot keep the write, the answer's status
+// begins now, as a node alone would have said.
 const startedAt = nowMs();
-let alertTrack: { db: Session; status: WorkloadAlert['status']; since: number } | undefined;
-function alertSince(database: Session, status: WorkloadAlert['status']): string {
-  if (alertTrack?.db !== database) alertTrack = { db: database, status, since: startedAt };
-  else if (alertTrack.status !== status) alertTrack = { db: database, status, since: nowMs() };
-  return new Date(alertTrack.since).toISOString();
+interface KeptAlert {
+  status: WorkloadAlert['status'];
+  since: number;
+}
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const INSERT_ALERT = 'INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING';
+const UPDATE_ALERT = 'UPDATE app_settings SET value = ? WHERE key = ? AND value = ?';
+const READ_ALERT = 'SELECT value FROM app_settings WHERE key = ?';
+
+async function alertSince(status: WorkloadAlert['status'], kept: string | null): Promise<string> {
+  const was = kept === null ? undefined : (JSON.parse(kept) as KeptAlert);
+  if (was?.status === status) return iso(was.since);
+  const next = JSON.stringify({ status, since: was ? nowMs() : startedAt } satisfies KeptAlert);
+  const set = async () => {
+    if (kept === null) await execute(INSERT_ALERT, [ALERT_KEY, next]);
+    else await execute(UPDATE_ALERT, [next, ALERT_KEY, kept]);
+    return (await query<{ value: string }>(READ_ALERT, [ALERT_KEY]))[0]!.value;
+  };
+  try {
+    // Whichever request's work computes the figures, this write is no request's effect.
+    const now = JSON.parse(await withoutKey(() => tx(set))) as KeptAlert;
+    return iso(now.status === status ? now.since : nowMs());
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    return iso(nowMs());
+  }
 }
 
 // The figures change only when the database does (or as their 24 h windows slide): requests between two
-// commits share one computation, at most FIGURES_MAX_AGE_MS old. The key is commitCount(), this
-// process's committed write transactions (read before the figures, so a commit landing while they are
-// read only makes the next request compute again); a write by another process (a second node on
-// PostgreSQL, a script on the file) shows within FIGURES_MAX_AGE_MS. The database is told apart by its
-// reader session (the figures are read outside transactions), so a reopened database starts afresh.
-// Computations run one at a time, in order: the alert's `since` follows the readings as they were
-// taken, and the requests queued behind a computation are served by it.
+// commits share one computation, at most FIGURES_MAX_AGE_MS old. A reading is kept with the database's
+// change mark read before it (db/change-mark.ts): once anything has committed since — on this node or
+// another, even while the figures were being read — the next request computes again, so a read that
+// starts after a write's answer shows it whichever node serves each (CONTRACT §23). The age bound is for
+// the windows that slide. The database is told apart by its reader session (the figures are read outside
+// transactions), so a reopened database starts afresh. Computations run one at a time, in order: the
+// alert's `since` follows the readings as they were taken, and the requests queued behind a computation
+// are served by it.
 const FIGURES_MAX_AGE_MS = 1000;
-let memo: { db: Session; key: number; at: number; stats: DashboardStats } | undefined;
+interface Reading {
+  db: Session;
+  mark: ChangeMark;
+  at: number;
+}
+let memo: (Reading & { stats: DashboardStats }) | undefined;
 let computing: Promise<unknown> = Promise.resolve();
 
-/** Whether a reading is still good for this database: a few comparisons, no query (the hot path). */
-function isFresh(m: { db: Session; key: number; at: number } | undefined): boolean {
+/** Whether a reading is still good for this database at `mark`: a few comparisons, no query. */
+function isFresh<R extends Reading>(m: R | undefined, mark: ChangeMark): m is R {
   const at = nowMs();
-  return !!m && m.db === session() && m.key === commitCount() && at - m.at < FIGURES_MAX_AGE_MS && at >= m.at;
-}
-
-/** The memoized figures when still good. */
-function memoized(): DashboardStats | undefined {
-  return isFresh(memo) ? memo!.stats : undefined;
+  return (
+    !!m && m.db === session() && at - m.at < FIGURES_MAX_AGE_MS && at >= m.at && unchangedSince(m.mark, mark)
+  );
 }
 
 // The driver lists (rankings, online drivers) read every driver of the yard: screens asking together (a
 // control room, the resync of a dead node's screens on the survivor) share one reading, by the same rule.
-let driversMemo: { db: Session; key: number; at: number; drivers: Promise<DriverState[]> } | undefined;
-function allDrivers(): Promise<DriverState[]> {
-  if (isFresh(driversMemo)) return driversMemo!.drivers;
+// After the mark is read nothing awaits until the reading is kept: callers arriving together share it.
+let driversMemo: (Reading & { drivers: Promise<DriverState[]> }) | undefined;
+async function allDrivers(): Promise<DriverState[]> {
+  const mark = await changeMark();
+  if (isFresh(driversMemo, mark)) return driversMemo.drivers;
   const drivers = driverStates();
-  driversMemo = { db: session(), key: commitCount(), at: nowMs(), drivers };
+  driversMemo = { db: session(), mark, at: nowMs(), drivers };
   drivers.catch(() => {
     if (driversMemo?.drivers === drivers) driversMemo = undefined;
   });
@@ -139,13 +177,12 @@ function allDrivers(): Promise<DriverState[]> {
 /** Waits for the computation running, then computes unless it has left figures that are still good. */
 function computeInTurn(): Promise<DashboardStats> {
   const mine = computing.then(async () => {
-    const hit = memoized();
-    if (hit) return hit;
+    const mark = await changeMark();
+    if (isFresh(memo, mark)) return memo.stats;
     const database = session();
-    const key = commitCount();
     const at = nowMs();
-    const stats = await computeStats(database);
-    memo = { db: database, key, at, stats };
+    const stats = await computeStats();
+    memo = { db: database, mark, at, stats };
     return stats;
   });
   computing = mine.catch(() => undefined);
@@ -154,11 +191,12 @@ function computeInTurn(): Promise<DashboardStats> {
 
 /** The dashboard stats; `pending_users` is only filled for an admin. */
 export async function dashboardStats(forAdmin: boolean): Promise<DashboardStats> {
-  const stats = memoized() ?? (await computeInTurn());
+  const mark = await changeMark();
+  const stats = isFresh(memo, mark) ? memo.stats : await computeInTurn();
   return forAdmin ? stats : { ...stats, pending_users: 0 };
 }
 
-async function computeStats(database: Session): Promise<DashboardStats> {
+async function computeStats(): Promise<DashboardStats> {
   const c = await readCounts();
   // Online and available are about online drivers only: a big yard's offline drivers cost nothing.
   const drivers = await driverStates('online');
@@ -172,14 +210,14 @@ async function computeStats(database: Session): Promise<DashboardStats> {
     available_drivers: available,
     busy_drivers: busy,
     pending_users: c.pending_users,
-    workload_alert: trackedAlert(database, c.pending_tasks, available, busy),
+    workload_alert: await trackedAlert(c, available, busy),
   };
 }
 
 /** The alert with the start of its current status. */
-function trackedAlert(database: Session, pending: number, available: number, busy: number): WorkloadAlert {
-  const alert = workloadAlert(pending, available, busy);
-  return { ...alert, since: alertSince(database, alert.status) };
+async function trackedAlert(c: Counts, available: number, busy: number): Promise<WorkloadAlert> {
+  const alert = workloadAlert(c.pending_tasks, available, busy);
+  return { ...alert, since: await alertSince(alert.status, c.alert) };
 }
 
 const collator = new Intl.Collator('es', { sensitivity: 'base' });

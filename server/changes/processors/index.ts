@@ -1,7 +1,7 @@
 // The processors of a change set (LAYOUT.md, revision 3), in their order. Code that changes something
-// records it and never pushes, forgets a cache or settles the yard itself: these do, for every change
-// alike (docs/TASKS.md › The change log).
-import { forgetSharedAnswers } from '../../services/shared-answers';
+// records it and never pushes or settles the yard itself: these do, for every change alike (docs/TASKS.md
+// › The change log). No cache is forgotten here: what a node keeps (figures, driver lists, shared answers)
+// checks the database's change mark before it serves (db/change-mark.ts), on every node alike (§23).
 import type { ChangeSet } from '../change-set';
 import { pushToPhones } from './push';
 import { pushSockets, readForSockets } from './sockets';
@@ -17,17 +17,8 @@ export async function beforeCommit(changes: ChangeSet): Promise<void> {
 }
 
 /**
- * Once the transaction has committed. The shared answers (the staff's board, the yard) are dropped before
- * the pushes make screens read again.
- */
-export function afterCommitted(changes: ChangeSet): void {
-  forgetSharedAnswers();
-  published(changes);
-}
-
-/**
- * What follows every change set, committed or recorded outside a transaction (presence, timers: nothing
- * of what the shared answers show was written): the socket pushes, then Web Push.
+ * What follows every change set, once its transaction has committed or as it is recorded outside one
+ * (presence, timers): the socket pushes, then Web Push.
  */
 export function published(changes: ChangeSet): void {
   pushSockets(changes);
