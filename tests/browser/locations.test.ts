@@ -60,16 +60,22 @@ async function openAsAdmin(): Promise<Page> {
   return page;
 }
 
+/** Ubicaciones, opened from the header as the admin. */
+async function openLocations(): Promise<Page> {
+  const page = await openAsAdmin();
+  await page
+    .getByRole('navigation', { name: UI_HEADER.nav })
+    .getByRole('button', { name: VIEW_LABELS.locations, exact: true })
+    .click();
+  await page.getByRole('heading', { name: T.title }).waitFor();
+  return page;
+}
+
 const row = (page: Page, name: string) => page.getByTestId('location-row').filter({ hasText: name });
 
 describe('Ubicaciones', () => {
   it('the admin creates a place, imports a CSV (a bad line first) and deactivates a place', async () => {
-    const page = await openAsAdmin();
-    await page
-      .getByRole('navigation', { name: UI_HEADER.nav })
-      .getByRole('button', { name: VIEW_LABELS.locations, exact: true })
-      .click();
-    await page.getByRole('heading', { name: T.title }).waitFor();
+    const page = await openLocations();
 
     // Create through the dialog.
     const created = `Dársena Ensayo ${RUN}`;
@@ -155,12 +161,7 @@ describe('Ubicaciones', () => {
 
 describe('Ubicaciones: a CSV saved by Excel in Spain', () => {
   it('imports a Windows-1252, semicolon-separated file with its accents intact (CONTRACT §23)', async () => {
-    const page = await openAsAdmin();
-    await page
-      .getByRole('navigation', { name: UI_HEADER.nav })
-      .getByRole('button', { name: VIEW_LABELS.locations, exact: true })
-      .click();
-    await page.getByRole('heading', { name: T.title }).waitFor();
+    const page = await openLocations();
     const name = `Almacén Peñón – Nº ${RUN}`;
     const text = [
       'code;name;kind;zone;capacity;x;y',

@@ -2,37 +2,20 @@
 // bumps its version, is pushed to who sees it and changes the staff board's shared answer (its ETag) — one
 // case a way of changing a task, each checked the same three ways.
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
 import type { Task } from '@shared/schemas';
-import { tasks } from '../../server/db/tables';
 import {
-  db,
   liveServer,
   makeTask,
   makeUser,
   nextMatching,
-  sleep,
   type TestSocket,
   type TestUser,
 } from '../helpers/context';
+import { boardReader, versionOf } from '../helpers/board';
 
 const server = liveServer();
 
-const board = (who: TestUser, etag?: string) => {
-  const req = server.api().get('/api/tasks').set(who.auth);
-  return etag ? req.set('If-None-Match', etag) : req;
-};
-/** The board's ETag once it holds still (sockets coming online move it meanwhile). */
-async function settledEtag(who: TestUser): Promise<string> {
-  for (let i = 0; i < 20; i++) {
-    const etag = (await board(who)).headers.etag as string;
-    if ((await board(who, etag)).status === 304) return etag;
-    await sleep(50);
-  }
-  throw new Error('the board never held still');
-}
-const versionOf = async (id: string): Promise<number> =>
-  (await db.select({ version: tasks.version }).from(tasks).where(eq(tasks.id, id)))[0]!.version;
+const { board, settledEtag } = boardReader(server);
 
 interface Scene {
   admin: TestUser;

@@ -3,41 +3,13 @@
 // (its origin_location_id) and an admin renaming a user a task shows (assigned_to_name, created_by_name).
 // The board's shared answer must not survive them either: its ETag changes.
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
 import type { Location, Task } from '@shared/schemas';
-import { tasks } from '../../server/db/tables';
-import {
-  collect,
-  db,
-  liveServer,
-  makeTask,
-  makeUser,
-  nextMatching,
-  now,
-  sleep,
-  type TestUser,
-} from '../helpers/context';
+import { collect, liveServer, makeTask, makeUser, nextMatching, now } from '../helpers/context';
+import { boardReader, versionOf } from '../helpers/board';
 
 const server = liveServer();
 
-const board = (who: TestUser, etag?: string) => {
-  const req = server.api().get('/api/tasks').set(who.auth);
-  return etag ? req.set('If-None-Match', etag) : req;
-};
-/**
- * The board's ETag once it holds still: sockets just connected mark their drivers online meanwhile, and on
- * PostgreSQL a version read while a writer runs is not kept (services/board.ts) — both move it.
- */
-async function settledEtag(who: TestUser): Promise<string> {
-  for (let i = 0; i < 20; i++) {
-    const etag = (await board(who)).headers.etag as string;
-    if ((await board(who, etag)).status === 304) return etag;
-    await sleep(50);
-  }
-  throw new Error('the board never held still');
-}
-const versionOf = async (id: string): Promise<number> =>
-  (await db.select({ version: tasks.version }).from(tasks).where(eq(tasks.id, id)))[0]!.version;
+const { board, settledEtag } = boardReader(server);
 const updatedTask = (socket: Parameters<typeof collect>[0], id: string, pick: (t: Task) => boolean) =>
   nextMatching(socket, 'task:updated', ({ task }) => task.id === id && pick(task));
 
