@@ -56,6 +56,11 @@ export class ChangeSet {
   figures = false;
   /** Set when a task entered the pool or a driver was freed: the engine runs before the commit. */
   engine = false;
+  /**
+   * Set when a driver may now get work without a task having moved (a clock-in, repaired task types): the
+   * engine's round starts after the commit (processors/assignment.ts).
+   */
+  roundAfter = false;
   /** CONTRACT §17: places whose occupancy may have moved, trailers whose position may have. */
   readonly yardPlaces = new Set<string>();
   readonly yardTrailers = new Set<string>();

@@ -5,7 +5,7 @@ import { ROLES, TASK_STATUSES } from '@shared/enums';
 import { DEFAULT_TASK_TYPES } from '@shared/constants';
 import { SYSTEM_LOG, SYSTEM_MSG } from '@shared/labels';
 import type { DbStatus } from '@shared/schemas';
-import { afterCommit, db, isPostgres, query, runMigrations, tx, withWriteConnection } from '../db';
+import { db, isPostgres, query, runMigrations, tx, withWriteConnection } from '../db';
 import { sqlFor } from '../db/dialect';
 import { migratePostgres } from '../db/migrate-pg';
 import { postgresPool } from '../db/postgres';
@@ -27,7 +27,6 @@ import { record } from '../changes/commit';
 import { presentAdminUser } from '../presenters/users';
 import { logActivity, type Actor } from './activity';
 import { presence } from './presence';
-import { startAssignment } from '../tasks/assignment';
 
 const TABLES = [
   users,
@@ -124,8 +123,8 @@ export async function runMigrationsAndRepair(actor: Actor): Promise<{ message: s
           changes.person({ kind: 'user', user: presentAdminUser(row) });
         }
         changes.figuresChanged();
+        changes.roundAfter = true;
       });
-      afterCommit(startAssignment);
     }
     return rows;
   });

@@ -16,7 +16,7 @@ import type {
   TimeclockStatus,
 } from '@shared/schemas';
 import { formatDateTime, formatTime, madridDay, madridDayRange } from '@shared/time';
-import { afterCommit, db, tx } from '../db';
+import { db, tx } from '../db';
 import { forUpdate } from '../db/dialect';
 import { punchCorrections, punches, tasks, users, type PunchRow, type UserRow } from '../db/tables';
 import { now, nowMs } from '../clock';
@@ -24,7 +24,6 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import type { Actor } from './activity';
 import { record } from '../changes/commit';
 import { logActivity } from './activity';
-import { startAssignment } from '../tasks/assignment';
 import { actionTime } from './idempotency';
 
 export async function timeclockStatus(userId: string): Promise<TimeclockStatus> {
@@ -134,8 +133,8 @@ export async function punch(
     record((changes) => {
       changes.person({ kind: 'timeclock', userId: user.id, status: after });
       changes.figuresChanged();
+      if (clockType === 'entrada') changes.roundAfter = true;
     });
-    if (clockType === 'entrada') afterCommit(startAssignment);
     return punchedAt;
   });
   return { message: PUNCH_MSG[clockType], timestamp: at.toISOString() };
@@ -184,8 +183,8 @@ function afterCorrection(driverId: string, wasClockedIn: boolean, status: Timecl
   record((changes) => {
     changes.person({ kind: 'timeclock', userId: driverId, status });
     changes.figuresChanged();
+    if (!wasClockedIn && status.status === 'clocked_in') changes.roundAfter = true;
   });
-  if (!wasClockedIn && status.status === 'clocked_in') afterCommit(startAssignment);
 }
 
 /**

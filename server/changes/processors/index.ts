@@ -3,6 +3,7 @@
 // › The change log). No cache is forgotten here: what a node keeps (figures, driver lists, shared answers)
 // checks the database's change mark before it serves (db/change-mark.ts), on every node alike (§23).
 import type { ChangeSet } from '../change-set';
+import { startRoundAfter } from './assignment';
 import { pushToPhones } from './push';
 import { pushSockets, readForSockets } from './sockets';
 import { settleYard } from './yard';
@@ -18,9 +19,10 @@ export async function beforeCommit(changes: ChangeSet): Promise<void> {
 
 /**
  * What follows every change set, once its transaction has committed or as it is recorded outside one
- * (presence, timers): the socket pushes, then Web Push.
+ * (presence, timers): the socket pushes, Web Push, then the assignment round it asks for.
  */
 export function published(changes: ChangeSet): void {
   pushSockets(changes);
   pushToPhones(changes);
+  startRoundAfter(changes);
 }
