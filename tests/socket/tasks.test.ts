@@ -9,6 +9,7 @@ import {
   makePunch,
   makeUser,
   nextEvent,
+  nextMatching,
   type TestSocket,
   type TestUser,
 } from '../helpers/context';
@@ -122,6 +123,18 @@ describe('task events by room', () => {
 });
 
 describe('assignment pushes', () => {
+  it('a driver who clocks in is given the task waiting in the pool (the round after the punch commits)', async () => {
+    const waiting = await createTask({ priority: 'high' });
+    expect(waiting.assigned_to).toBeNull();
+    const driver = await makeUser('conductor');
+    const socket = await connect(driver);
+    await presence.settled();
+    const given = nextMatching(socket, 'task:updated', ({ task }) => task.id === waiting.id);
+    const punched = await server.api().post('/api/timeclock/punch?clock_type=entrada').set(driver.auth);
+    expect(punched.status).toBe(200);
+    expect((await given).task).toMatchObject({ status: 'en_proceso', assigned_to: driver.user.id });
+  });
+
   it('the auto-assigned driver gets the task and a sounding notification; nobody else gets it', async () => {
     const chosen = await makeUser('conductor');
     const bystander = await makeUser('conductor');
