@@ -59,9 +59,19 @@ export interface SpawnOptions {
   env: Record<string, string | undefined>;
   /** Bash run as root inside a new mount namespace before the server starts there (`exec`). */
   prelude?: string;
-  /** Run as this user (and group): a non-root user, whom file modes stop. */
-  uid?: number;
+  /**
+   * Run without the capabilities that let root ignore file modes (util-linux's setpriv): the server's user
+   * is then stopped by a mode as any user is. Not another user: one who could not reach the checkout (a
+   * clone in a 0700 folder) would fail before the server runs.
+   */
+  obeyFileModes?: boolean;
 }
+
+/** setpriv's arguments that drop root's file-mode overrides from the process and whatever it runs. */
+const OBEY_FILE_MODES = [
+  '--inh-caps=-dac_override,-dac_read_search',
+  '--bounding-set=-dac_override,-dac_read_search',
+];
 
 function spawnServer(opts: SpawnOptions) {
   const env: NodeJS.ProcessEnv = {
@@ -93,7 +103,9 @@ function spawnServer(opts: SpawnOptions) {
         ],
         { cwd: ROOT, env, stdio },
       )
-    : spawn(NODE[0], NODE.slice(1), { cwd: ROOT, env, stdio, uid: opts.uid, gid: opts.uid });
+    : opts.obeyFileModes
+      ? spawn('setpriv', [...OBEY_FILE_MODES, ...NODE], { cwd: ROOT, env, stdio })
+      : spawn(NODE[0], NODE.slice(1), { cwd: ROOT, env, stdio });
   children.add(child);
   let out = '';
   let err = '';
