@@ -7,12 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { GATE_PHOTO_ERR } from '@shared/labels';
 import { PHOTO_MAX_BYTES } from '@shared/schemas';
+import { configure } from '../../server/config';
 import { gatePhotos, idempotencyKeys } from '../../server/db/tables';
 import { HttpError } from '../../server/http/errors';
 import { claimPhotos, photoDecodes, sweepPhotos } from '../../server/services/gate-photos';
+import { BACKUP_FIRST_CHECK_MS, PHOTO_SWEEP_EVERY_MS, startBackgroundJobs } from '../../server/services/jobs';
 import { advanceClock, db, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
@@ -381,5 +383,29 @@ describe('the clean-up', () => {
     expect(await sweepPhotos()).toBe(1);
     expect(await status(kept)).toBe(404);
     expect(await db.select({ id: gatePhotos.id }).from(gatePhotos)).toEqual([]);
+  });
+
+  it('runs on its own a minute after start, then hourly', async () => {
+    const loose = (await uploaded(gestor, await jpeg())).id;
+    const count = async () => (await db.select({ id: gatePhotos.id }).from(gatePhotos)).length;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'] });
+    // Only the sweep: no backups scheduled for a database that is not a file.
+    configure({ dbPath: ':memory:' });
+    const stop = startBackgroundJobs();
+    try {
+      await advanceClock(DAY + 60_000);
+      vi.advanceTimersByTime(BACKUP_FIRST_CHECK_MS - 1);
+      expect(await count()).toBe(1);
+      vi.advanceTimersByTime(1);
+      await vi.waitFor(async () => expect(await count()).toBe(0));
+      const later = (await uploaded(await makeUser('gestor'), await jpeg())).id;
+      await advanceClock(DAY + 60_000);
+      vi.advanceTimersByTime(PHOTO_SWEEP_EVERY_MS);
+      await vi.waitFor(async () => expect(await count()).toBe(0));
+      expect(later).not.toBe(loose);
+    } finally {
+      stop();
+      vi.useRealTimers();
+    }
   });
 });
