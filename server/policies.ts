@@ -32,6 +32,8 @@ export const POLICY = {
   'locations:manage': SUPERVISORS, // the Ubicaciones view
   'yard:read': STAFF, // GET /yard, /yard/trailers and its export
   'yard:leave': STAFF, // marking a trailer gone
+  'gate:photos:upload': ANY, // CONTRACT §24: staff, and drivers for a damage return
+  'gate:photos:read': STAFF,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof POLICY;

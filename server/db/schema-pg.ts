@@ -49,6 +49,8 @@ const jsonText = <T>(name: string) =>
     toDriver: (value) => JSON.stringify(value),
     fromDriver: (value) => JSON.parse(value) as T,
   })(name);
+/** Bytes (SQLite's `blob` in buffer mode): node-postgres reads and writes a bytea as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 const serialId = () => bigserial('id', { mode: 'number' }).primaryKey();
 
 export const users = pgTable(
@@ -404,6 +406,34 @@ export const rateLimits = pgTable(
     resetAt: ms('reset_at').notNull(),
   },
   (t) => [index('rate_limits_reset').on(t.resetAt)],
+);
+
+/**
+ * The gate's photos (CONTRACT §19): a JPEG re-encoded by the server (upright, longest side 1600, no
+ * metadata), kept here so every node serves it. Unattached until an entry claims it (`attached_at`,
+ * `attached_to` the visit); unattached ones go after 24 h, attached ones 365 days after they were attached.
+ */
+export const gatePhotos = pgTable(
+  'gate_photos',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bytes: bytea('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** Bytes of the stored JPEG. */
+    size: integer('size').notNull(),
+    createdAt: ms('created_at').notNull(),
+    attachedAt: ms('attached_at'),
+    attachedTo: text('attached_to'),
+  },
+  (t) => [
+    index('gate_photos_owner').on(t.ownerId),
+    index('gate_photos_created').on(t.createdAt),
+    index('gate_photos_attached').on(t.attachedAt),
+  ],
 );
 
 export type UserRow = typeof users.$inferSelect;

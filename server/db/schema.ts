@@ -1,6 +1,6 @@
 // The whole product's tables (SPEC §3, CONTRACT §4–§10). Times are UTC epoch milliseconds.
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
   ClockType,
   LocationKind,
@@ -371,6 +371,34 @@ export const rateLimits = sqliteTable(
     resetAt: ms('reset_at').notNull(),
   },
   (t) => [index('rate_limits_reset').on(t.resetAt)],
+);
+
+/**
+ * The gate's photos (CONTRACT §19): a JPEG re-encoded by the server (upright, longest side 1600, no
+ * metadata), kept here so every node serves it. Unattached until an entry claims it (`attached_at`,
+ * `attached_to` the visit); unattached ones go after 24 h, attached ones 365 days after they were attached.
+ */
+export const gatePhotos = sqliteTable(
+  'gate_photos',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bytes: blob('bytes', { mode: 'buffer' }).notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** Bytes of the stored JPEG. */
+    size: integer('size').notNull(),
+    createdAt: ms('created_at').notNull(),
+    attachedAt: ms('attached_at'),
+    attachedTo: text('attached_to'),
+  },
+  (t) => [
+    index('gate_photos_owner').on(t.ownerId),
+    index('gate_photos_created').on(t.createdAt),
+    index('gate_photos_attached').on(t.attachedAt),
+  ],
 );
 
 export type UserRow = typeof users.$inferSelect;

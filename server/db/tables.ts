@@ -26,6 +26,7 @@ export const {
   rateLimits,
   locations,
   trailerPositions,
+  gatePhotos,
 } = chosen;
 
 export type { UserRow, SessionRow, TaskRow, NotificationRow, PunchRow, LocationRow } from './schema-pg';

@@ -68,8 +68,9 @@ export function startRateLimitSweep(): () => void {
 }
 
 /**
- * At most `active` jobs of one key run at a time and `waiting` wait for a slot; beyond that, 429 at
- * once. bcrypt runs on libuv's four worker threads: one IP's flood must leave room for everyone else.
+ * At most `active` jobs of one key run at a time and `waiting` wait for a slot; beyond that, `refuse()`
+ * (429 unless told) at once. bcrypt runs on libuv's four worker threads: one IP's flood must leave room
+ * for everyone else; photo decodes (services/gate-photos.ts) share one key per node.
  */
 export class ConcurrencyGate {
   private slots = new Map<string, { active: number; queue: (() => void)[] }>();
@@ -77,6 +78,7 @@ export class ConcurrencyGate {
   constructor(
     private readonly active: number,
     private readonly waiting: number,
+    private readonly refuse: () => Error = tooMany,
   ) {}
 
   async run<T>(key: string, job: () => Promise<T>): Promise<T> {
@@ -84,7 +86,7 @@ export class ConcurrencyGate {
     if (!slot) this.slots.set(key, (slot = { active: 0, queue: [] }));
     if (slot.active < this.active) slot.active += 1;
     else if (slot.queue.length < this.waiting) await new Promise<void>((resolve) => slot.queue.push(resolve));
-    else throw tooMany();
+    else throw this.refuse();
     try {
       return await job();
     } finally {

@@ -3,11 +3,17 @@ import { config } from '../config';
 import { isPostgres } from '../db';
 import { logger } from '../logger';
 import { backupIfDue } from './backups';
+import { sweepPhotos } from './gate-photos';
 
 /** The first look after start (a server down over its backup time catches up soon)… */
 export const BACKUP_FIRST_CHECK_MS = 60_000;
 /** …then hourly: a backup is taken when the newest is a day old, so backups stay daily across restarts. */
 export const BACKUP_CHECK_EVERY_MS = 60 * 60 * 1000;
+/**
+ * The gate's photos past their time (CONTRACT §19: unattached after 24 h, attached after 365 days) go
+ * hourly. Every node sweeps: the one DELETE by age gives the same result whoever runs it, and together.
+ */
+export const PHOTO_SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export function startBackgroundJobs(): () => void {
   const timers: NodeJS.Timeout[] = [];
@@ -18,6 +24,11 @@ export function startBackgroundJobs(): () => void {
       void backupIfDue().catch((err: unknown) => logger.error({ err }, 'la copia de seguridad diaria falló'));
     timers.push(setTimeout(check, BACKUP_FIRST_CHECK_MS), setInterval(check, BACKUP_CHECK_EVERY_MS));
   }
+  const sweep = () =>
+    void sweepPhotos().catch((err: unknown) =>
+      logger.warn({ err }, 'no se pudieron borrar las fotos caducadas'),
+    );
+  timers.push(setTimeout(sweep, BACKUP_FIRST_CHECK_MS), setInterval(sweep, PHOTO_SWEEP_EVERY_MS));
   for (const t of timers) t.unref();
   return () => timers.forEach(clearInterval);
 }

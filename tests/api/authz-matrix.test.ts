@@ -151,6 +151,8 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /yard/trailers',                             () => ({ method: 'get', path: '/api/yard/trailers' }),                                                            401, 401, 401, 401, 401, 403, 200, 200, 200],
   ['GET /yard/trailers/export-excel',                () => ({ method: 'get', path: '/api/yard/trailers/export-excel' }),                                               401, 401, 401, 401, 401, 403, 200, 200, 200],
   ['POST /yard/trailers/{id}/leave (not there: 404)', () => ({ method: 'post', path: `/api/yard/trailers/${newTrailer()}/leave` }),                                   401, 401, 401, 401, 401, 403, 404, 404, 404],
+  ['POST /gate/photos (no file: 400)',                () => ({ method: 'post', path: '/api/gate/photos', body: {} }),                                                   401, 401, 401, 401, 401, 400, 400, 400, 400],
+  ['GET /gate/photos/{id} (unknown: 404)',            () => ({ method: 'get', path: `/api/gate/photos/${crypto.randomUUID()}` }),                                    401, 401, 401, 401, 401, 403, 404, 404, 404],
   // The admin passes the gate on both engines; PostgreSQL's backups are the database's (CONTRACT §18): 409.
   ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, isPostgres ? 409 : 200],
 ];

@@ -9,12 +9,12 @@ import * as sqliteSchema from '../../server/db/schema';
 import * as pgSchema from '../../server/db/schema-pg';
 
 /** What a column holds, in words both engines share. */
-type Kind = 'text' | 'integer' | 'epoch-ms' | 'boolean' | 'real' | 'serial';
+type Kind = 'text' | 'integer' | 'epoch-ms' | 'boolean' | 'real' | 'serial' | 'blob';
 
 /**
  * The PostgreSQL column types each kind may take: an SQLite integer is a PostgreSQL integer or bigint; its
  * epoch-ms times must be bigint (they exceed 2^31); an auto-increment id is a serial or bigserial; an
- * integer boolean is a boolean; real is double precision or real.
+ * integer boolean is a boolean; real is double precision or real; a blob is a bytea.
  */
 const PG_TYPES: Record<Kind, string[]> = {
   text: ['text'],
@@ -23,6 +23,7 @@ const PG_TYPES: Record<Kind, string[]> = {
   boolean: ['boolean'],
   real: ['double precision', 'real'],
   serial: ['serial', 'bigserial'],
+  blob: ['bytea'],
 };
 
 interface ColumnShape {
@@ -70,7 +71,7 @@ function sqliteKind(column: sqliteCore.SQLiteColumn): Kind | string {
   if (column.columnType === 'SQLiteBoolean') return 'boolean';
   if (column.columnType === 'SQLiteTimestamp') return 'epoch-ms';
   if (sqlType === 'integer' && (column as { autoIncrement?: boolean }).autoIncrement) return 'serial';
-  if (sqlType === 'integer' || sqlType === 'text' || sqlType === 'real') return sqlType;
+  if (sqlType === 'integer' || sqlType === 'text' || sqlType === 'real' || sqlType === 'blob') return sqlType;
   return `sqlite ${sqlType}`;
 }
 
@@ -231,7 +232,7 @@ describe('the SQLite and PostgreSQL schemas', () => {
   it('describe the same tables, columns, keys and indexes', () => {
     expect(compareSchemas(sqliteSchema, pgSchema)).toEqual([]);
     // Every table is compared (not two empty lists).
-    expect(sqliteTables(sqliteSchema).size).toBe(17);
+    expect(sqliteTables(sqliteSchema).size).toBe(18);
   });
 
   it('reports a table missing from one of them', () => {
