@@ -314,4 +314,14 @@ export const UI_YARD = {
   toast: {
     leaveError: 'Error al dar salida al remolque',
   },
+  /** CONTRACT §19: the Patio's plate search box. */
+  plateSearch: {
+    label: 'Buscar matrícula',
+    placeholder: 'Buscar matrícula…',
+    results: 'Remolques encontrados',
+    found: (n: number) => (n === 1 ? '1 remolque' : `${n} remolques`),
+    none: (query: string) => `Ningún remolque en el patio con la matrícula «${query}»`,
+    more: (n: number) => `y ${n} más: escribe más de la matrícula`,
+    open: (plate: string, place: string) => `Remolque ${plate}, en ${place}`,
+  },
 } as const;
