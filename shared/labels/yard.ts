@@ -223,6 +223,9 @@ export const UI_PLACE_INPUT = {
   suggestions: 'Ubicaciones del catálogo',
   offCatalogue: 'Fuera del catálogo',
   offCatalogueHint: 'Se guardará como texto libre, sin ubicación del mapa',
+  /** A destination's free room (CONTRACT §19). */
+  free: (n: number) => (n === 1 ? '1 libre' : `${n} libres`),
+  full: 'completa',
 } as const;
 
 /** The Patio view (CONTRACT §17): the live map by zone, the trailer list, and a trailer's panel. */
