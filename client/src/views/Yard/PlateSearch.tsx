@@ -51,7 +51,6 @@ export function PlateSearch({ query, onQuery, found, onOpenTrailer }: PlateSearc
         type="search"
         aria-label={S.label}
         aria-controls={open ? resultsId : undefined}
-        aria-expanded={open}
         placeholder={S.placeholder}
         autoComplete="off"
         spellCheck={false}
