@@ -223,6 +223,9 @@ export const UI_PLACE_INPUT = {
   suggestions: 'Ubicaciones del catálogo',
   offCatalogue: 'Fuera del catálogo',
   offCatalogueHint: 'Se guardará como texto libre, sin ubicación del mapa',
+  /** A destination's free room (CONTRACT §19). */
+  free: (n: number) => (n === 1 ? '1 libre' : `${n} libres`),
+  full: 'completa',
 } as const;
 
 /** The Patio view (CONTRACT §17): the live map by zone, the trailer list, and a trailer's panel. */
@@ -313,5 +316,15 @@ export const UI_YARD = {
   },
   toast: {
     leaveError: 'Error al dar salida al remolque',
+  },
+  /** CONTRACT §19: the Patio's plate search box. */
+  plateSearch: {
+    label: 'Buscar matrícula',
+    placeholder: 'Buscar matrícula…',
+    results: 'Remolques encontrados',
+    found: (n: number) => (n === 1 ? '1 remolque' : `${n} remolques`),
+    none: (query: string) => `Ningún remolque en el patio con la matrícula «${query}»`,
+    more: (n: number) => `y ${n} más: escribe más de la matrícula`,
+    open: (plate: string, place: string) => `Remolque ${plate}, en ${place}`,
   },
 } as const;

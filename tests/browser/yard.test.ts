@@ -2,7 +2,10 @@
 // login; a conductor goes to /dashboard); a trailer dragged onto another place opens the create form
 // with that move, and once created, two staff screens show the reservation, then the trailer at its new
 // place once the move is finished, without reloading; a 500-place map renders and measures its render.
-// Screenshots (/tmp/torre-screens): patio.png, patio-trailer.png and patio-list.png at 1920×1080.
+// Screenshots (/tmp/torre-screens): patio.png, patio-trailer.png and patio-list.png at 1920×1080. At a
+// desk (1440×900, issue 27) long names and plates read whole, no zone scrolls sideways (nor at the wall
+// or on a phone), and the plate search finds a trailer's place: patio-1440.png, patio-1920.png,
+// patio-390.png.
 // Every browser file shares one database: places, zones and plates here carry this run's tag.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -18,7 +21,7 @@ import {
   VIEW_LABELS,
 } from '@shared/labels';
 import { YARD_RENDER_MEASURE } from '../../client/src/views/Yard/measure';
-import { launch, openPage, screenshot, WALL } from './chromium';
+import { DESKTOP, launch, openPage, PHONE, screenshot, WALL } from './chromium';
 import { ADMIN, adminToken, advanceClock, apiCall, createUser, deleteOpenTasksTagged } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
@@ -73,8 +76,8 @@ async function submitLogin(page: Page, account: { email: string; password: strin
 }
 
 /** Opens /patio in a fresh browser context: the login it asks for comes back to the Patio. */
-async function openPatio(account: { email: string; password: string }): Promise<Page> {
-  const { page } = await openPage(browser, inject('baseUrl'), WALL);
+async function openPatio(account: { email: string; password: string }, viewport = WALL): Promise<Page> {
+  const { page } = await openPage(browser, inject('baseUrl'), viewport);
   await page.goto('/patio');
   await page.waitForURL('**/login');
   await submitLogin(page, account);
@@ -272,6 +275,110 @@ describe('the Patio', () => {
     await page.locator('tbody tr').first().locator('[data-dwell="stale"]').waitFor();
     console.log(`[yard] ${await screenshot(page, 'patio-list')}`);
     await page.context().close();
+  });
+
+  it('at a desk, names and plates read whole and no zone scrolls sideways; the plate search finds a place (screenshots)', async () => {
+    const tag = RUN.slice(-3);
+    const zone = `Aparcamiento Exterior ${tag}`;
+    const code = (n: number) => `EXTP${n}-${RUN}`;
+    const name = (n: number) => `Aparcamiento Exterior P-${n} ${tag}`;
+    const gate = `Garita ${tag}`;
+    // A zone of 20 places in one row, as the demo yard's: at 1440 px they do not fit side by side.
+    await importPlaces([
+      [`GARITA-${RUN}`, gate, 'puerta', `Garita ${tag}`, 1, 0, 0],
+      ...Array.from({ length: 20 }, (_, i): PlaceRow => [
+        code(i + 1),
+        name(i + 1),
+        'aparcamiento',
+        zone,
+        1,
+        i,
+        0,
+      ]),
+    ]);
+    const plate = (n: number) => `R-${9300 + n}-${tag}`;
+    for (const n of [1, 7, 20]) await standAt(plate(n), gate, name(n));
+
+    /** What a page shows of place n and its plate: whole or cut, and whether anything scrolls sideways. */
+    const readability = (page: Page, n: number) =>
+      page.evaluate(
+        ({ place, trailer }) => {
+          const cell = document.querySelector<HTMLElement>(`[data-place="${place}"]`)!;
+          const box = cell.getBoundingClientRect();
+          const inside = (el: Element) => {
+            const r = el.getBoundingClientRect();
+            return r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+          };
+          const words = [...cell.querySelector('[data-place-name]')!.children];
+          const shown = cell.querySelector(`[data-trailer="${trailer}"]`)!.firstElementChild as HTMLElement;
+          const lines = document.createRange();
+          lines.selectNodeContents(shown);
+          const sideways = [
+            document.documentElement,
+            ...document.querySelectorAll('[role="tabpanel"], [data-zone] > .grid'),
+          ].filter((el) => el.scrollWidth > el.clientWidth + 1).length;
+          return {
+            name: cell.querySelector('[data-place-name]')!.textContent,
+            nameCut: words.some((w) => w.scrollWidth > w.clientWidth + 1 || !inside(w)),
+            plate: shown.textContent,
+            plateCut: shown.scrollWidth > shown.clientWidth + 1 || !inside(shown),
+            plateLines: new Set([...lines.getClientRects()].map((r) => Math.round(r.top))).size,
+            sideways,
+          };
+        },
+        { place: code(n), trailer: plate(n) },
+      );
+    const whole = (n: number) => ({
+      name: name(n),
+      nameCut: false,
+      plate: plate(n),
+      plateCut: false,
+      plateLines: 1,
+      sideways: 0,
+    });
+
+    const page = await openPatio(ADMIN, DESKTOP);
+    await placeCell(page, code(20))
+      .locator(`[data-trailer="${plate(20)}"]`)
+      .waitFor();
+    for (const n of [1, 7, 20]) await expect(readability(page, n)).resolves.toEqual(whole(n));
+
+    // Part of a plate, written another way: the trailer is marked, its place listed; choosing it opens it.
+    await page
+      .getByRole('searchbox', { name: UI_YARD.plateSearch.label })
+      .fill(` r ${9307}.${tag.toLowerCase()}`);
+    const result = page.getByRole('button', { name: UI_YARD.plateSearch.open(plate(7), name(7)) });
+    await result.waitFor();
+    await expect(result.textContent()).resolves.toBe(`${plate(7)}${name(7)} · ${zone}`);
+    await expect(page.getByRole('search').getByRole('status').textContent()).resolves.toBe(
+      UI_YARD.plateSearch.found(1),
+    );
+    await placeCell(page, code(7))
+      .locator(`[data-trailer="${plate(7)}"][data-found]`)
+      .waitFor();
+    await expect(placeCell(page, code(1)).getAttribute('data-found')).resolves.toBeNull();
+    await page.getByText(TOAST.loginOk).waitFor({ state: 'detached' });
+    console.log(`[yard] ${await screenshot(page, 'patio-1440')}`);
+    await result.click();
+    const panel = page.getByRole('dialog', { name: UI_YARD.panel.title(plate(7)) });
+    await panel.getByText(name(7)).first().waitFor();
+    await page.context().close();
+
+    // The wall and a phone: still whole, still no sideways scroll.
+    for (const [viewport, shot] of [
+      [WALL, 'patio-1920'],
+      [PHONE, 'patio-390'],
+    ] as const) {
+      const other = await openPatio(ADMIN, viewport);
+      await placeCell(other, code(20))
+        .locator(`[data-trailer="${plate(20)}"]`)
+        .waitFor();
+      for (const n of [1, 20]) await expect(readability(other, n)).resolves.toEqual(whole(n));
+      await placeCell(other, code(1)).scrollIntoViewIfNeeded();
+      await other.getByText(TOAST.loginOk).waitFor({ state: 'detached' });
+      console.log(`[yard] ${await screenshot(other, shot)}`);
+      await other.context().close();
+    }
   });
 
   it("renders a 500-place map and measures its render (the budget is the bench's)", async () => {

@@ -31,10 +31,12 @@ afterEach(cleanup);
 
 function Harness({
   places = PLACES,
+  room,
   onPick = () => {},
   onOpenChange = () => {},
 }: {
   places?: Location[];
+  room?: Record<string, number | null>;
   onPick?: (place: Location | null) => void;
   onOpenChange?: (open: boolean) => void;
 }) {
@@ -48,6 +50,7 @@ function Harness({
         value={text}
         placeId={placeId}
         places={places}
+        room={room}
         onChange={(t, place) => {
           setText(t);
           setPlaceId(place?.id ?? null);
@@ -93,7 +96,70 @@ describe('suggestPlaces', () => {
   });
 });
 
+describe('suggestPlaces: natural order (CONTRACT §19)', () => {
+  // In catalogue order as a careless import left it: 10 before 2, and a code that starts with the text.
+  const docks = [10, 2, 1, 21, 3].map((n) =>
+    makeLocation({ code: `M-${n}`, name: `Muelle ${n}`, kind: 'muelle', zone: 'Muelles' }),
+  );
+  const outer = makeLocation({ code: 'MUELLE-EXT', name: 'Andén exterior', zone: 'Exterior' });
+
+  it('orders each match group by name, numbers by their value: Muelle 2 before Muelle 10', () => {
+    expect(suggestPlaces(docks, 'muelle').map((p) => p.name)).toEqual([
+      'Muelle 1',
+      'Muelle 2',
+      'Muelle 3',
+      'Muelle 10',
+      'Muelle 21',
+    ]);
+    // The exact name first, then those that start with the text, each group in natural order.
+    expect(suggestPlaces([...docks, outer], 'muelle 1').map((p) => p.name)).toEqual([
+      'Muelle 1',
+      'Muelle 10',
+    ]);
+    expect(suggestPlaces([...docks, outer], 'muelle 2').map((p) => p.name)).toEqual([
+      'Muelle 2',
+      'Muelle 21',
+    ]);
+    expect(suggestPlaces([...docks, outer], 'm').map((p) => p.name)).toEqual([
+      'Andén exterior',
+      'Muelle 1',
+      'Muelle 2',
+      'Muelle 3',
+      'Muelle 10',
+      'Muelle 21',
+    ]);
+  });
+});
+
 describe('PlaceCombobox', { timeout: 20_000 }, () => {
+  it('given the room, each suggestion says its free places, `completa` when none, nothing for a gate', async () => {
+    const gate = makeLocation({ code: 'PUERTA-N', name: 'Puerta Norte', kind: 'puerta', zone: 'Accesos' });
+    const swap = makeLocation({ code: 'SW-1', name: 'Puesto swap 1', kind: 'zona_swap', zone: 'Swap' });
+    const places = [campa[0], campa[1], swap, gate];
+    render(
+      <Harness
+        places={places}
+        room={{ [campa[0].id]: 0, [campa[1].id]: 1, [swap.id]: 3, [gate.id]: null }}
+      />,
+    );
+    await user().type(input(), 'p');
+    const options = within(screen.getByRole('listbox')).getAllByRole('option');
+    const room = (name: string) =>
+      options.find((o) => o.textContent!.startsWith(name))!.querySelector('[data-room]')?.textContent ?? null;
+    expect(room('Campa B-01')).toBe(UI_PLACE_INPUT.full);
+    expect(room('Campa B-02')).toBe(UI_PLACE_INPUT.free(1));
+    expect(UI_PLACE_INPUT.free(1)).toBe('1 libre');
+    expect(room('Puesto swap 1')).toBe('3 libres');
+    expect(room('Puerta Norte')).toBeNull();
+    expect(UI_PLACE_INPUT.full).toBe('completa');
+  });
+
+  it('without the room (the origin) no suggestion shows any', async () => {
+    render(<Harness />);
+    await user().type(input(), 'campa');
+    expect(screen.getByRole('listbox').querySelector('[data-room]')).toBeNull();
+  });
+
   it('is a combobox labelled by its field; typing opens the listbox of name, code and zone', async () => {
     render(<Harness />);
     expect(input()).toHaveAttribute('aria-expanded', 'false');

@@ -1,9 +1,11 @@
 // The task form's origin and destination (CONTRACT §17): a text input that suggests the catalogue's places
 // (the WAI-ARIA combobox pattern: a listbox popup, arrows move, Enter picks, Escape closes) and marks a
-// text that names no place `Fuera del catálogo` — free text stays allowed.
+// text that names no place `Fuera del catálogo` — free text stays allowed. Given each place's free room
+// (the destination, CONTRACT §19), every suggestion says it: `N libres`, or `completa`.
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { MapPin, MapPinOff } from 'lucide-react';
 import { UI_PLACE_INPUT } from '@shared/labels';
+import { compareNatural } from '@shared/natural';
 import type { Location } from '@shared/schemas';
 import { placeKey } from '@shared/text';
 import { placeKeys, placeNamed } from '../stores/locations';
@@ -15,7 +17,8 @@ export const MAX_SUGGESTIONS = 8;
 
 /**
  * The places whose name or code contains the text (accents, case and repeated spaces aside): an exact
- * match first, then those that start with it, then the rest, each group in catalogue order.
+ * match first, then those that start with it, then the rest, each group in natural order of names
+ * (`Muelle 2` before `Muelle 10`).
  */
 export function suggestPlaces(
   places: readonly Location[],
@@ -32,7 +35,7 @@ export function suggestPlaces(
   return places
     .map((place) => ({ place, rank: rank(place) }))
     .filter((s) => s.rank >= 0)
-    .sort((a, b) => a.rank - b.rank)
+    .sort((a, b) => a.rank - b.rank || compareNatural(a.place.name, b.place.name))
     .slice(0, limit)
     .map((s) => s.place);
 }
@@ -59,6 +62,8 @@ interface PlaceComboboxProps {
   placeId: string | null;
   /** The active places to suggest. */
   places: readonly Location[];
+  /** Each place's free room by its id (null: a gate, which holds none); each suggestion then shows it. */
+  room?: Readonly<Record<string, number | null>>;
   /** Typing gives the text alone (no place picked); picking gives the place, whose name is the text. */
   onChange: (text: string, place: Location | null) => void;
   error?: string;
@@ -72,6 +77,7 @@ export function PlaceCombobox({
   value,
   placeId,
   places,
+  room,
   onChange,
   error,
   placeholder,
@@ -231,6 +237,7 @@ export function PlaceCombobox({
                       <span className="font-mono">{place.code}</span> · {place.zone}
                     </span>
                   </span>
+                  {room && <RoomLabel place={place} free={room[place.id]} />}
                 </li>
               ))}
             </ul>
@@ -247,5 +254,22 @@ export function PlaceCombobox({
         </div>
       )}
     </Field>
+  );
+}
+
+/** A suggestion's free room: `N libres`, or `completa`; nothing for a gate (it holds no trailer) or a
+ * place whose room is not known yet. */
+function RoomLabel({ place, free }: { place: Location; free: number | null | undefined }) {
+  if (place.kind === 'puerta' || free === null || free === undefined) return null;
+  return (
+    <span
+      data-room={free}
+      className={cn(
+        'shrink-0 rounded-md px-1.5 py-0.5 text-xs font-semibold tabular-nums',
+        free === 0 ? 'bg-red-100 text-red-800' : 'bg-emerald-50 text-emerald-800',
+      )}
+    >
+      {free === 0 ? UI_PLACE_INPUT.full : UI_PLACE_INPUT.free(free)}
+    </span>
   );
 }

@@ -53,6 +53,9 @@ const trailerAt: YardTrailer = {
   open_task: null,
 };
 
+/** The dock's free room GET /yard answers (a test changes it between calls). */
+let dockFree = 1;
+
 /** GET /locations answers `catalogue()` as it is at the time of the call. */
 function serve(catalogue: () => Location[]) {
   return mockFetch((path) =>
@@ -60,7 +63,9 @@ function serve(catalogue: () => Location[]) {
       ? json(200, catalogue())
       : path === '/yard/trailers'
         ? json(200, [trailerAt])
-        : json(404, {}),
+        : path === '/yard'
+          ? json(200, [{ ...dock, trailers: [], incoming: [], free: dockFree }])
+          : json(404, {}),
   );
 }
 const paths = (fetch: ReturnType<typeof mockFetch>) =>
@@ -73,7 +78,10 @@ beforeEach(() => {
     failed: false,
     trailerPlaces: {},
     trailersLoaded: false,
+    room: {},
+    roomLoaded: false,
   });
+  dockFree = 1;
 });
 afterEach(() => {
   cleanup();
@@ -115,6 +123,21 @@ describe('locations store', () => {
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(4));
     await reconnect();
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(6));
+  });
+
+  it("the form that shows the destination's room loads GET /yard's free room once, and follows yard:changed", async () => {
+    const fetch = serve(() => [dock]);
+    const { rerender } = renderHook(({ open }) => usePlacesFeed(open, false, true), {
+      initialProps: { open: true },
+    });
+    await waitFor(() => expect(useLocations.getState().room).toEqual({ [dock.id]: 1 }));
+    rerender({ open: false });
+    rerender({ open: true });
+    expect(paths(fetch).sort()).toEqual(['/locations', '/yard']);
+    dockFree = 0;
+    await yardChanged();
+    await waitFor(() => expect(useLocations.getState().room).toEqual({ [dock.id]: 0 }));
+    expect(paths(fetch).filter((p) => p === '/yard')).toHaveLength(2);
   });
 
   it('the feeds that hear one yard:changed together make one request per resource', async () => {

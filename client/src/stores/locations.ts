@@ -1,7 +1,8 @@
 // The yard's location catalogue (CONTRACT §17) for the Ubicaciones view and the task form's autocomplete,
-// and where each trailer stands (the create form's origin). GET /locations is loaded once and then again
-// on every `yard:changed` (sent on any catalogue or occupancy change) and on every reconnect; the
-// trailers' places (GET /yard/trailers, staff) likewise, from the first time the create form asks.
+// where each trailer stands (the create form's origin) and each place's free room (the destination's
+// suggestions, CONTRACT §19). GET /locations is loaded once and then again on every `yard:changed` (sent
+// on any catalogue or occupancy change) and on every reconnect; the trailers' places (GET /yard/trailers,
+// staff) and the room (GET /yard's `free`, staff) likewise, from the first time the form asks.
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import { toast } from 'sonner';
@@ -11,6 +12,7 @@ import type {
   Location,
   MessageResponse,
   UpdateLocationData,
+  YardLocation,
   YardTrailer,
 } from '@shared/schemas';
 import { UI_LOCATIONS } from '@shared/labels';
@@ -30,8 +32,12 @@ interface LocationsState {
   /** Where each trailer in the yard stands, by its identity key. */
   trailerPlaces: Record<string, TrailerPlace>;
   trailersLoaded: boolean;
+  /** Each active place's free room by its id, as GET /yard counts it (null: a gate, which holds none). */
+  room: Record<string, number | null>;
+  roomLoaded: boolean;
   load: () => Promise<void>;
   loadTrailers: () => Promise<void>;
+  loadRoom: () => Promise<void>;
   /** Applies a place the server answered: replaces its row, or adds it in zone and code order. */
   received: (location: Location) => void;
   create: (data: CreateLocationData) => Promise<Location>;
@@ -47,6 +53,8 @@ const initial = {
   failed: false,
   trailerPlaces: {} as Record<string, TrailerPlace>,
   trailersLoaded: false,
+  room: {} as Record<string, number | null>,
+  roomLoaded: false,
 };
 
 const collator = new Intl.Collator('es', { sensitivity: 'base', numeric: true });
@@ -59,6 +67,7 @@ const byZoneAndCode = (a: Location, b: Location) =>
  */
 let catalogueTicket = 0;
 let trailersTicket = 0;
+let roomTicket = 0;
 
 export const useLocations = create<LocationsState>((set, get) => ({
   ...initial,
@@ -80,6 +89,12 @@ export const useLocations = create<LocationsState>((set, get) => ({
       trailerPlaces: Object.fromEntries(trailers.map((t) => [t.trailer_id, t.location])),
       trailersLoaded: true,
     });
+  },
+  async loadRoom() {
+    const ticket = ++roomTicket;
+    const places = await api.get<YardLocation[]>('/yard');
+    if (ticket !== roomTicket) return;
+    set({ room: Object.fromEntries(places.map((p) => [p.id, p.free])), roomLoaded: true });
   },
   received(location) {
     set((s) => {
@@ -131,6 +146,7 @@ function oneRequestPerBurst(run: () => Promise<void>): () => Promise<void> {
 
 const fetchCatalogue = oneRequestPerBurst(() => useLocations.getState().load());
 const fetchTrailers = oneRequestPerBurst(() => useLocations.getState().loadTrailers());
+const fetchRoom = oneRequestPerBurst(() => useLocations.getState().loadRoom());
 
 // One toast id: a load that keeps failing replaces its toast instead of stacking.
 const LOAD_ERROR_TOAST = 'locations-load-error';
@@ -148,9 +164,10 @@ const quietly = (load: () => Promise<void>) => () =>
 
 /** Loads again what has been loaded once (nothing before the first use). */
 function refreshHeld(): void {
-  const { loaded, trailersLoaded } = useLocations.getState();
+  const { loaded, trailersLoaded, roomLoaded } = useLocations.getState();
   if (loaded) quietly(fetchCatalogue)();
   if (trailersLoaded) quietly(fetchTrailers)();
+  if (roomLoaded) quietly(fetchRoom)();
 }
 
 /** Mount in the Ubicaciones view: load + reload on every reconnect and on every catalogue change. */
@@ -161,16 +178,18 @@ export function useLocationsFeed(): void {
 
 /**
  * Mount in the task form, which stays mounted while closed: the first opening loads the catalogue (and,
- * with `trailers`, the trailers' places), later ones reuse it, kept current by `yard:changed` and by
- * reconnects — only what was loaded, so a form never opened fetches nothing.
+ * with `trailers`, the trailers' places; with `room`, each place's free room), later ones reuse it, kept
+ * current by `yard:changed` and by reconnects — only what was loaded, so a form never opened fetches
+ * nothing.
  */
-export function usePlacesFeed(open: boolean, trailers: boolean): void {
+export function usePlacesFeed(open: boolean, trailers: boolean, room = false): void {
   useEffect(() => {
     if (!open) return;
     const s = useLocations.getState();
     if (!s.loaded) quietly(fetchCatalogue)();
     if (trailers && !s.trailersLoaded) quietly(fetchTrailers)();
-  }, [open, trailers]);
+    if (room && !s.roomLoaded) quietly(fetchRoom)();
+  }, [open, trailers, room]);
   useSocketEvent('yard:changed', refreshHeld);
   // Reconnects only (useResync would also load at mount, before the form is ever opened).
   useEffect(() => onResync(refreshHeld), []);

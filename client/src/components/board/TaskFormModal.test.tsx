@@ -55,13 +55,16 @@ const at = (place: typeof campaB3): TrailerPlace => ({
 });
 
 beforeEach(() => {
-  // The catalogue and the yard's trailers are already loaded: opening the form fetches nothing more.
+  // The catalogue, the yard's trailers and its room are already loaded: opening the form fetches nothing
+  // more.
   useLocations.setState({
     locations: [bascula, campaB3, muelle12, closedDock],
     loaded: true,
     failed: false,
     trailerPlaces: { 'R-55': at(campaB3) },
     trailersLoaded: true,
+    room: { [bascula.id]: 1, [campaB3.id]: 2, [muelle12.id]: 0 },
+    roomLoaded: true,
   });
   useTasks.getState().reset();
   vi.mocked(toast.success).mockClear();
@@ -239,26 +242,32 @@ describe('origin and destination from the catalogue (CONTRACT §17)', { timeout:
     await user().type(field(UI_BOARD.form.trailer), 'R-9');
   }
 
-  it('suggests places by name or code, accents and case aside; the keyboard picks one and its id is sent', async () => {
+  it('suggests places by name or code, accents and case aside, the destination with its room; the keyboard picks one and its id is sent', async () => {
     const fetch = mockFetch(() => json(201, created));
     render(<TaskFormModal open onOpenChange={vi.fn()} />);
     await fillOthers();
     const destination = field(UI_BOARD.form.destination);
     await user().type(destination, 'BASCU');
     expect(destination).toHaveAttribute('aria-expanded', 'true');
-    expect(options().map((o) => o.textContent)).toEqual(['Báscula EntradaBASCULA-1 · Accesos']);
+    expect(options().map((o) => o.textContent)).toEqual(['Báscula EntradaBASCULA-1 · Accesos1 libre']);
     await user().keyboard('{ArrowDown}');
     expect(destination).toHaveAttribute('aria-activedescendant', options()[0].id);
     await user().keyboard('{Enter}');
     expect(destination).toHaveValue('Báscula Entrada');
     expect(destination).toHaveAttribute('aria-expanded', 'false');
 
-    // A code's fragment finds it too; a deactivated place is never offered.
+    // A code's fragment finds it too; a deactivated place is never offered; the origin shows no room.
     const origin = field(UI_BOARD.form.origin);
     await user().type(origin, 'muelle');
     expect(options().map((o) => o.textContent)).toEqual(['Muelle 12MUELLE-12 · Muelles']);
     await user().click(options()[0]);
     expect(origin).toHaveValue('Muelle 12');
+    // The same place as a destination: no room left.
+    await user().clear(destination);
+    await user().type(destination, 'muelle');
+    expect(options().map((o) => o.textContent)).toEqual(['Muelle 12MUELLE-12 · Muellescompleta']);
+    await user().clear(destination);
+    await user().type(destination, 'bascula entrada{ArrowDown}{Enter}');
 
     await submit();
     await waitFor(() => expect(fetch).toHaveBeenCalled());
@@ -390,14 +399,23 @@ describe('loading the catalogue', { timeout: 20_000 }, () => {
   /** Lets any load the form would start reach fetch. */
   const settle = () => new Promise((r) => setTimeout(r, 10));
 
-  it('a closed form fetches nothing; the first opening loads the catalogue and the trailers, the next reuse them', async () => {
-    useLocations.setState({ locations: [], loaded: false, trailerPlaces: {}, trailersLoaded: false });
+  it('a closed form fetches nothing; the first opening loads the catalogue, the trailers and the room, the next reuse them', async () => {
+    useLocations.setState({
+      locations: [],
+      loaded: false,
+      trailerPlaces: {},
+      trailersLoaded: false,
+      room: {},
+      roomLoaded: false,
+    });
     const fetch = mockFetch((path) =>
       path === '/locations'
         ? json(200, [muelle12])
         : path === '/yard/trailers'
           ? json(200, [{ trailer_id: 'R-55', location: at(muelle12), since: '', open_task: null }])
-          : json(404, {}),
+          : path === '/yard'
+            ? json(200, [{ ...muelle12, trailers: [], incoming: [], free: 1 }])
+            : json(404, {}),
     );
     const { rerender } = render(<TaskFormModal open={false} onOpenChange={vi.fn()} />);
     await settle();
@@ -410,7 +428,12 @@ describe('loading the catalogue', { timeout: 20_000 }, () => {
     await settle();
     expect(fetch.mock.calls.map(([url]) => new URL(String(url), 'http://x').pathname).sort()).toEqual([
       '/api/locations',
+      '/api/yard',
       '/api/yard/trailers',
     ]);
+    await user().type(field(UI_BOARD.form.destination), 'muelle');
+    expect(within(screen.getByRole('listbox')).getByRole('option')).toHaveTextContent(
+      'Muelle 12MUELLE-12 · Muelles1 libre',
+    );
   });
 });

@@ -6,7 +6,8 @@
 // it is now, so the user reviews and saves again instead of overwriting the other change.
 // Origin and destination autocomplete from the yard's catalogue (CONTRACT §17): a picked place travels as
 // its id, typed text lets the server map it; creating, the origin starts as the trailer's current place;
-// a full destination's 409 is shown on its field.
+// a full destination's 409 is shown on its field. The destination's suggestions say each place's free
+// room (CONTRACT §19), live through the places feed.
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { PRIORITIES, TASK_TITLES, VEHICLE_TYPES } from '@shared/enums';
 import {
@@ -159,8 +160,9 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  usePlacesFeed(open, !editing);
+  usePlacesFeed(open, !editing, true);
   const catalogue = useLocations((s) => s.locations);
+  const room = useLocations((s) => s.room);
   const places = useMemo(() => catalogue.filter((l) => l.active), [catalogue]);
   const trailerPlace = useLocations((s) =>
     originFollowsTrailer ? trailerPlaceOf(s.trailerPlaces, values.trailer_id) : null,
@@ -323,6 +325,7 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
           value={values.destination}
           placeId={picked.destination}
           places={places}
+          room={room}
           onChange={setPlace('destination')}
           error={errors.destination}
           placeholder={UI_BOARD.form.destinationPlaceholder}

@@ -2,7 +2,7 @@
 // by its time there (with a mark when it is booked to leave or its task is held), each reservation as a
 // dashed placeholder with the plate on its way, then its free slots. Memoized: the map re-renders a
 // place only when that place, its trailers' colours, or its drop highlight change.
-import { createContext, memo, useContext, type DragEvent } from 'react';
+import { createContext, Fragment, memo, useContext, type DragEvent } from 'react';
 import { DoorOpen, LogOut, PauseCircle } from 'lucide-react';
 import type { DwellLevel } from '@shared/dwell';
 import { LOCATION_KIND_LABELS, UI_YARD } from '@shared/labels';
@@ -31,10 +31,15 @@ interface PlaceCellProps {
   place: YardLocation;
   /** The dwell level of each of its trailers, in order, space-separated (a string keeps the memo cheap). */
   levels: string;
+  /**
+   * While the plate search has a text: the plates found here, space-separated ('' when none, and the
+   * place fades); null without a search.
+   */
+  found: string | null;
   dropTarget: boolean;
 }
 
-export const PlaceCell = memo(function PlaceCell({ place, levels, dropTarget }: PlaceCellProps) {
+export const PlaceCell = memo(function PlaceCell({ place, levels, found, dropTarget }: PlaceCellProps) {
   const actions = useContext(MapActionsContext)!;
   const gate = place.kind === 'puerta';
   const full = isFull(place);
@@ -48,6 +53,7 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, dropTarget }: 
   const incoming = place.incoming.slice(0, shownOccupants - trailers.length);
   const freeSlots = gate ? 0 : Math.min(place.free ?? 0, PLACE_SLOTS_SHOWN - shownOccupants);
   const hidden = occupants - shownOccupants;
+  const foundHere = found ? found.split(' ') : [];
 
   return (
     <div
@@ -58,6 +64,7 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, dropTarget }: 
       title={`${place.name} · ${place.code} · ${LOCATION_KIND_LABELS[place.kind]}`}
       data-place={place.code}
       data-full={full || undefined}
+      data-found={foundHere.length > 0 || undefined}
       onDragOver={(e) => actions.dragOver(e, place)}
       onDragLeave={(e) => actions.dragLeave(e, place)}
       onDrop={(e) => actions.drop(e, place)}
@@ -70,16 +77,26 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, dropTarget }: 
             ? 'bg-slate-200/70 ring-slate-300'
             : 'bg-white ring-slate-200',
         dropTarget && (full ? 'bg-red-50 ring-2 ring-red-500' : 'bg-blue-50 ring-2 ring-blue-500'),
+        found !== null && (foundHere.length ? 'ring-2 ring-blue-600' : 'opacity-40'),
       )}
     >
-      <div className="flex min-w-0 items-center gap-1 text-xs @[7rem]:text-sm @[9rem]:text-base">
-        {gate && <DoorOpen aria-hidden className="size-4 shrink-0" />}
-        <span className="min-w-0 flex-1 truncate font-semibold">{place.name}</span>
+      {/* The whole name, wrapping between its words (never inside one: `A-12` stays whole; only a word
+          wider than the place is cut), the usage at the end of its last line. */}
+      <div className="flex min-w-0 flex-wrap items-baseline gap-x-[0.3em] text-xs leading-tight @[7rem]:text-sm @[9rem]:text-base">
+        {gate && <DoorOpen aria-hidden className="size-4 shrink-0 self-center" />}
+        <span data-place-name className="contents font-semibold">
+          {place.name.split(/\s+/).map((word, i) => (
+            <Fragment key={i}>
+              {i > 0 && ' '}
+              <span className="max-w-full truncate font-semibold">{word}</span>
+            </Fragment>
+          ))}
+        </span>
         {!gate && (
           <span
             aria-hidden
             className={cn(
-              'shrink-0 rounded px-1 font-bold tabular-nums',
+              'ml-auto shrink-0 rounded px-1 font-bold tabular-nums',
               full ? 'bg-red-600 text-white' : 'text-slate-500',
             )}
           >
@@ -89,7 +106,13 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, dropTarget }: 
       </div>
       {full && <span className="sr-only">{M.full}</span>}
       {trailers.map((t, i) => (
-        <TrailerChip key={t.trailer_id} trailer={t} level={dwell[i] ?? 'fresh'} place={place} />
+        <TrailerChip
+          key={t.trailer_id}
+          trailer={t}
+          level={dwell[i] ?? 'fresh'}
+          place={place}
+          found={foundHere.includes(t.trailer_id)}
+        />
       ))}
       {incoming.map((r) => (
         <IncomingSlot key={r.task_id} incoming={r} gate={gate} />
@@ -113,9 +136,9 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, dropTarget }: 
 // Every slot of a place (trailer, reservation, free room) is as tall as a one-line chip.
 const SLOT_HEIGHT = 'min-h-7 @[7rem]:min-h-8 @[8.5rem]:min-h-9';
 // The plate is what is read from across the room: as large as the place's width allows, each step where
-// a ten-character plate (R-1234-BCD) still fits whole.
+// a ten-character plate (R-1234-BCD) still fits whole; a longer one wraps rather than being cut.
 const PLATE =
-  'min-w-0 truncate font-mono tracking-tight text-[0.8125rem] @[6.75rem]:text-base @[7.5rem]:text-lg @[8.25rem]:text-xl @[9.75rem]:text-2xl';
+  'min-w-0 [overflow-wrap:anywhere] font-mono tracking-tight text-[0.8125rem] @[6.75rem]:text-base @[7.5rem]:text-lg @[8.25rem]:text-xl @[9.75rem]:text-2xl';
 // The marks go on a line of their own, so they never take the plate's room.
 const MARKS = 'flex min-w-0 items-center gap-1 text-xs font-medium @[8.5rem]:text-sm';
 
@@ -123,10 +146,13 @@ function TrailerChip({
   trailer,
   level,
   place,
+  found,
 }: {
   trailer: YardSlotTrailer;
   level: DwellLevel;
   place: YardLocation;
+  /** Found by the plate search. */
+  found: boolean;
 }) {
   const actions = useContext(MapActionsContext)!;
   const task = trailer.open_task;
@@ -149,12 +175,14 @@ function TrailerChip({
       title={label}
       data-trailer={trailer.trailer_id}
       data-dwell={level}
+      data-found={found || undefined}
       className={cn(
         SLOT_HEIGHT,
         'flex min-w-0 flex-col justify-center rounded-md px-1 py-0.5 text-left shadow-sm @[6.5rem]:px-1.5',
         'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-600',
         task ? 'cursor-pointer' : 'cursor-grab active:cursor-grabbing',
         task?.on_hold && 'ring-2 ring-violet-600 ring-offset-1',
+        found && 'outline-3 outline-offset-1 outline-blue-600',
         DWELL_CHIP[level],
       )}
     >
@@ -163,7 +191,7 @@ function TrailerChip({
         <span className={MARKS}>
           {task.on_hold && <PauseCircle aria-hidden data-mark="held" className="size-3.5 shrink-0" />}
           <LogOut aria-hidden data-mark="leaving" className="size-3.5 shrink-0" />
-          <span className="truncate">{task.destination}</span>
+          <span className="line-clamp-2 [overflow-wrap:anywhere]">{task.destination}</span>
         </span>
       )}
     </button>

@@ -17,6 +17,7 @@ import { inputClass } from '../../components/Field';
 import { HeaderAction } from '../../components/HeaderAction';
 import { toastError } from '../../toast';
 import { DWELL_CHIP } from './dwellStyle';
+import { plateMatch } from './plateMatch';
 
 const L = UI_YARD.list;
 
@@ -52,9 +53,11 @@ function sortTrailers(trailers: readonly YardTrailer[], sort: Sort): YardTrailer
   });
 }
 
-const matches = (t: YardTrailer, term: string) =>
-  [t.trailer_id, t.location.name, t.location.code, t.location.zone, t.open_task?.destination ?? ''].some(
-    (s) => fold(s).includes(term),
+/** The plate as §19 compares plates (dashes, dots, spaces aside); the places by their folded text. */
+const matches = (t: YardTrailer, query: string, term: string) =>
+  plateMatch(query, t.trailer_id) ||
+  [t.location.name, t.location.code, t.location.zone, t.open_task?.destination ?? ''].some((s) =>
+    fold(s).includes(term),
   );
 
 export function TrailerList({
@@ -71,8 +74,8 @@ export function TrailerList({
   const [exporting, setExporting] = useState(false);
   const term = fold(query.trim());
   const rows = useMemo(
-    () => sortTrailers(term ? trailers.filter((t) => matches(t, term)) : trailers, sort),
-    [trailers, term, sort],
+    () => sortTrailers(term ? trailers.filter((t) => matches(t, query, term)) : trailers, sort),
+    [trailers, query, term, sort],
   );
 
   const exportExcel = async () => {

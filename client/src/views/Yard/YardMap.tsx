@@ -10,11 +10,12 @@ import {
   useState,
   type CSSProperties,
   type DragEvent,
+  type RefObject,
 } from 'react';
 import { dwellLevel } from '@shared/dwell';
 import { UI_YARD } from '@shared/labels';
 import type { YardLocation } from '@shared/schemas';
-import { layoutZones, type MapZone } from './layout';
+import { foldZone, layoutZones, type MapZone } from './layout';
 import { YARD_DATA_MARK, YARD_RENDER_MEASURE } from './measure';
 import { proposeMove } from './move';
 import { MapActionsContext, PlaceCell, type MapActions } from './PlaceCell';
@@ -27,10 +28,20 @@ interface YardMapProps {
   /** The server's time now (ms), re-read every minute: the chips' colours. */
   now: number;
   onOpenTrailer: (trailerId: string) => void;
+  /** The plates the plate search found (null: no search): their chips stand out, other places fade. */
+  found?: ReadonlySet<string> | null;
 }
 
-export function YardMap({ places, now, onOpenTrailer }: YardMapProps) {
+/** The narrowest a column gets: a place's name wraps in it, and a ten-character plate fits whole. */
+const MIN_CELL_REM = 6.5;
+/** The grid's gap and a zone panel's padding plus ring, each side (rem): the room left for columns. */
+const GAP_REM = 0.375;
+const ZONE_INSET_REM = 0.5 + 0.0625;
+
+export function YardMap({ places, now, onOpenTrailer, found = null }: YardMapProps) {
   const zones = useMemo(() => layoutZones(places), [places]);
+  const mapRef = useRef<HTMLDivElement>(null);
+  const fit = useColumnsThatFit(mapRef);
   const zoneOf = useMemo(() => new Map(places.map((p) => [p.id, p.zone])), [places]);
   // One string per place: a place re-renders when one of its trailers changes colour, not every minute.
   const levels = useMemo(() => {
@@ -39,18 +50,29 @@ export function YardMap({ places, now, onOpenTrailer }: YardMapProps) {
       byPlace.set(p.id, p.trailers.map((t) => dwellLevel(now - Date.parse(t.since))).join(' '));
     return byPlace;
   }, [places, now]);
+  // The plates found at each place, space-separated (a string keeps the places' memo cheap).
+  const foundAt = useMemo(() => {
+    const byPlace = new Map<string, string>();
+    if (found)
+      for (const p of places)
+        byPlace.set(
+          p.id,
+          p.trailers.flatMap((t) => (found.has(t.trailer_id) ? [t.trailer_id] : [])).join(' '),
+        );
+    return byPlace;
+  }, [places, found]);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
   const actions = useMapActions(onOpenTrailer, setDropTarget);
 
-  const mapRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    if (!performance.getEntriesByName(YARD_DATA_MARK, 'mark').length) return;
+    // Measured once the zones are drawn at the width they fit.
+    if (!fit || !performance.getEntriesByName(YARD_DATA_MARK, 'mark').length) return;
     // Reading a box lays the page out now, so the measure includes style and layout, not only React.
     mapRef.current?.getBoundingClientRect();
     performance.clearMeasures(YARD_RENDER_MEASURE);
     performance.measure(YARD_RENDER_MEASURE, YARD_DATA_MARK);
     performance.clearMarks(YARD_DATA_MARK);
-  }, [places]);
+  }, [places, fit]);
 
   return (
     <MapActionsContext.Provider value={actions}>
@@ -60,38 +82,75 @@ export function YardMap({ places, now, onOpenTrailer }: YardMapProps) {
         role="region"
         data-testid="yard-map"
         className="flex flex-wrap content-start gap-3 [--cell:7rem] 2xl:[--cell:8.75rem]"
+        style={{ '--min-cell': `${MIN_CELL_REM}rem` } as CSSProperties}
       >
-        {zones.map((z) => (
-          <ZonePanel
-            key={z.zone}
-            zone={z}
-            levels={levels}
-            // Only the zone under the drag hears of it: the others keep their memo.
-            dropTarget={dropTarget && zoneOf.get(dropTarget) === z.zone ? dropTarget : null}
-          />
-        ))}
+        {fit > 0 &&
+          zones.map((z) => (
+            <ZonePanel
+              key={z.zone}
+              zone={z}
+              fit={fit}
+              levels={levels}
+              foundAt={found ? foundAt : null}
+              // Only the zone under the drag hears of it: the others keep their memo.
+              dropTarget={dropTarget && zoneOf.get(dropTarget) === z.zone ? dropTarget : null}
+            />
+          ))}
       </div>
     </MapActionsContext.Provider>
   );
 }
 
 /**
- * A column is `--cell` wide at least, but shrinks (down to 5rem) to keep a long row of places on the
- * screen; only a zone that would go narrower than that scrolls sideways.
+ * How many columns of the narrowest width fit the map's width, followed as the window resizes (0 until
+ * measured: nothing is drawn before, so the first paint is already folded).
+ */
+function useColumnsThatFit(ref: RefObject<HTMLDivElement | null>): number {
+  const [fit, setFit] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      // Not laid out (a test's DOM without layout): nothing to fold for.
+      if (!el.clientWidth) return setFit(Number.POSITIVE_INFINITY);
+      const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+      const room = el.clientWidth - 2 * ZONE_INSET_REM * rem + GAP_REM * rem;
+      setFit(Math.max(1, Math.floor(room / ((MIN_CELL_REM + GAP_REM) * rem))));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return fit;
+}
+
+/**
+ * A column is `--cell` wide, but shrinks (down to `--min-cell`) to keep a row of places on the screen; a
+ * zone with more columns than fit at that width is folded into bands (layout.ts foldZone), so none
+ * scrolls sideways.
  */
 const columnWidth = (columns: number) =>
-  `minmax(max(5rem, min(var(--cell), calc((100% - ${columns - 1} * 0.375rem) / ${columns}))), 1fr)`;
+  `minmax(max(var(--min-cell), min(var(--cell), calc((100% - ${columns - 1} * ${GAP_REM}rem) / ${columns}))), 1fr)`;
 
 const ZonePanel = memo(function ZonePanel({
-  zone,
+  zone: laidOut,
+  fit,
   levels,
+  foundAt,
   dropTarget,
 }: {
   zone: MapZone;
+  /** How many columns fit the map's width. */
+  fit: number;
   levels: Map<string, string>;
+  /** The plates found at each place while the plate search has a text, else null. */
+  foundAt: Map<string, string> | null;
   dropTarget: string | null;
 }) {
-  // As wide as its columns at their least, growing to share the row; a zone wider than the map scrolls.
+  const zone = useMemo(() => foldZone(laidOut, fit), [laidOut, fit]);
+  // As wide as its columns at their least, growing to share the row.
   const width: CSSProperties = { flexBasis: `calc(${zone.columns} * (var(--cell) + 0.375rem) + 1.25rem)` };
   return (
     <section
@@ -104,7 +163,7 @@ const ZonePanel = memo(function ZonePanel({
         {zone.zone}
       </h3>
       <div
-        className="grid gap-1.5 overflow-x-auto"
+        className="grid gap-1.5"
         style={{
           gridTemplateColumns: `repeat(${zone.columns}, ${columnWidth(zone.columns)})`,
           gridTemplateRows: `repeat(${zone.rows}, auto)`,
@@ -121,6 +180,7 @@ const ZonePanel = memo(function ZonePanel({
                 key={p.id}
                 place={p}
                 levels={levels.get(p.id) ?? ''}
+                found={foundAt ? (foundAt.get(p.id) ?? '') : null}
                 dropTarget={dropTarget === p.id}
               />
             ))}

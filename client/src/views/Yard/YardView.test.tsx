@@ -254,6 +254,45 @@ describe('the Patio map', () => {
 });
 
 describe('the trailer list', () => {
+  it('the plate search, written any way, marks the trailer found, fades the rest and opens it', async () => {
+    const scrolled = vi.fn(function (this: Element) {
+      return this.getAttribute('data-trailer');
+    });
+    Element.prototype.scrollIntoView = scrolled;
+    await renderYard();
+    const box = screen.getByRole('searchbox', { name: UI_YARD.plateSearch.label });
+    await userEvent.setup({ delay: null }).type(box, ' r.3 ');
+    // The trailer found comes into view on the map.
+    expect(scrolled).toHaveLastReturnedWith('R-3');
+    expect(chip('R-3').dataset.found).toBe('true');
+    expect(placeCell('C-7').dataset.found).toBe('true');
+    expect(placeCell('C-7')).not.toHaveClass('opacity-40');
+    expect(placeCell('M-1')).toHaveClass('opacity-40');
+    expect(chip('R-1').dataset.found).toBeUndefined();
+    expect(screen.getByRole('status')).toHaveTextContent(UI_YARD.plateSearch.found(1));
+    const result = screen.getByRole('button', { name: UI_YARD.plateSearch.open('R-3', 'Plaza C-7') });
+    expect(result).toHaveTextContent('R-3Plaza C-7 · Campa B');
+    await userEvent.setup({ delay: null }).click(result);
+    await screen.findByRole('dialog', { name: UI_YARD.panel.title('R-3') });
+  });
+
+  it('the plate search says when no trailer matches; Escape empties it and every place shows again', async () => {
+    Element.prototype.scrollIntoView = vi.fn();
+    await renderYard();
+    const box = screen.getByRole('searchbox', { name: UI_YARD.plateSearch.label });
+    const user = userEvent.setup({ delay: null });
+    await user.type(box, 'r-7');
+    expect(screen.getByRole('status')).toHaveTextContent(UI_YARD.plateSearch.none('r-7'));
+    expect(placeCell('C-7')).toHaveClass('opacity-40');
+    await user.keyboard('{Escape}');
+    expect(box).toHaveValue('');
+    expect(placeCell('C-7')).not.toHaveClass('opacity-40');
+    expect(document.querySelector('[data-found]')).toBeNull();
+    // Enter opens the first trailer found.
+    await user.type(box, 'R1{Enter}');
+    await screen.findByRole('dialog', { name: UI_YARD.panel.title('R-1') });
+  });
+
   it('sorts by the clicked column, longest stay first to begin with', async () => {
     const user = userEvent.setup();
     await renderYard();

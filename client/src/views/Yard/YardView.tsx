@@ -3,7 +3,9 @@
 // distance; both also work on a laptop. Figures and the legend sit above. Live through yard:changed.
 import {
   useCallback,
+  useEffect,
   useLayoutEffect,
+  useMemo,
   useRef,
   useState,
   type CSSProperties,
@@ -14,6 +16,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { LogOut, Map as MapIcon, PauseCircle, Truck, Warehouse } from 'lucide-react';
 import { DWELL_LEVELS, dwellLevel } from '@shared/dwell';
 import { UI_YARD } from '@shared/labels';
+import { compareNatural } from '@shared/natural';
 import type { YardLocation, YardTrailer } from '@shared/schemas';
 import { cn } from '../../components/cn';
 import { EmptyState } from '../../components/EmptyState';
@@ -23,6 +26,8 @@ import { useServerClockSync } from '../../stores/timeclock';
 import { refreshYard, useYard, useYardFeed } from '../../stores/yard';
 import { DWELL_CHIP } from './dwellStyle';
 import { markYardRender } from './measure';
+import { plateMatch } from './plateMatch';
+import { PlateSearch } from './PlateSearch';
 import { TrailerList } from './TrailerList';
 import { TrailerPanel } from './TrailerPanel';
 import { YardMap } from './YardMap';
@@ -41,6 +46,26 @@ export function YardView() {
   const [selected, setSelected] = useState<string | null>(null);
   const fill = useFillViewport();
   const openTrailer = useCallback((trailerId: string) => setSelected(trailerId), []);
+  const [plateQuery, setPlateQuery] = useState('');
+  const found = useMemo(
+    () =>
+      plateQuery.trim()
+        ? trailers
+            .filter((t) => plateMatch(plateQuery, t.trailer_id))
+            .sort((a, b) => compareNatural(a.trailer_id, b.trailer_id))
+        : null,
+    [trailers, plateQuery],
+  );
+  const foundIds = useMemo(() => found && new Set(found.map((t) => t.trailer_id)), [found]);
+  const mapArea = useRef<HTMLDivElement>(null);
+  // The first trailer found comes into view on the map, as the text narrows down.
+  const first = found?.[0]?.trailer_id;
+  useEffect(() => {
+    if (!first || tab !== 'map') return;
+    mapArea.current
+      ?.querySelector(`[data-trailer="${CSS.escape(first)}"]`)
+      ?.scrollIntoView({ block: 'center', inline: 'nearest' });
+  }, [first, tab]);
 
   const changeTab = (value: string) => {
     if (value === 'map') markYardRender();
@@ -77,10 +102,20 @@ export function YardView() {
               </TabButton>
             </Tabs.List>
             <Summary places={places} trailers={trailers} now={now} />
+            <PlateSearch
+              query={plateQuery}
+              onQuery={setPlateQuery}
+              found={found ?? []}
+              onOpenTrailer={openTrailer}
+            />
             {tab === 'map' && <Legend />}
           </div>
-          <Tabs.Content value="map" className="min-h-0 flex-1 overflow-auto focus-visible:outline-none">
-            <YardMap places={places} now={now} onOpenTrailer={openTrailer} />
+          <Tabs.Content
+            ref={mapArea}
+            value="map"
+            className="min-h-0 flex-1 overflow-y-auto focus-visible:outline-none"
+          >
+            <YardMap places={places} now={now} onOpenTrailer={openTrailer} found={foundIds} />
           </Tabs.Content>
           <Tabs.Content value="list" className="flex min-h-0 flex-1 flex-col focus-visible:outline-none">
             <TrailerList trailers={trailers} now={now} onOpenTrailer={openTrailer} />

@@ -1,6 +1,7 @@
 // Where each place goes on the Patio map: one panel per zone, each place in its zone's CSS grid at its
 // (x, y) cell (CONTRACT §17). Coordinates run 0–199, so a zone drawn cell for cell could be mostly
 // empty: neighbouring values stay neighbours and any wider gap becomes one empty track, an aisle.
+import { compareNatural } from '@shared/natural';
 import type { YardLocation } from '@shared/schemas';
 
 export interface MapCell {
@@ -31,8 +32,6 @@ function tracks(values: Iterable<number>): Map<number, number> {
   return track;
 }
 
-const collator = new Intl.Collator('es', { sensitivity: 'base', numeric: true });
-
 /** The zones in name order (Campa 2 before Campa 10), each with its grid. */
 export function layoutZones(places: readonly YardLocation[]): MapZone[] {
   const byZone = new Map<string, YardLocation[]>();
@@ -42,7 +41,7 @@ export function layoutZones(places: readonly YardLocation[]): MapZone[] {
     else byZone.set(p.zone, [p]);
   }
   return [...byZone.entries()]
-    .sort(([a], [b]) => collator.compare(a, b))
+    .sort(([a], [b]) => compareNatural(a, b))
     .map(([zone, list]) => {
       const columnOf = tracks(list.map((p) => p.x));
       const rowOf = tracks(list.map((p) => p.y));
@@ -61,4 +60,27 @@ export function layoutZones(places: readonly YardLocation[]): MapZone[] {
         placeCount: list.length,
       };
     });
+}
+
+/**
+ * A zone with more columns than fit the map's width, each of its rows wrapped as text wraps: the first
+ * columns on one line, the next ones on the line below, every line as wide as the others (20 columns
+ * where 12 fit → two lines of 10). Rows keep their order and their places their reading order, and the
+ * map never scrolls sideways. A zone that fits is returned as it is.
+ */
+export function foldZone(zone: MapZone, maxColumns: number): MapZone {
+  const fit = Math.max(1, Math.floor(maxColumns));
+  if (zone.columns <= fit) return zone;
+  const lines = Math.ceil(zone.columns / fit);
+  const perLine = Math.ceil(zone.columns / lines);
+  return {
+    ...zone,
+    columns: perLine,
+    rows: zone.rows * lines,
+    cells: zone.cells.map((cell) => ({
+      ...cell,
+      column: ((cell.column - 1) % perLine) + 1,
+      row: (cell.row - 1) * lines + Math.floor((cell.column - 1) / perLine) + 1,
+    })),
+  };
 }
