@@ -12,3 +12,4 @@ export * from './board';
 export * from './wall';
 export * from './push';
 export * from './yard';
+export * from './trailers';

@@ -9,3 +9,4 @@ export * from './reports';
 export * from './push';
 export * from './offline';
 export * from './yard';
+export * from './trailers';
