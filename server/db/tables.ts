@@ -25,7 +25,16 @@ export const {
   nodePresence,
   rateLimits,
   locations,
-  trailerPositions,
+  trailers,
+  trailerEvents,
 } = chosen;
 
-export type { UserRow, SessionRow, TaskRow, NotificationRow, PunchRow, LocationRow } from './schema-pg';
+export type {
+  UserRow,
+  SessionRow,
+  TaskRow,
+  NotificationRow,
+  PunchRow,
+  LocationRow,
+  TrailerRow,
+} from './schema-pg';
