@@ -32,6 +32,8 @@ export const POLICY = {
   'locations:manage': SUPERVISORS, // the Ubicaciones view
   'yard:read': STAFF, // GET /yard, /yard/trailers and its export
   'yard:leave': STAFF, // marking a trailer gone
+  'trailers:read': STAFF, // CONTRACT §24: GET /trailers, /trailers/{id}
+  'trailers:write': STAFF, // PUT /trailers/{id}, …/position (…/damage, …/clear-damage)
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof POLICY;

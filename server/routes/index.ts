@@ -12,6 +12,7 @@ import { adminSystemRoutes } from './admin-system';
 import { systemRoutes, testClockRoutes } from './system';
 import { pushRoutes } from './push';
 import { yardRoutes } from './yard';
+import { trailerRoutes } from './trailers';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -28,4 +29,5 @@ apiRoutes.use(
   adminSystemRoutes,
   pushRoutes,
   yardRoutes,
+  trailerRoutes,
 );
