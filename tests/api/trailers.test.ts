@@ -5,7 +5,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Location, SearchTask, Task, Trailer, TrailerDetail, YardLocation } from '@shared/schemas';
-import { activityLog, trailerEvents } from '../../server/db/tables';
+import { activityLog, tasks, trailerEvents } from '../../server/db/tables';
+import { change } from '../../server/tasks/change';
+import { insertTasks } from '../../server/tasks/apply';
 import { db, makeTask, makeUser, setupApp, type TestUser } from '../helpers/context';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
@@ -99,6 +101,48 @@ describe('plate identity', () => {
       const { body } = await detail(`R${round}A`);
       expect(body.open_task?.id).toBe(((a.status === 201 ? a : b).body as Task).id);
     }
+  });
+
+  it('two transactions creating R-1-A and r1a side by side: the record lock lets one through', async () => {
+    // Below the creation batcher (which runs one batch at a time in a process): two transactions of their
+    // own, as two nodes would run them; on PostgreSQL they overlap and the second waits for the lock.
+    const actor = manager.user;
+    const insert = (trailerId: string) =>
+      change(async (fx) => {
+        await insertTasks(
+          [
+            {
+              actor,
+              task: {
+                id: crypto.randomUUID(),
+                title: 'Mover',
+                description: null,
+                origin: 'Fuera',
+                destination: 'Fuera',
+                originLocationId: null,
+                destinationLocationId: null,
+                trailerId,
+                priority: 'normal',
+                vehicleType: 'swap',
+                createdBy: actor.id,
+              },
+            },
+          ],
+          fx,
+        );
+        // Hold the transaction a moment after the check, so the other one overlaps it.
+        await new Promise((r) => setTimeout(r, 50));
+        return fx;
+      }).then(
+        () => 201,
+        (err: { status?: number }) => err.status ?? 500,
+      );
+    // The record exists already (a finished move): the insert of the record does not wait, the lock must.
+    await finish(((await create({ trailer_id: 'R-1-A' })).body as Task).id);
+    const outcomes = await Promise.all([insert('R-1-A'), insert('R1A')]);
+    expect(outcomes.sort()).toEqual([201, 409]);
+    const all = await db.select().from(tasks).where(eq(tasks.trailerKey, 'R1A'));
+    expect(all.filter((t) => t.status === 'bolsa_trabajo')).toHaveLength(1);
   });
 
   it('two open tasks already of one trailer both stay (the Attention list shows them)', async () => {
