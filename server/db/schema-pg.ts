@@ -125,6 +125,8 @@ export const tasks = pgTable(
     /** CONTRACT §17: the catalogue places origin and destination stand for; null for free text. */
     originLocationId: text('origin_location_id').references(() => locations.id),
     destinationLocationId: text('destination_location_id').references(() => locations.id),
+    /** CONTRACT §19: the trailer's load state once this move is completed (applied to its record then). */
+    loadStateAfter: text('load_state_after').$type<LoadState>(),
     version: integer('version').notNull().default(1),
     deletedAt: ms('deleted_at'),
   },

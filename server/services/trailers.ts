@@ -2,8 +2,8 @@
 // shared/text.ts), created by the first task, edit or position that names it. Here: the record's lock and
 // the one-open-task rule (tasks/apply.ts calls claimTrailers), the staff's reads, edits and corrections of
 // where a trailer stands. Where it stands is settled by services/yard.ts (docs/GATE.md).
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { TaskStatus } from '@shared/enums';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { LoadState, TaskStatus } from '@shared/enums';
 import type { Trailer, TrailerDetail, UpdateTrailerData } from '@shared/schemas';
 import { TRAILER_MOVES_MAX, TRAILER_SEARCH_MAX } from '@shared/constants';
 import { ERR, TRAILER_ERR, TRAILER_FIELD_LABELS, TRAILER_LOG } from '@shared/labels';
@@ -81,6 +81,16 @@ export async function claimTrailers(claims: readonly Claim[]): Promise<string[]>
     .limit(1);
   if (busy) throw conflict(ERR.trailerBusy(byKey.get(busy.key)!.trailerId));
   return created.map((c) => c.key);
+}
+
+/** A completed move's `load_state_after` on its trailer's record (version + 1); whether it changed it. */
+export async function setLoadState(key: string, loadState: LoadState): Promise<boolean> {
+  const changed = await db
+    .update(trailers)
+    .set({ loadState, version: sql`${trailers.version} + 1`, updatedAt: now() })
+    .where(and(eq(trailers.trailerKey, key), ne(trailers.loadState, loadState)))
+    .returning({ key: trailers.trailerKey });
+  return changed.length > 0;
 }
 
 // ---- reading ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import { notify } from '../services/notifications';
 import type { ChangeSet } from '../changes/change-set';
 import { decide, roundFollows, type Facts, type Notice, type Subject, type Transition } from './transitions';
 import { onBoard } from './visibility';
-import { claimTrailers } from '../services/trailers';
+import { claimTrailers, setLoadState } from '../services/trailers';
 import { plateKey } from '@shared/text';
 
 /**
@@ -115,6 +115,7 @@ export type NewTask = Pick<
   | 'originLocationId'
   | 'destinationLocationId'
   | 'trailerId'
+  | 'loadStateAfter'
   | 'priority'
   | 'vehicleType'
   | 'createdBy'
@@ -192,6 +193,10 @@ export async function writeTask(
   const at = fx.at;
   if (patch.trailerId !== undefined) patch = { ...patch, trailerKey: plateKey(patch.trailerId) };
   await claimIfOpened(row, patch, fx);
+  // CONTRACT §19: a completed move leaves its trailer in the load state it names.
+  const loadState = patch.loadStateAfter !== undefined ? patch.loadStateAfter : row.loadStateAfter;
+  if (patch.status === 'finalizada' && row.status !== 'finalizada' && loadState)
+    if (await setLoadState(row.trailerKey, loadState)) fx.trailerChanged(row.trailerKey);
   const moved = patch.status !== undefined && patch.status !== row.status;
   if (touchesYard(row, patch)) fx.yard(row, { ...row, ...patch });
   // Editing a card's text changes no figure: only moves, (re)assignments and holds (the alert's pending

@@ -122,6 +122,7 @@ describe('plate identity', () => {
                 originLocationId: null,
                 destinationLocationId: null,
                 trailerId,
+                loadStateAfter: null,
                 priority: 'normal',
                 vehicleType: 'swap',
                 createdBy: actor.id,
@@ -257,6 +258,34 @@ describe('the record', () => {
       'R-5-E: Tipo, Estado de carga, Transportista, Precinto, ADR, Consigna, Notas',
     );
     expect((await detail('R-5-E')).body.trailer.version).toBe(3);
+  });
+});
+
+describe('load_state_after', () => {
+  it('a completed move leaves its trailer in the load state it names', async () => {
+    const bad = await create({ trailer_id: 'R-6-L', load_state_after: 'lleno' });
+    expect(bad.status).toBe(400);
+    const t = await create({ trailer_id: 'R-6-L', load_state_after: 'cargado' });
+    expect(t.status, t.text).toBe(201);
+    expect((t.body as Task).load_state_after).toBe('cargado');
+    expect((await detail('R6L')).body.trailer).toMatchObject({ load_state: 'desconocido', version: 1 });
+    await finish((t.body as Task).id);
+    expect((await detail('R6L')).body.trailer).toMatchObject({ load_state: 'cargado', version: 2 });
+
+    // Set by an edit; a move naming none leaves the record as it is.
+    const next = (await create({ trailer_id: 'r6l' })).body as Task;
+    expect(next.load_state_after).toBeNull();
+    const edited = await api()
+      .put(`/api/tasks/${next.id}`)
+      .set(manager.auth)
+      .send({ load_state_after: 'vacio' });
+    expect(edited.status).toBe(200);
+    expect(edited.body.load_state_after).toBe('vacio');
+    await finish(next.id);
+    expect((await detail('R6L')).body.trailer.load_state).toBe('vacio');
+    const plain = (await create({ trailer_id: 'R6L' })).body as Task;
+    await finish(plain.id);
+    expect((await detail('R6L')).body.trailer.load_state).toBe('vacio');
   });
 });
 

@@ -89,7 +89,7 @@ describe('the trailers migration', () => {
 
     openDb(file);
     try {
-      expect(runMigrations()).toBe(2);
+      expect(runMigrations()).toBe(3);
     } finally {
       closeDb();
     }
