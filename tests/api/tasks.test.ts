@@ -91,6 +91,7 @@ describe('POST /api/tasks', () => {
       origin_location_id: null,
       destination_location_id: null,
       trailer_id: 'R-4411-BCD',
+      load_state_after: null,
       priority: 'normal',
       status: 'bolsa_trabajo',
       vehicle_type: 'semiremolque',
