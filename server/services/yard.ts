@@ -212,12 +212,13 @@ async function latestMoves(keys?: readonly string[]): Promise<Map<string, Move>>
 async function latestEvents(keys: readonly string[]): Promise<Map<string, string | null>> {
   const found = new Map<string, string | null>();
   if (!keys.length) return found;
-  for (const e of await db
-    .select({ key: trailerEvents.trailerKey, locationId: trailerEvents.locationId })
-    .from(trailerEvents)
-    .where(inArray(trailerEvents.trailerKey, [...keys]))
-    .orderBy(desc(trailerEvents.at), desc(trailerEvents.id)))
-    if (!found.has(e.key)) found.set(e.key, e.locationId);
+  for (let i = 0; i < keys.length; i += SLICE)
+    for (const e of await db
+      .select({ key: trailerEvents.trailerKey, locationId: trailerEvents.locationId })
+      .from(trailerEvents)
+      .where(inArray(trailerEvents.trailerKey, keys.slice(i, i + SLICE)))
+      .orderBy(desc(trailerEvents.at), desc(trailerEvents.id)))
+      if (!found.has(e.key)) found.set(e.key, e.locationId);
   return found;
 }
 
@@ -246,6 +247,7 @@ async function settle(
     const move = moves.get(k);
     return placedAt && (!move || placedAt.getTime() >= move.completedAt.getTime());
   });
+  const placedLater = new Set(byEvent);
   const events = await latestEvents(byEvent);
   const changed = new Set<string>();
   const at = now();
@@ -255,7 +257,7 @@ async function settle(
     const was = records.get(key);
     if (!was && !move) continue; // never seen: nothing to keep
     let next: Position;
-    if (byEvent.includes(key)) {
+    if (placedLater.has(key)) {
       const locationId = events.get(key) ?? null;
       next = {
         locationId,
