@@ -1,6 +1,7 @@
 // The yard's tasks: a history replayed in creation order (each trailer leaves from where its last move
 // left it; each task goes to a driver on shift and free, the way the engine would, or waits for one),
 // then the board as it is now: tasks in progress, each with its own clocked-in driver, and the pool.
+import { plateKey } from '@shared/text';
 import type { Priority, ReturnReason, TaskStatus, VehicleType } from '@shared/enums';
 import { TASK_LOG, TASK_NOTIFICATION } from '@shared/labels';
 import { madridOffsetMs } from '@shared/time';
@@ -403,6 +404,7 @@ export class TaskSimulation {
       originLocationId: this.places.get(task.origin.name)!.id,
       destinationLocationId: this.places.get(task.destination.name)!.id,
       trailerId: task.trailer.plate,
+      trailerKey: plateKey(task.trailer.plate),
       priority: task.priority,
       status: s.status,
       vehicleType: task.type,

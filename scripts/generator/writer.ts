@@ -153,7 +153,7 @@ export function openWriter(ids: Rng) {
   ]); // prettier-ignore
   const task = new Batch(queue, tasks, [
     'id', 'title', 'description', 'origin', 'destination', 'originLocationId', 'destinationLocationId',
-    'trailerId', 'priority', 'status', 'vehicleType', 'assignedTo', 'createdBy', 'creditedTo', 'createdAt',
+    'trailerId', 'trailerKey', 'priority', 'status', 'vehicleType', 'assignedTo', 'createdBy', 'creditedTo', 'createdAt',
     'updatedAt', 'assignedAt', 'completedAt', 'statusSince', 'returnReason', 'returnedBy', 'returnedAt',
     'noDriversAvailable', 'version', 'deletedAt',
   ], [user, location]); // prettier-ignore

@@ -4,13 +4,13 @@
 // pushes, the Web Push, the caches and the yard's bookkeeping. Every transaction level has its set
 // (db/index.ts; record() in ./commit.ts reaches the running one); docs/TASKS.md › The change log.
 import type { RevokeReason } from '@shared/enums';
-import type { AdminUser, Notification, PushPayload, Task, TimeclockStatus } from '@shared/schemas';
+import type { AdminUser, Notification, PushPayload, Task, TimeclockStatus, Trailer } from '@shared/schemas';
 import type { TaskRow } from '../db/tables';
 import { now } from '../clock';
 import { placeOfRow, type TaskPlace } from '../tasks/visibility';
 
 /** What the yard sees of a task (CONTRACT §17). */
-export type YardFacts = Pick<TaskRow, 'trailerId' | 'status' | 'originLocationId' | 'destinationLocationId'>;
+export type YardFacts = Pick<TaskRow, 'trailerKey' | 'status' | 'originLocationId' | 'destinationLocationId'>;
 
 export interface TaskChange {
   kind: 'created' | 'updated' | 'deleted';
@@ -64,8 +64,12 @@ export class ChangeSet {
   /** CONTRACT §17: places whose occupancy may have moved, trailers whose position may have. */
   readonly yardPlaces = new Set<string>();
   readonly yardTrailers = new Set<string>();
-  /** Trailers whose finished moves changed: their position is settled before the commit. */
+  /** Trailers (plate keys) whose finished moves changed: their position is settled before the commit. */
   readonly settle = new Set<string>();
+  /** CONTRACT §19: trailers (plate keys) whose record changed: `trailer:changed` to staff. */
+  readonly trailers = new Set<string>();
+  /** …their records as read at the end of the transaction (processors/sockets.ts). */
+  readonly loadedTrailers = new Map<string, Trailer>();
   /** Sessions ended, in order. */
   readonly revoked: SessionsRevoked[] = [];
   /** Users, notifications, time clocks, presence: in the order recorded. */
@@ -102,14 +106,19 @@ export class ChangeSet {
       if (!t) continue;
       if (t.originLocationId) this.yardPlaces.add(t.originLocationId);
       if (t.destinationLocationId) this.yardPlaces.add(t.destinationLocationId);
-      this.yardTrailers.add(t.trailerId);
-      if (t.status === 'finalizada') this.settle.add(t.trailerId);
+      this.yardTrailers.add(t.trailerKey);
+      if (t.status === 'finalizada') this.settle.add(t.trailerKey);
     }
   }
 
   /** Places whose occupancy or catalogue entry changed besides the tasks' own (a catalogue change). */
   yardPlacesChanged(ids: readonly string[]): void {
     for (const id of ids) this.yardPlaces.add(id);
+  }
+
+  /** A trailer's record changed (created, placed, edited): by its plate key. */
+  trailerChanged(key: string): void {
+    this.trailers.add(key);
   }
 
   /** The dashboard figures changed (counts per status, busy drivers, movements). */
@@ -135,6 +144,7 @@ export class ChangeSet {
     for (const id of step.yardPlaces) this.yardPlaces.add(id);
     for (const id of step.yardTrailers) this.yardTrailers.add(id);
     for (const id of step.settle) this.settle.add(id);
+    for (const key of step.trailers) this.trailers.add(key);
     this.revoked.push(...step.revoked);
     this.people.push(...step.people);
   }

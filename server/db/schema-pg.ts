@@ -16,6 +16,7 @@ import {
   bigserial,
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   pgTable,
@@ -25,6 +26,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type {
   ClockType,
+  LoadState,
   LocationKind,
   LogType,
   NotificationType,
@@ -33,6 +35,8 @@ import type {
   TaskEventType,
   TaskStatus,
   TaskTitle,
+  TrailerEventKind,
+  TrailerKind,
   VehicleType,
 } from '@shared/enums';
 
@@ -95,6 +99,8 @@ export const tasks = pgTable(
     origin: text('origin').notNull(),
     destination: text('destination').notNull(),
     trailerId: text('trailer_id').notNull(),
+    /** CONTRACT §19: the plate's key (plateKey(), shared/text.ts): what "one trailer" means. */
+    trailerKey: text('trailer_key').notNull(),
     priority: text('priority').$type<Priority>().notNull().default('normal'),
     status: text('status').$type<TaskStatus>().notNull().default('bolsa_trabajo'),
     vehicleType: text('vehicle_type').$type<VehicleType>().notNull().default('semiremolque'),
@@ -121,6 +127,8 @@ export const tasks = pgTable(
     /** CONTRACT §17: the catalogue places origin and destination stand for; null for free text. */
     originLocationId: text('origin_location_id').references(() => locations.id),
     destinationLocationId: text('destination_location_id').references(() => locations.id),
+    /** CONTRACT §19: the trailer's load state once this move is completed (applied to its record then). */
+    loadStateAfter: text('load_state_after').$type<LoadState>(),
     version: integer('version').notNull().default(1),
     deletedAt: ms('deleted_at'),
   },
@@ -131,7 +139,11 @@ export const tasks = pgTable(
     index('tasks_updated').on(t.updatedAt),
     index('tasks_assigned_at').on(t.assignedAt),
     index('tasks_completed').on(t.completedAt),
-    index('tasks_trailer').on(t.trailerId, t.completedAt),
+    index('tasks_trailer').on(t.trailerKey, t.completedAt),
+    // The open task of a trailer (CONTRACT §19): one per plate key, checked under the record's lock.
+    index('tasks_open_trailer_key')
+      .on(t.trailerKey)
+      .where(sql`status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL`),
     index('tasks_assignee').on(t.assignedTo, t.status),
     // Pool tasks the engine has not tried yet: its no-driver round touches only these.
     index('tasks_untried')
@@ -182,22 +194,53 @@ export const locations = pgTable(
 );
 
 /**
- * Where each trailer the yard has seen stands (CONTRACT §17), kept in step with the tasks by
- * services/yard.ts: at the destination of its latest completed move (`since` its completion), or nowhere
- * (`location_id` null: it went out through a gate, to a place outside the catalogue, or staff marked it
- * gone at `left_at`).
+ * The trailers (CONTRACT §19): one record per trailer ever seen, keyed by its plate key, `trailer_id` the
+ * first spelling seen. Where it stands (`location_id` since `since`, null: not in the yard) is kept in
+ * step by services/yard.ts: the later of its latest completed move and its latest positional event
+ * (`placed_at`: a staff correction, `leave`, the gate), settled inside the transaction that changes either.
  */
-export const trailerPositions = pgTable(
-  'trailer_positions',
+export const trailers = pgTable(
+  'trailers',
   {
-    trailerId: text('trailer_id').primaryKey(),
+    trailerKey: text('trailer_key').primaryKey(),
+    trailerId: text('trailer_id').notNull(),
+    kind: text('kind').$type<TrailerKind>().notNull().default('otro'),
+    loadState: text('load_state').$type<LoadState>().notNull().default('desconocido'),
+    carrier: text('carrier'),
+    seal: text('seal'),
+    reference: text('reference'),
+    adr: boolean('adr').notNull().default(false),
+    reeferSetpointC: doublePrecision('reefer_setpoint_c'),
+    damaged: boolean('damaged').notNull().default(false),
+    damageNote: text('damage_note'),
+    notes: text('notes'),
     locationId: text('location_id').references(() => locations.id),
-    since: ms('since').notNull(),
-    /** The move that brought it (null when it was marked gone with no move known). */
+    since: ms('since'),
+    /** The completed move that brought it where it stands (null: a positional event did, or none). */
     taskId: text('task_id'),
-    leftAt: ms('left_at'),
+    /** The latest positional event (correction, leave, gate): it wins over moves completed before it. */
+    placedAt: ms('placed_at'),
+    version: integer('version').notNull().default(1),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
   },
-  (t) => [index('trailer_positions_location').on(t.locationId)],
+  (t) => [index('trailers_location').on(t.locationId)],
+);
+
+/** A trailer's positional history besides its moves (CONTRACT §19): corrections, leave, the gate. */
+export const trailerEvents = pgTable(
+  'trailer_events',
+  {
+    id: serialId(),
+    trailerKey: text('trailer_key').notNull(),
+    kind: text('kind').$type<TrailerEventKind>().notNull(),
+    /** Where it put the trailer (null: out of the yard). */
+    locationId: text('location_id').references(() => locations.id),
+    note: text('note'),
+    actorId: text('actor_id').references(() => users.id),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('trailer_events_trailer').on(t.trailerKey, t.at)],
 );
 
 /** Login sessions (CONTRACT §14): open while refreshed within 12 h and not ended. */
@@ -442,3 +485,4 @@ export type TaskRow = typeof tasks.$inferSelect;
 export type NotificationRow = typeof notifications.$inferSelect;
 export type PunchRow = typeof punches.$inferSelect;
 export type LocationRow = typeof locations.$inferSelect;
+export type TrailerRow = typeof trailers.$inferSelect;

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { plateKey } from '@shared/text';
 import * as schema from './schema';
 import { useEngine, type Db, type Engine, type Session, type TxSession } from '.';
 
@@ -25,6 +26,10 @@ function configureConnection(conn: Database.Database): void {
   conn.pragma('busy_timeout = 5000');
   // 64 MiB of page cache (SQLite's default is 2 MiB): a year of a yard's history stays in memory.
   conn.pragma('cache_size = -65536');
+  // The migration that keyed the trailers (migrations/0011_trailers.sql) calls shared/text.ts's plateKey().
+  conn.function('plate_key', { deterministic: true }, (s: unknown) =>
+    typeof s === 'string' ? plateKey(s) : null,
+  );
 }
 
 /** Opens the database; a file SQLite cannot open, write or read as a database throws its SqliteError. */

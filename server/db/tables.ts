@@ -25,8 +25,17 @@ export const {
   nodePresence,
   rateLimits,
   locations,
-  trailerPositions,
   gatePhotos,
+  trailers,
+  trailerEvents,
 } = chosen;
 
-export type { UserRow, SessionRow, TaskRow, NotificationRow, PunchRow, LocationRow } from './schema-pg';
+export type {
+  UserRow,
+  SessionRow,
+  TaskRow,
+  NotificationRow,
+  PunchRow,
+  LocationRow,
+  TrailerRow,
+} from './schema-pg';

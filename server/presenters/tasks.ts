@@ -32,6 +32,7 @@ export function presentTask(
     origin_location_id: row.originLocationId,
     destination_location_id: row.destinationLocationId,
     trailer_id: row.trailerId,
+    load_state_after: row.loadStateAfter,
     priority: row.priority,
     status: row.status,
     vehicle_type: row.vehicleType,

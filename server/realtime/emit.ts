@@ -20,6 +20,7 @@ import type {
   RankingEntry,
   Task,
   TimeclockStatus,
+  Trailer,
 } from '@shared/schemas';
 import { STATS_COALESCE_MS } from '@shared/constants';
 import { VEHICLE_TYPES, type Role, type VehicleType } from '@shared/enums';
@@ -86,6 +87,11 @@ export function taskDeleted(task: TaskPlace & Pick<Task, 'id'>): void {
 /** CONTRACT §17: the occupancy of these locations changed; staff screens refetch GET /yard. */
 export function yardChanged(locationIds: readonly string[]): void {
   if (locationIds.length) io?.to(ROOMS.staff).emit(EV.yardChanged, { location_ids: [...locationIds] });
+}
+
+/** CONTRACT §19/§24: a trailer's record as it stands now, to staff. */
+export function trailerChanged(trailer: Trailer): void {
+  io?.to(ROOMS.staff).emit(EV.trailerChanged, { trailer });
 }
 
 // ---- figures --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import { systemRoutes, testClockRoutes } from './system';
 import { pushRoutes } from './push';
 import { yardRoutes } from './yard';
 import { gatePhotoRoutes } from './gate-photos';
+import { trailerRoutes } from './trailers';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -30,4 +31,5 @@ apiRoutes.use(
   pushRoutes,
   yardRoutes,
   gatePhotoRoutes,
+  trailerRoutes,
 );

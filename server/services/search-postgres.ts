@@ -1,7 +1,7 @@
 // The searcher (CONTRACT §5) on PostgreSQL: plain SQL over indexes, where SQLite keeps an in-memory index
 // (./search.ts). migrations-pg/0002_search.sql made torre_fold(text) = lower(unaccent(text)), the same
-// folding as the SQLite index's, and GIN trigram indexes on torre_fold(trailer_id | origin | destination)
-// and lower(id): a substring test written `torre_fold(col) LIKE '%' || torre_fold(term) || '%'` is
+// folding as the SQLite index's, and GIN trigram indexes on torre_fold(origin | destination), lower(id)
+// and the plate key (trailer_key, CONTRACT §19: the term's plateKey() is what a plate is matched by): a substring test written `torre_fold(col) LIKE '%' || torre_fold(term) || '%'` is
 // answered from them, and the term is folded by the same function as the rows. Two queries per search:
 // the page, then every result's trailer position and timeline together.
 import { and, desc, isNull, or, sql, type SQL } from 'drizzle-orm';
@@ -11,6 +11,7 @@ import type { Task } from '@shared/schemas';
 import { query } from '../db';
 import { tasks } from '../db/tables';
 import { presentJoined, selectTasks } from '../presenters/tasks';
+import { plateKey } from '@shared/text';
 import type { EventRow, LocationRow } from './search';
 
 /** `% _ \` stand for themselves in the term (LIKE … ESCAPE '\'). */
@@ -20,9 +21,10 @@ const literal = (term: string): string => term.replace(/[\\%_]/g, '\\$&');
 function contains(type: SearchType, term: string): SQL {
   const pattern = literal(term);
   const like = (field: SQL) => sql`${field} LIKE '%' || torre_fold(${pattern}) || '%' ESCAPE '\\'`;
+  const key = plateKey(term);
   const field = {
     id: () => like(sql`lower(${tasks.id})`),
-    trailer: () => like(sql`torre_fold(${tasks.trailerId})`),
+    trailer: () => (key ? sql`${tasks.trailerKey} LIKE ${`%${literal(key)}%`} ESCAPE '\\'` : sql`false`),
     origin: () => like(sql`torre_fold(${tasks.origin})`),
     destination: () => like(sql`torre_fold(${tasks.destination})`),
   };
@@ -59,11 +61,11 @@ export async function postgresPage(
 const EXTRAS_SQL = `
   SELECT
     (SELECT coalesce(json_agg(json_build_object(
-              'trailer_id', t.trailer_id, 'destination', l.destination, 'completed_at', l.completed_at)), '[]')
-     FROM unnest(?::text[]) AS t(trailer_id)
+              'trailer_key', t.trailer_key, 'destination', l.destination, 'completed_at', l.completed_at)), '[]')
+     FROM unnest(?::text[]) AS t(trailer_key)
      CROSS JOIN LATERAL (
        SELECT destination, completed_at FROM tasks
-       WHERE trailer_id = t.trailer_id AND status = 'finalizada' AND completed_at IS NOT NULL
+       WHERE trailer_key = t.trailer_key AND status = 'finalizada' AND completed_at IS NOT NULL
          AND deleted_at IS NULL
        ORDER BY completed_at DESC LIMIT 1) AS l) AS locations,
     (SELECT coalesce(json_agg(json_build_object(
@@ -76,12 +78,12 @@ const EXTRAS_SQL = `
 
 /** The trailers' positions (those with a completed move) and the tasks' history rows in time order. */
 export async function postgresExtras(
-  trailerIds: string[],
+  trailerKeys: string[],
   taskIds: string[],
 ): Promise<{ locations: LocationRow[]; events: EventRow[] }> {
   if (!taskIds.length) return { locations: [], events: [] };
   const [row] = await query<{ locations: LocationRow[]; events: EventRow[] }>(EXTRAS_SQL, [
-    trailerIds,
+    trailerKeys,
     taskIds,
   ]);
   return row;

@@ -12,7 +12,7 @@ import type { SearchType } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import type { SearchQuery, SearchTask, Task, TaskTimelineEntry } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
-import { fold } from '@shared/text';
+import { fold, plateKey } from '@shared/text';
 import { query, session, type Session } from '../db';
 import { sqlFor } from '../db/dialect';
 import { queryTasks } from '../presenters/tasks';
@@ -22,19 +22,31 @@ import { postgresExtras, postgresPage } from './search-postgres';
 
 // Yard texts repeat (the same docks and plates on thousands of tasks): fold each distinct one once,
 // and let the index share one string per distinct value.
-const folded = new Map<string, string>();
 const FOLD_MEMO_MAX = 50_000;
-function foldMemo(s: string): string {
-  let f = folded.get(s);
-  if (f === undefined) {
-    if (folded.size >= FOLD_MEMO_MAX) folded.clear();
-    f = fold(s);
-    folded.set(s, f);
-  }
-  return f;
+function memo(by: (s: string) => string): (s: string) => string {
+  const done = new Map<string, string>();
+  return (s) => {
+    let f = done.get(s);
+    if (f === undefined) {
+      if (done.size >= FOLD_MEMO_MAX) done.clear();
+      f = by(s);
+      done.set(s, f);
+    }
+    return f;
+  };
 }
+const foldMemo = memo(fold);
+/** A plate is matched by its key (CONTRACT §19): `r4136` finds `R-4136-FVR`. */
+const plateMemo = memo(plateKey);
 
-/** The searched fields of a task, folded. `search_type=all` looks in the four of them. */
+/** A search term: folded for the texts, as a plate key for the trailer (empty: it names no plate). */
+interface Term {
+  folded: string;
+  key: string;
+}
+export const searchTerm = (term: string): Term => ({ folded: fold(term), key: plateKey(term) });
+
+/** The searched fields of a task, folded (the trailer: its plate key). `search_type=all` looks in the four. */
 interface Fields {
   id: string;
   trailer: string;
@@ -42,29 +54,30 @@ interface Fields {
   destination: string;
 }
 /** Direct property reads: this runs for every task of the range on a rare term. */
-function matches(f: Fields, type: SearchType, term: string): boolean {
+function matches(f: Fields, type: SearchType, term: Term): boolean {
+  const text = term.folded;
   switch (type) {
     case 'id':
-      return f.id.includes(term);
+      return f.id.includes(text);
     case 'trailer':
-      return f.trailer.includes(term);
+      return term.key !== '' && f.trailer.includes(term.key);
     case 'origin':
-      return f.origin.includes(term);
+      return f.origin.includes(text);
     case 'destination':
-      return f.destination.includes(term);
+      return f.destination.includes(text);
     case 'all':
       return (
-        f.id.includes(term) ||
-        f.trailer.includes(term) ||
-        f.origin.includes(term) ||
-        f.destination.includes(term)
+        f.id.includes(text) ||
+        (term.key !== '' && f.trailer.includes(term.key)) ||
+        f.origin.includes(text) ||
+        f.destination.includes(text)
       );
   }
 }
 
 const foldFields = (r: { id: string; trailer_id: string; origin: string; destination: string }): Fields => ({
   id: r.id.toLowerCase(), // a UUID is ASCII
-  trailer: foldMemo(r.trailer_id),
+  trailer: plateMemo(r.trailer_id),
   origin: foldMemo(r.origin),
   destination: foldMemo(r.destination),
 });
@@ -165,7 +178,7 @@ class SearchIndex {
   }
 
   /** Live entries created in [from, to) that match, newest first. */
-  *newestMatches(type: SearchType, term: string | undefined, from: number, to: number): Generator<Entry> {
+  *newestMatches(type: SearchType, term: Term | undefined, from: number, to: number): Generator<Entry> {
     const entries = this.entries;
     const stop = firstAtOrAfter(entries, from);
     for (let i = firstAtOrAfter(entries, to) - 1; i >= stop; i--) {
@@ -207,12 +220,7 @@ const readRows = (rowids: number[]) =>
   );
 
 /** The newest SEARCH_MAX_ROWS matching live tasks, each checked against its row as it is now. */
-async function findPage(
-  type: SearchType,
-  term: string | undefined,
-  from: number,
-  to: number,
-): Promise<Task[]> {
+async function findPage(type: SearchType, term: Term | undefined, from: number, to: number): Promise<Task[]> {
   const candidates = (await searchIndex()).newestMatches(type, term, from, to);
   const page: Task[] = [];
   for (;;) {
@@ -231,7 +239,7 @@ async function findPage(
 // ---- extras of each result ---------------------------------------------------------------------------
 
 export interface LocationRow {
-  trailer_id: string;
+  trailer_key: string;
   destination: string;
   completed_at: number;
 }
@@ -244,11 +252,11 @@ export interface EventRow {
 }
 
 const LAST_LOCATIONS_SQL = `
-  SELECT t.trailer_id, t.destination, t.completed_at
+  SELECT t.trailer_key, t.destination, t.completed_at
   FROM json_each(?) j
   JOIN tasks t ON t.rowid = (
     SELECT rowid FROM tasks
-    WHERE trailer_id = j.value AND status = 'finalizada' AND completed_at IS NOT NULL AND deleted_at IS NULL
+    WHERE trailer_key = j.value AND status = 'finalizada' AND completed_at IS NOT NULL AND deleted_at IS NULL
     ORDER BY completed_at DESC LIMIT 1)`;
 const TIMELINE_SQL = `
   SELECT e.task_id, e.type, e.at, a.name AS actor_name, d.name AS driver_name
@@ -265,11 +273,11 @@ const TIMELINE_SQL = `
  * (./search-postgres.ts).
  */
 async function sqliteExtras(
-  trailerIds: string[],
+  trailerKeys: string[],
   taskIds: string[],
 ): Promise<{ locations: LocationRow[]; events: EventRow[] }> {
-  const locations = trailerIds.length
-    ? await query<LocationRow>(LAST_LOCATIONS_SQL, [JSON.stringify(trailerIds)])
+  const locations = trailerKeys.length
+    ? await query<LocationRow>(LAST_LOCATIONS_SQL, [JSON.stringify(trailerKeys)])
     : [];
   const events = taskIds.length ? await query<EventRow>(TIMELINE_SQL, [JSON.stringify(taskIds)]) : [];
   return { locations, events };
@@ -278,7 +286,7 @@ async function sqliteExtras(
 const searcher = sqlFor({
   sqlite: {
     page: (type: SearchType, term: string | undefined, from: number, to: number) =>
-      findPage(type, term === undefined ? undefined : fold(term), from, to),
+      findPage(type, term === undefined ? undefined : searchTerm(term), from, to),
     extras: sqliteExtras,
   },
   // The term goes to PostgreSQL as typed: it folds it with the function its indexes were built with.
@@ -293,10 +301,10 @@ export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
   const found = await searcher.page(q.search_type, q.query, from, to);
 
   const { locations, events } = await searcher.extras(
-    [...new Set(found.map((t) => t.trailer_id))],
+    [...new Set(found.map((t) => plateKey(t.trailer_id)))],
     found.map((t) => t.id),
   );
-  const location = new Map(locations.map((l) => [l.trailer_id, l]));
+  const location = new Map(locations.map((l) => [l.trailer_key, l]));
   const history = new Map<string, TaskTimelineEntry[]>(found.map((t) => [t.id, []]));
   for (const e of events)
     history.get(e.task_id)?.push({
@@ -307,7 +315,7 @@ export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
     });
   // The page's rows are this request's own objects: completed in place, not copied (500 wide rows).
   return found.map((task) => {
-    const at = location.get(task.trailer_id);
+    const at = location.get(plateKey(task.trailer_id));
     return Object.assign(task, {
       trailer_last_location: at?.destination ?? null,
       trailer_last_location_at: at ? new Date(at.completed_at).toISOString() : null,

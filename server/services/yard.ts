@@ -1,18 +1,20 @@
 // The yard (CONTRACT §17): which catalogue place a task's text stands for, where each trailer stands, how
 // full each place is, and what GET /yard and GET /yard/trailers answer.
 //
-// Where a trailer stands is derived from the tasks — the destination of its latest completed move, unless
-// that was a gate or staff marked it gone later — and kept in `trailer_positions`, settled inside every
-// transaction that completes, reopens, deletes or re-aims a finished move (the yard
-// processor, changes/processors/yard.ts), so the map reads one small table instead of the history.
-import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import type { TaskStatus } from '@shared/enums';
+// Where a trailer stands (CONTRACT §19) is the later of the destination of its latest completed move (a gate
+// or free text: out of the yard) and its latest positional event (a staff correction puts it at a place,
+// `leave` takes it out; the gate's entry and exit later), kept on its record in `trailers`, settled inside
+// every transaction that completes, reopens, deletes or re-aims a finished move (the yard processor,
+// changes/processors/yard.ts), so the map reads one small table instead of the history. Trailers are
+// told apart by their plate key (plateKey(), shared/text.ts; docs/GATE.md).
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import type { TaskStatus, TrailerEventKind } from '@shared/enums';
 import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/schemas';
-import { placeKey } from '@shared/text';
+import { placeKey, plateKey } from '@shared/text';
 import { YARD_ERR, YARD_LOG } from '@shared/labels';
-import { db, query, tx } from '../db';
+import { db, execute, query, tx } from '../db';
 import { forUpdate, WRITERS_QUIET } from '../db/dialect';
-import { locations, tasks, trailerPositions, type LocationRow } from '../db/tables';
+import { locations, tasks, trailerEvents, trailers, type LocationRow } from '../db/tables';
 import { now } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { logActivity, type Actor } from './activity';
@@ -142,15 +144,15 @@ async function occupancy(ids: readonly string[], except?: string): Promise<Map<s
   const used = new Map<string, number>();
   const add = (id: string | null, n: number) => id && used.set(id, (used.get(id) ?? 0) + n);
   const staying = await db
-    .select({ id: trailerPositions.locationId, n: sql<number>`count(*)`.mapWith(Number) })
-    .from(trailerPositions)
+    .select({ id: trailers.locationId, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(trailers)
     .where(
       and(
-        inArray(trailerPositions.locationId, ids),
-        sql`NOT EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.trailerId} = ${trailerPositions.trailerId} AND ${isOpen})`,
+        inArray(trailers.locationId, ids),
+        sql`NOT EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.trailerKey} = ${trailers.trailerKey} AND ${isOpen})`,
       ),
     )
-    .groupBy(trailerPositions.locationId);
+    .groupBy(trailers.locationId);
   for (const r of staying) add(r.id, r.n);
   const incoming = await db
     .select({ id: tasks.destinationLocationId, n: sql<number>`count(*)`.mapWith(Number) })
@@ -166,33 +168,37 @@ async function occupancy(ids: readonly string[], except?: string): Promise<Map<s
 /** A trailer's latest completed move: where it ended (and whether that is a gate), and when. */
 interface Move {
   taskId: string;
+  /** The plate as that task spells it (a record created from it keeps this spelling). */
+  trailerId: string;
   completedAt: Date;
   locationId: string | null;
   kind: string | null;
 }
 
-/** The latest completed move of each trailer (all of them without `trailerIds`): one query, both engines. */
-async function latestMoves(trailerIds?: readonly string[]): Promise<Map<string, Move>> {
-  const only = trailerIds ? `AND t.trailer_id IN (${trailerIds.map(() => '?').join(', ')})` : '';
+/** The latest completed move of each trailer (all of them without `keys`), by plate key: one query. */
+async function latestMoves(keys?: readonly string[]): Promise<Map<string, Move>> {
+  const only = keys ? `AND t.trailer_key IN (${keys.map(() => '?').join(', ')})` : '';
   const rows = await query<{
+    trailer_key: string;
     trailer_id: string;
     id: string;
     completed_at: number | string;
     location_id: string | null;
     kind: string | null;
   }>(
-    `SELECT m.trailer_id, m.id, m.completed_at, m.location_id, l.kind FROM (
-       SELECT t.trailer_id, t.id, t.completed_at, t.destination_location_id AS location_id,
-         ROW_NUMBER() OVER (PARTITION BY t.trailer_id ORDER BY t.completed_at DESC) AS n
+    `SELECT m.trailer_key, m.trailer_id, m.id, m.completed_at, m.location_id, l.kind FROM (
+       SELECT t.trailer_key, t.trailer_id, t.id, t.completed_at, t.destination_location_id AS location_id,
+         ROW_NUMBER() OVER (PARTITION BY t.trailer_key ORDER BY t.completed_at DESC) AS n
        FROM tasks t WHERE t.status = 'finalizada' AND t.deleted_at IS NULL ${only}
      ) m LEFT JOIN locations l ON l.id = m.location_id WHERE m.n = 1`,
-    trailerIds ?? [],
+    keys ?? [],
   );
   return new Map(
     rows.map((r) => [
-      r.trailer_id,
+      r.trailer_key,
       {
         taskId: r.id,
+        trailerId: r.trailer_id,
         // PostgreSQL's bigint arrives as text.
         completedAt: new Date(Number(r.completed_at)),
         locationId: r.location_id,
@@ -202,33 +208,86 @@ async function latestMoves(trailerIds?: readonly string[]): Promise<Map<string, 
   );
 }
 
+/** Where the latest positional event of each of these trailers put it (null: out of the yard). */
+async function latestEvents(keys: readonly string[]): Promise<Map<string, string | null>> {
+  const found = new Map<string, string | null>();
+  if (!keys.length) return found;
+  for (let i = 0; i < keys.length; i += SLICE)
+    for (const e of await db
+      .select({ key: trailerEvents.trailerKey, locationId: trailerEvents.locationId })
+      .from(trailerEvents)
+      .where(inArray(trailerEvents.trailerKey, keys.slice(i, i + SLICE)))
+      .orderBy(desc(trailerEvents.at), desc(trailerEvents.id)))
+      if (!found.has(e.key)) found.set(e.key, e.locationId);
+  return found;
+}
+
+type Position = Pick<typeof trailers.$inferInsert, 'locationId' | 'since' | 'taskId'>;
+
 /**
- * Writes where these trailers stand now, from their latest completed moves (inside the caller's
- * transaction); returns the places whose trailers changed: the ones they left and the ones they reached.
- * A trailer stands at the destination of its latest completed move unless that is a gate or free text,
- * or staff marked it gone after it.
+ * Writes where these trailers stand now (inside the caller's transaction), the later of their latest
+ * completed move and their latest positional event; returns the places whose trailers changed: the ones
+ * they left and the ones they reached. A move to a gate or to free text takes a trailer out of the yard.
  */
-async function settle(trailerIds: readonly string[], moves: ReadonlyMap<string, Move>): Promise<string[]> {
-  const positions = new Map<string, typeof trailerPositions.$inferSelect>();
-  for (let i = 0; i < trailerIds.length; i += SLICE)
-    for (const p of await db
+async function settle(
+  keys: readonly string[],
+  moves: ReadonlyMap<string, Move>,
+  fx?: { trailerChanged(key: string): void },
+): Promise<string[]> {
+  const records = new Map<string, typeof trailers.$inferSelect>();
+  for (let i = 0; i < keys.length; i += SLICE)
+    for (const r of await db
       .select()
-      .from(trailerPositions)
-      .where(inArray(trailerPositions.trailerId, trailerIds.slice(i, i + SLICE))))
-      positions.set(p.trailerId, p);
+      .from(trailers)
+      .where(inArray(trailers.trailerKey, keys.slice(i, i + SLICE))))
+      records.set(r.trailerKey, r);
+  // A positional event later than the latest move decides (a correction, `leave`): where it put it.
+  const byEvent = keys.filter((k) => {
+    const placedAt = records.get(k)?.placedAt;
+    const move = moves.get(k);
+    return placedAt && (!move || placedAt.getTime() >= move.completedAt.getTime());
+  });
+  const placedLater = new Set(byEvent);
+  const events = await latestEvents(byEvent);
   const changed = new Set<string>();
-  const rows: (typeof trailerPositions.$inferInsert)[] = [];
-  for (const trailerId of trailerIds) {
-    const move = moves.get(trailerId);
-    const was = positions.get(trailerId);
-    const gone = !move || (was?.leftAt && was.leftAt.getTime() >= move.completedAt.getTime());
-    const locationId = !gone && move.kind && move.kind !== 'puerta' ? move.locationId : null;
-    const since = move?.completedAt ?? was?.since;
-    if (!since) continue; // never moved, never marked: nothing to keep
-    if (was && was.locationId === locationId && was.since.getTime() === since.getTime()) continue;
+  const at = now();
+  const rows: (typeof trailers.$inferInsert)[] = [];
+  for (const key of keys) {
+    const move = moves.get(key);
+    const was = records.get(key);
+    if (!was && !move) continue; // never seen: nothing to keep
+    let next: Position;
+    if (placedLater.has(key)) {
+      const locationId = events.get(key) ?? null;
+      next = {
+        locationId,
+        since: locationId === was?.locationId ? (was?.since ?? null) : locationId ? was!.placedAt : null,
+        taskId: null,
+      };
+    } else {
+      const locationId = move && move.kind && move.kind !== 'puerta' ? move.locationId : null;
+      next = {
+        locationId,
+        since: locationId ? move!.completedAt : null,
+        taskId: locationId ? move!.taskId : null,
+      };
+    }
+    if (
+      was &&
+      was.locationId === next.locationId &&
+      (was.since?.getTime() ?? null) === (next.since?.getTime() ?? null)
+    )
+      continue;
     if (was?.locationId) changed.add(was.locationId);
-    if (locationId) changed.add(locationId);
-    rows.push({ trailerId, locationId, since, taskId: move?.taskId ?? null, leftAt: was?.leftAt ?? null });
+    if (next.locationId) changed.add(next.locationId);
+    fx?.trailerChanged(key);
+    rows.push({
+      trailerKey: key,
+      trailerId: was?.trailerId ?? move!.trailerId,
+      ...next,
+      createdAt: at,
+      updatedAt: at,
+    });
   }
   for (let i = 0; i < rows.length; i += SLICE) await upsertPositions(rows.slice(i, i + SLICE));
   return [...changed];
@@ -238,50 +297,65 @@ async function settle(trailerIds: readonly string[], moves: ReadonlyMap<string, 
 const SLICE = 500;
 
 /** Settles the positions of these trailers after a change to their finished moves (changes/processors/yard.ts). */
-export async function settleTrailers(trailerIds: readonly string[]): Promise<string[]> {
-  if (!trailerIds.length) return [];
-  return settle(trailerIds, await latestMoves(trailerIds));
+export async function settleTrailers(
+  keys: readonly string[],
+  fx?: { trailerChanged(key: string): void },
+): Promise<string[]> {
+  if (!keys.length) return [];
+  return settle(keys, await latestMoves(keys), fx);
 }
 
-async function upsertPositions(rows: (typeof trailerPositions.$inferInsert)[]): Promise<void> {
+/** Writes positions: a record's place, since and move, its version + 1; a trailer not recorded yet gets its record. */
+async function upsertPositions(rows: (typeof trailers.$inferInsert)[]): Promise<void> {
   if (!rows.length) return;
   await db
-    .insert(trailerPositions)
+    .insert(trailers)
     .values(rows)
     .onConflictDoUpdate({
-      target: trailerPositions.trailerId,
+      target: trailers.trailerKey,
       set: {
         locationId: sql`excluded.location_id`,
         since: sql`excluded.since`,
         taskId: sql`excluded.task_id`,
-        leftAt: sql`excluded.left_at`,
+        version: sql`${trailers.version} + 1`,
+        updatedAt: sql`excluded.updated_at`,
       },
     });
 }
 
-/** The place each of these trailers stands at now (those in the yard). */
-export async function placesOfTrailers(trailerIds: readonly string[]): Promise<string[]> {
-  if (!trailerIds.length) return [];
+/** The place each of these trailers (plate keys) stands at now (those in the yard). */
+export async function placesOfTrailers(keys: readonly string[]): Promise<string[]> {
+  if (!keys.length) return [];
   const rows = await db
-    .select({ id: trailerPositions.locationId })
-    .from(trailerPositions)
-    .where(and(inArray(trailerPositions.trailerId, [...trailerIds]), isNotNull(trailerPositions.locationId)));
+    .select({ id: trailers.locationId })
+    .from(trailers)
+    .where(and(inArray(trailers.trailerKey, [...keys]), isNotNull(trailers.locationId)));
   return rows.map((r) => r.id!);
 }
 
-/** Settles where every trailer stands (after the catalogue changed, or a generated history was written). */
+/**
+ * Settles where every trailer stands (after the catalogue changed, or a generated history was written);
+ * every trailer a task names gets its record first.
+ */
 export async function settleAllTrailers(): Promise<string[]> {
+  const at = now().getTime();
+  await execute(
+    `INSERT INTO trailers (trailer_key, trailer_id, created_at, updated_at)
+     SELECT trailer_key, min(trailer_id), min(created_at), ? FROM tasks WHERE 1 = 1 GROUP BY trailer_key
+     ON CONFLICT (trailer_key) DO NOTHING`,
+    [at],
+  );
   const moves = await latestMoves();
-  const known = await db.select({ id: trailerPositions.trailerId }).from(trailerPositions);
-  return settle([...new Set([...moves.keys(), ...known.map((t) => t.id)])], moves);
+  const known = await db.select({ key: trailers.trailerKey }).from(trailers);
+  return settle([...new Set([...moves.keys(), ...known.map((t) => t.key)])], moves);
 }
 
 /** Whether a place holds a trailer or expects one (it cannot be deactivated nor become a gate then). */
 export async function placeInUse(id: string): Promise<boolean> {
   const [held] = await db
-    .select({ id: trailerPositions.trailerId })
-    .from(trailerPositions)
-    .where(eq(trailerPositions.locationId, id))
+    .select({ id: trailers.trailerKey })
+    .from(trailers)
+    .where(eq(trailers.locationId, id))
     .limit(1);
   if (held) return true;
   const [expected] = await db
@@ -299,32 +373,71 @@ export async function placeInUse(id: string): Promise<boolean> {
  * trailer with an open task is still expected to move: 409.
  */
 export async function leaveYard(trailerId: string, actor: Actor): Promise<{ place: string }> {
+  const key = plateKey(trailerId);
   return tx(
     async () => {
       const [position] = await forUpdate(
         db
-          .select({ locationId: trailerPositions.locationId, name: locations.name })
-          .from(trailerPositions)
-          .innerJoin(locations, eq(locations.id, trailerPositions.locationId))
-          .where(eq(trailerPositions.trailerId, trailerId)),
+          .select({ trailerId: trailers.trailerId, locationId: trailers.locationId, name: locations.name })
+          .from(trailers)
+          .innerJoin(locations, eq(locations.id, trailers.locationId))
+          .where(eq(trailers.trailerKey, key)),
       );
       if (!position) throw notFound(YARD_ERR.trailerNotInYard(trailerId));
       const [open] = await db
         .select({ id: tasks.id })
         .from(tasks)
-        .where(and(eq(tasks.trailerId, trailerId), isOpen))
+        .where(and(eq(tasks.trailerKey, key), isOpen))
         .limit(1);
-      if (open) throw conflict(YARD_ERR.trailerHasOpenTask(trailerId));
-      await db
-        .update(trailerPositions)
-        .set({ locationId: null, leftAt: now() })
-        .where(eq(trailerPositions.trailerId, trailerId));
-      await logActivity('task', actor, YARD_LOG.left.action, YARD_LOG.left.details(trailerId, position.name));
-      record((changes) => changes.yardPlacesChanged([position.locationId!]));
+      if (open) throw conflict(YARD_ERR.trailerHasOpenTask(position.trailerId));
+      await placeTrailer(key, null, 'leave', actor, null);
+      await logActivity(
+        'task',
+        actor,
+        YARD_LOG.left.action,
+        YARD_LOG.left.details(position.trailerId, position.name),
+      );
+      record((changes) => {
+        changes.yardPlacesChanged([position.locationId!]);
+        changes.trailerChanged(key);
+      });
       return { place: position.name };
     },
     { shownWriter: true },
   );
+}
+
+/**
+ * A positional event (CONTRACT §19): the trailer stands at `locationId` from now (null: out of the yard),
+ * until a move completes after it; written on its record (version + 1) and in its history. The caller
+ * holds the record's lock and records the change.
+ */
+export async function placeTrailer(
+  key: string,
+  locationId: string | null,
+  kind: TrailerEventKind,
+  actor: Actor | null,
+  note: string | null,
+): Promise<void> {
+  const at = now();
+  const [was] = await db
+    .select({ locationId: trailers.locationId, since: trailers.since })
+    .from(trailers)
+    .where(eq(trailers.trailerKey, key));
+  await db
+    .update(trailers)
+    .set({
+      locationId,
+      since: locationId === null ? null : locationId === was?.locationId ? was.since : at,
+      taskId: null,
+      placedAt: at,
+      version: sql`${trailers.version} + 1`,
+      updatedAt: at,
+    })
+    .where(eq(trailers.trailerKey, key));
+  await db
+    .insert(trailerEvents)
+    .values({ trailerKey: key, kind, locationId, note, actorId: actor?.id ?? null, at });
 }
 
 // ---- what staff screens read ------------------------------------------------------------------------
@@ -337,12 +450,12 @@ export async function leaveYard(trailerId: string, actor: Actor): Promise<{ plac
  */
 const YARD_VERSION_SQL = `SELECT (SELECT max(updated_at) FROM tasks) AS tasks_at,
   (SELECT sum(version) FROM tasks WHERE updated_at = (SELECT max(updated_at) FROM tasks)) AS tie,
-  (SELECT max(updated_at) FROM locations) AS places_at, (SELECT max(left_at) FROM trailer_positions) AS left_at,
+  (SELECT max(updated_at) FROM locations) AS places_at, (SELECT max(updated_at) FROM trailers) AS trailers_at,
   ${WRITERS_QUIET} AS quiet`;
 
 async function yardVersion(): Promise<string | null> {
   const [v] = await query<Record<string, unknown>>(YARD_VERSION_SQL);
-  return v?.quiet ? `${v?.tasks_at}:${v?.tie}:${v?.places_at}:${v?.left_at}` : null;
+  return v?.quiet ? `${v?.tasks_at}:${v?.tie}:${v?.places_at}:${v?.trailers_at}` : null;
 }
 
 /** GET /yard, shared by every staff screen at the yard's current version. */
@@ -362,6 +475,7 @@ async function openTasks() {
       id: tasks.id,
       title: tasks.title,
       trailerId: tasks.trailerId,
+      trailerKey: tasks.trailerKey,
       status: tasks.status,
       destination: tasks.destination,
       destinationLocationId: tasks.destinationLocationId,
@@ -405,12 +519,12 @@ export async function yardMap(): Promise<YardLocation[]> {
       `SELECT id, code, name, kind, zone, capacity, x, y FROM locations WHERE deactivated_at IS NULL
         ORDER BY zone, y, x, code`,
     ),
-    query<{ trailer_id: string; location_id: string; since: number | string }>(
-      'SELECT trailer_id, location_id, since FROM trailer_positions WHERE location_id IS NOT NULL ORDER BY since',
+    query<{ trailer_id: string; trailer_key: string; location_id: string; since: number | string }>(
+      'SELECT trailer_id, trailer_key, location_id, since FROM trailers WHERE location_id IS NOT NULL ORDER BY since',
     ),
     openTasks(),
   ]);
-  const openByTrailer = new Map(open.map((t) => [t.trailerId, t]));
+  const openByTrailer = new Map(open.map((t) => [t.trailerKey, t]));
   const map = new Map<string, YardLocation>(
     places.map((l) => [l.id, { ...l, active: true, trailers: [], incoming: [], free: null }]),
   );
@@ -419,7 +533,7 @@ export async function yardMap(): Promise<YardLocation[]> {
       trailer_id: p.trailer_id,
       // PostgreSQL's bigint arrives as text.
       since: iso(new Date(Number(p.since))),
-      open_task: presentOpen(openByTrailer.get(p.trailer_id)),
+      open_task: presentOpen(openByTrailer.get(p.trailer_key)),
     });
   for (const t of open)
     if (t.destinationLocationId)
@@ -441,13 +555,18 @@ export async function yardMap(): Promise<YardLocation[]> {
 export async function yardTrailers(): Promise<YardTrailer[]> {
   const [rows, open] = await Promise.all([
     db
-      .select({ trailerId: trailerPositions.trailerId, since: trailerPositions.since, place: locations })
-      .from(trailerPositions)
-      .innerJoin(locations, eq(locations.id, trailerPositions.locationId))
-      .orderBy(asc(trailerPositions.since)),
+      .select({
+        trailerId: trailers.trailerId,
+        trailerKey: trailers.trailerKey,
+        since: trailers.since,
+        place: locations,
+      })
+      .from(trailers)
+      .innerJoin(locations, eq(locations.id, trailers.locationId))
+      .orderBy(asc(trailers.since)),
     openTasks(),
   ]);
-  const openByTrailer = new Map(open.map((t) => [t.trailerId, t]));
+  const openByTrailer = new Map(open.map((t) => [t.trailerKey, t]));
   return rows.map((r) => ({
     trailer_id: r.trailerId,
     location: {
@@ -457,7 +576,7 @@ export async function yardTrailers(): Promise<YardTrailer[]> {
       zone: r.place.zone,
       kind: r.place.kind,
     },
-    since: iso(r.since),
-    open_task: presentOpen(openByTrailer.get(r.trailerId)),
+    since: iso(r.since!),
+    open_task: presentOpen(openByTrailer.get(r.trailerKey)),
   }));
 }

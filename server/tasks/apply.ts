@@ -16,6 +16,8 @@ import { notify } from '../services/notifications';
 import type { ChangeSet } from '../changes/change-set';
 import { decide, roundFollows, type Facts, type Notice, type Subject, type Transition } from './transitions';
 import { onBoard } from './visibility';
+import { claimTrailers, setLoadState } from '../services/trailers';
+import { plateKey } from '@shared/text';
 
 /**
  * Writes one move of the table (transitions.ts) on a task read and locked by the caller: the row, the
@@ -113,6 +115,7 @@ export type NewTask = Pick<
   | 'originLocationId'
   | 'destinationLocationId'
   | 'trailerId'
+  | 'loadStateAfter'
   | 'priority'
   | 'vehicleType'
   | 'createdBy'
@@ -128,8 +131,12 @@ export async function insertTasks(
 ): Promise<void> {
   const t = decide('new', 'create', 'staff');
   const at = fx.at;
+  // One open task per trailer (CONTRACT §19), by plate key, under the records' locks.
+  for (const key of await claimTrailers(news.map(({ task }) => ({ trailerId: task.trailerId }))))
+    fx.trailerChanged(key);
   const subjects = news.map(({ task }) => ({
     ...task,
+    trailerKey: plateKey(task.trailerId),
     status: 'bolsa_trabajo' as const,
     assignedTo: null,
     creditedTo: null,
@@ -138,7 +145,7 @@ export async function insertTasks(
   }));
   await insertRows(
     tasks,
-    news.map(({ task }) => ({
+    subjects.map(({ assignedTo: _a, creditedTo: _c, onHold: _o, holdReason: _h, ...task }) => ({
       ...task,
       status: 'bolsa_trabajo' as const,
       createdAt: at,
@@ -184,6 +191,12 @@ export async function writeTask(
 ): Promise<TaskRow> {
   fx.updated(row);
   const at = fx.at;
+  if (patch.trailerId !== undefined) patch = { ...patch, trailerKey: plateKey(patch.trailerId) };
+  await claimIfOpened(row, patch, fx);
+  // CONTRACT §19: a completed move leaves its trailer in the load state it names.
+  const loadState = patch.loadStateAfter !== undefined ? patch.loadStateAfter : row.loadStateAfter;
+  if (patch.status === 'finalizada' && row.status !== 'finalizada' && loadState)
+    if (await setLoadState(row.trailerKey, loadState)) fx.trailerChanged(row.trailerKey);
   const moved = patch.status !== undefined && patch.status !== row.status;
   if (touchesYard(row, patch)) fx.yard(row, { ...row, ...patch });
   // Editing a card's text changes no figure: only moves, (re)assignments and holds (the alert's pending
@@ -211,10 +224,25 @@ export async function writeTask(
   return written;
 }
 
+const OPEN_STATUSES: readonly TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
+
+/**
+ * A task that becomes open (reopened) or, open, names another trailer: its trailer must have no other
+ * open task (CONTRACT §19, by plate key, under the record's lock: services/trailers.ts).
+ */
+async function claimIfOpened(row: TaskRow, patch: Partial<TaskRow>, fx: ChangeSet): Promise<void> {
+  const after = { ...row, ...patch };
+  if (!OPEN_STATUSES.includes(after.status) || after.deletedAt) return;
+  const wasOpen = OPEN_STATUSES.includes(row.status) && !row.deletedAt;
+  if (wasOpen && after.trailerKey === row.trailerKey) return;
+  for (const key of await claimTrailers([{ trailerId: after.trailerId, taskId: row.id }]))
+    fx.trailerChanged(key);
+}
+
 /** A change the yard sees: a move in status, place or trailer, a hold (the map marks held tasks). */
 const touchesYard = (row: TaskRow, patch: Partial<TaskRow>): boolean =>
   (
-    ['status', 'trailerId', 'originLocationId', 'destinationLocationId', 'onHold', 'completedAt'] as const
+    ['status', 'trailerKey', 'originLocationId', 'destinationLocationId', 'onHold', 'completedAt'] as const
   ).some((k) => patch[k] !== undefined && patch[k] !== row[k]);
 
 /**

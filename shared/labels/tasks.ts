@@ -124,4 +124,5 @@ export const TASK_FIELD_LABELS = {
   trailer_id: 'remolque',
   priority: 'prioridad',
   vehicle_type: 'tipo de vehículo',
+  load_state_after: 'estado de carga al terminar',
 } as const;

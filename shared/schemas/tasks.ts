@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PRIORITIES, RETURN_REASONS, TASK_STATUSES, TASK_TITLES, VEHICLE_TYPES } from '../enums';
-import type { Priority, TaskStatus, TaskTitle, VehicleType } from '../enums';
+import { LOAD_STATES, PRIORITIES, RETURN_REASONS, TASK_STATUSES, TASK_TITLES, VEHICLE_TYPES } from '../enums';
+import type { LoadState, Priority, TaskStatus, TaskTitle, VehicleType } from '../enums';
 import { DESCRIPTION_MAX, TEXT_MAX } from '../constants';
 import { cleanMultiline, cleanText, identityKey } from '../text';
 import { HOLD_INPUT } from '../labels/tasks';
@@ -18,6 +18,9 @@ const requiredText = (label: string, clean: (s: string) => string = cleanText) =
 
 /** An identifier: stored as its identity key (NFKC, upper-cased), so the unique index compares keys. */
 const trailerId = requiredText('El remolque', identityKey);
+
+/** CONTRACT §19: the trailer's load state once the move is completed (null: the move changes none). */
+const loadStateAfter = z.enum(LOAD_STATES, { error: 'Estado de carga no válido' }).nullish();
 
 /** A catalogue place picked for origin or destination (null: none picked, the server maps the text). */
 const placeId = idSchema.nullish();
@@ -43,6 +46,7 @@ export const createTaskSchema = z.object({
    */
   origin_location_id: placeId,
   destination_location_id: placeId,
+  load_state_after: loadStateAfter,
 });
 export type CreateTaskInput = z.input<typeof createTaskSchema>;
 /** What the server works with once the input is validated (cleaned, trailer keyed, defaults applied). */
@@ -60,6 +64,7 @@ export const updateTaskSchema = z
     vehicle_type: z.enum(VEHICLE_TYPES, { error: 'Tipo de vehículo no válido' }),
     origin_location_id: placeId,
     destination_location_id: placeId,
+    load_state_after: loadStateAfter,
     status: z.enum(TASK_STATUSES, { error: 'Estado no válido' }),
     assigned_to: idSchema.nullable(),
     /** CONTRACT §15: staff hold a pool task (true) or release it (false). */
@@ -108,6 +113,8 @@ export interface Task {
   origin_location_id: string | null;
   destination_location_id: string | null;
   trailer_id: string;
+  /** CONTRACT §19: the trailer's load state once this move is completed (null: unchanged). */
+  load_state_after: LoadState | null;
   priority: Priority;
   status: TaskStatus;
   vehicle_type: VehicleType;

@@ -153,6 +153,11 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['POST /yard/trailers/{id}/leave (not there: 404)', () => ({ method: 'post', path: `/api/yard/trailers/${newTrailer()}/leave` }),                                   401, 401, 401, 401, 401, 403, 404, 404, 404],
   ['POST /gate/photos (no file: 400)',                () => ({ method: 'post', path: '/api/gate/photos', body: {} }),                                                   401, 401, 401, 401, 401, 400, 400, 400, 400],
   ['GET /gate/photos/{id} (unknown: 404)',            () => ({ method: 'get', path: `/api/gate/photos/${crypto.randomUUID()}` }),                                    401, 401, 401, 401, 401, 403, 404, 404, 404],
+  // CONTRACT §24: trailers are staff's.
+  ['GET /trailers',                                  () => ({ method: 'get', path: '/api/trailers?q=AZ' }),                                                           401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /trailers/{id} (unknown: 404)',              () => ({ method: 'get', path: `/api/trailers/${newTrailer()}` }),                                                401, 401, 401, 401, 401, 403, 404, 404, 404],
+  ['PUT /trailers/{id} (unknown: 404)',              () => ({ method: 'put', path: `/api/trailers/${newTrailer()}`, body: { version: 1, kind: 'lona' } }),             401, 401, 401, 401, 401, 403, 404, 404, 404],
+  ['POST /trailers/{id}/position',                   async () => ({ method: 'post', path: `/api/trailers/${newTrailer()}/position`, body: { location_id: await placeId() } }), 401, 401, 401, 401, 401, 403, 200, 200, 200],
   // The admin passes the gate on both engines; PostgreSQL's backups are the database's (CONTRACT §18): 409.
   ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, isPostgres ? 409 : 200],
 ];

@@ -279,6 +279,7 @@ describe('what each result carries', () => {
       origin_location_id: null,
       destination_location_id: null,
       trailer_id: plate,
+      load_state_after: null,
       priority: 'normal',
       status: 'bolsa_trabajo',
       vehicle_type: 'semiremolque',

@@ -91,6 +91,7 @@ describe('POST /api/tasks', () => {
       origin_location_id: null,
       destination_location_id: null,
       trailer_id: 'R-4411-BCD',
+      load_state_after: null,
       priority: 'normal',
       status: 'bolsa_trabajo',
       vehicle_type: 'semiremolque',
@@ -279,9 +280,9 @@ async function loadBoards(): Promise<void> {
 async function boardPlansOnPostgres(): Promise<void> {
   const old = now().getTime() - 48 * HOUR;
   await execute(
-    `INSERT INTO tasks (id, title, origin, destination, trailer_id, priority, status, vehicle_type,
+    `INSERT INTO tasks (id, title, origin, destination, trailer_id, trailer_key, priority, status, vehicle_type,
        created_at, updated_at, completed_at, status_since)
-     SELECT 'history-' || g, 'Mover', 'Muelle 1', 'Campa A-12', 'H-' || g, 'normal', 'finalizada',
+     SELECT 'history-' || g, 'Mover', 'Muelle 1', 'Campa A-12', 'H-' || g, 'H' || g, 'normal', 'finalizada',
        'semiremolque', ?::bigint - 3600000, ?::bigint, ?::bigint, ?::bigint
      FROM generate_series(1, 20000) AS g`,
     [old, old, old, old],

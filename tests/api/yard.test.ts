@@ -4,7 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Location, Task, YardLocation, YardTrailer } from '@shared/schemas';
 import { eq } from 'drizzle-orm';
-import { locations, tasks, trailerPositions } from '../../server/db/tables';
+import { locations, tasks, trailers } from '../../server/db/tables';
 import { fetchWorkbook, sheetTable } from '../helpers/excel';
 import { db, makeTask, makeUser, setupApp, type TestUser } from '../helpers/context';
 
@@ -343,9 +343,9 @@ describe('occupancy', () => {
     expect(left.status).toBe(200);
     expect(left.body.message).toBe('El remolque R-7000-AAA ha salido del patio');
     expect((await yard()).get('CA-1')).toMatchObject({ trailers: [], free: 1 });
-    const [position] = await db.select().from(trailerPositions).where(eq(trailerPositions.trailerId, 'R-7000-AAA'));
-    expect(position).toMatchObject({ locationId: null });
-    expect(position!.leftAt).toBeInstanceOf(Date);
+    const [position] = await db.select().from(trailers).where(eq(trailers.trailerKey, 'R7000AAA'));
+    expect(position).toMatchObject({ locationId: null, since: null });
+    expect(position!.placedAt).toBeInstanceOf(Date);
 
     const again = await api().post('/api/yard/trailers/R-7000-AAA/leave').set(manager.auth);
     expect(again.status).toBe(404);

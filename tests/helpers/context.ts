@@ -1,6 +1,7 @@
 // Test foundations: a fresh database and app per test, factories that create approved users of each
 // role, tasks and punches in one line, and the server clock under the test's control. The database is a
 // copy of one migrated file (SQLite's reader and writer need a file, as in production).
+import { plateKey } from '@shared/text';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -155,6 +156,7 @@ export async function makeTask(
 ): Promise<TaskRow> {
   const at = fields.createdAt ?? now();
   const status = fields.status ?? 'bolsa_trabajo';
+  const trailerId = fields.trailerId ?? `R-${String(++trailerSeq).padStart(4, '0')}-TST`;
   const [row] = await tx(() =>
     db
       .insert(tasks)
@@ -164,7 +166,8 @@ export async function makeTask(
         description: fields.description ?? null,
         origin: fields.origin ?? 'Muelle 1',
         destination: fields.destination ?? 'Campa A-12',
-        trailerId: fields.trailerId ?? `R-${String(++trailerSeq).padStart(4, '0')}-TST`,
+        trailerId,
+        trailerKey: plateKey(trailerId),
         priority: fields.priority ?? 'normal',
         status,
         vehicleType: fields.vehicleType ?? 'semiremolque',

@@ -20,6 +20,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     origin_location_id: null,
     destination_location_id: null,
     trailer_id: `R-${1000 + n}`,
+    load_state_after: null,
     priority: 'normal',
     status: 'bolsa_trabajo',
     vehicle_type: 'semiremolque',

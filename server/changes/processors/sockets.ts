@@ -6,6 +6,7 @@
 import { loadTasksByIds } from '../../presenters/tasks';
 import * as emit from '../../realtime/emit';
 import { dashboardStats, driverLists } from '../../services/dashboard';
+import { loadTrailers } from '../../services/trailers';
 import type { ChangeSet, PeopleChange, SessionsRevoked } from '../change-set';
 
 // The coalesced figures (emit.figuresChanged) are computed from the dashboard's own sources.
@@ -18,6 +19,8 @@ emit.setFigureSources(
 export async function readForSockets(changes: ChangeSet): Promise<void> {
   const ids = [...changes.tasks].filter(([, change]) => change.kind !== 'deleted').map(([id]) => id);
   for (const [id, task] of await loadTasksByIds(ids)) changes.loaded.set(id, task);
+  for (const [key, trailer] of await loadTrailers([...changes.trailers]))
+    changes.loadedTrailers.set(key, trailer);
 }
 
 /** After the commit (or at once, outside a transaction): every push the set calls for. */
@@ -36,6 +39,7 @@ export function pushSockets(changes: ChangeSet): void {
   }
   if (changes.figures) emit.figuresChanged();
   emit.yardChanged([...changes.yardPlaces]);
+  for (const trailer of changes.loadedTrailers.values()) emit.trailerChanged(trailer);
   changes.people.forEach(pushPerson);
 }
 

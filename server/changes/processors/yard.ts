@@ -6,6 +6,6 @@ import type { ChangeSet } from '../change-set';
 
 export async function settleYard(changes: ChangeSet): Promise<void> {
   if (!changes.yardTrailers.size) return;
-  for (const id of await settleTrailers([...changes.settle])) changes.yardPlaces.add(id);
+  for (const id of await settleTrailers([...changes.settle], changes)) changes.yardPlaces.add(id);
   for (const id of await placesOfTrailers([...changes.yardTrailers])) changes.yardPlaces.add(id);
 }

@@ -136,6 +136,7 @@ async function insertMany(batch: readonly Creation[], fx: ChangeSet): Promise<st
         originLocationId: places[i]!.originLocationId,
         destinationLocationId: places[i]!.destinationLocationId,
         trailerId: input.trailer_id,
+        loadStateAfter: input.load_state_after ?? null,
         priority: input.priority,
         vehicleType: input.vehicle_type,
         createdBy: actor.id,

@@ -28,6 +28,7 @@ const FIELD_COLUMNS = {
   trailer_id: 'trailerId',
   priority: 'priority',
   vehicle_type: 'vehicleType',
+  load_state_after: 'loadStateAfter',
 } as const satisfies Record<keyof typeof TASK_FIELD_LABELS, keyof TaskRow>;
 
 /**

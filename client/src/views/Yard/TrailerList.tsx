@@ -17,7 +17,7 @@ import { inputClass } from '../../components/Field';
 import { HeaderAction } from '../../components/HeaderAction';
 import { toastError } from '../../toast';
 import { DWELL_CHIP } from './dwellStyle';
-import { plateMatch } from './plateMatch';
+import { plateMatch } from '@shared/text';
 
 const L = UI_YARD.list;
 

@@ -26,7 +26,7 @@ import { useServerClockSync } from '../../stores/timeclock';
 import { refreshYard, useYard, useYardFeed } from '../../stores/yard';
 import { DWELL_CHIP } from './dwellStyle';
 import { markYardRender } from './measure';
-import { plateMatch } from './plateMatch';
+import { plateMatch } from '@shared/text';
 import { PlateSearch } from './PlateSearch';
 import { TrailerList } from './TrailerList';
 import { TrailerPanel } from './TrailerPanel';

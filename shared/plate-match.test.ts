@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plateMatch } from './plateMatch';
+import { plateMatch } from './text';
 
 describe('plateMatch (CONTRACT §19 plate key)', () => {
   it('folds case, accents, spaces, dots and dashes on both sides', () => {

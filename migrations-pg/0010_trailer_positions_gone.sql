@@ -1,0 +1,1 @@
+DROP TABLE "trailer_positions" CASCADE;

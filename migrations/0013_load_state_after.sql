@@ -1,0 +1,1 @@
+ALTER TABLE `tasks` ADD `load_state_after` text;
