@@ -35,6 +35,8 @@ export const BUDGETS: Record<EngineName, { statsP50: number; readP99: number; wr
 
 /** Issue 18: the yard's map answers within this at the 99th percentile, on both engines. */
 const YARD_P99_MS = 50;
+/** Issue 27: a trailer's record (its open task, last 20 moves and visits) within this at the 99th percentile. */
+const TRAILER_P99_MS = 20;
 
 interface Measured {
   latencies: number[];
@@ -108,10 +110,18 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
       // The yard's map and list (CONTRACT §17), over the generated catalogue and its trailers.
       const map = await api<YardLocation[]>(`${server.url}/api/yard`, 'GET', token);
       const standing = map.reduce((n, l) => n + l.trailers.length, 0);
+      // A trailer standing in the yard has a long history (about 30 moves each at 100,000 tasks).
+      const trailer = map.find((l) => l.trailers.length)?.trailers[0].trailer_id;
+      if (!trailer) throw new Error('the generated yard has no trailer standing');
       const yardRows: Row[] = [];
       for (const read of [
         { name: 'GET /api/yard (the map)', path: '/api/yard', budget: { p99: YARD_P99_MS } },
         { name: 'GET /api/yard/trailers (the list)', path: '/api/yard/trailers' },
+        {
+          name: 'GET /api/trailers/{id} (a trailer standing: record, open task, last 20 moves)',
+          path: `/api/trailers/${encodeURIComponent(trailer)}`,
+          budget: { p99: TRAILER_P99_MS },
+        },
       ])
         yardRows.push(await measureRead(server.url, token, read, opts.seconds, log));
 
