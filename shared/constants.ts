@@ -119,3 +119,11 @@ export function retryAfterMs(header: string | null): number | null {
   const seconds = header === null ? NaN : Number(header);
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, BALANCER_RETRY_MAX_MS) : null;
 }
+
+/** CONTRACT §19/§24: a trailer's notes and damage note, and its reefer's setpoint (°C). */
+export const TRAILER_NOTES_MAX = 1000;
+export const REEFER_SETPOINT_C = { min: -40, max: 40 } as const;
+/** GET /trailers?q=: at most this many records. */
+export const TRAILER_SEARCH_MAX = 20;
+/** GET /trailers/{id}: its last moves. */
+export const TRAILER_MOVES_MAX = 20;

@@ -106,6 +106,30 @@ export const LOCATION_KINDS = [
 ] as const;
 export type LocationKind = (typeof LOCATION_KINDS)[number];
 
+/** CONTRACT §19: what a trailer is (default `otro`). */
+export const TRAILER_KINDS = [
+  'lona',
+  'frigorifico',
+  'caja',
+  'cisterna',
+  'plataforma',
+  'portacontenedores',
+  'caja_movil',
+  'otro',
+] as const;
+export type TrailerKind = (typeof TRAILER_KINDS)[number];
+
+/** CONTRACT §19: whether a trailer carries a load (default `desconocido`). */
+export const LOAD_STATES = ['cargado', 'vacio', 'desconocido'] as const;
+export type LoadState = (typeof LOAD_STATES)[number];
+
+/**
+ * What placed or took out a trailer besides its moves (the `trailer_events` history): a staff correction
+ * puts it at a place, `leave` takes it out; the gate's entry and exit come with the gate.
+ */
+export const TRAILER_EVENT_KINDS = ['entry', 'exit', 'correction', 'leave'] as const;
+export type TrailerEventKind = (typeof TRAILER_EVENT_KINDS)[number];
+
 export const VIEWS = [
   'dashboard',
   'yard',

@@ -8,6 +8,7 @@ import type {
   RankingEntry,
   Task,
   TimeclockStatus,
+  Trailer,
 } from './schemas';
 
 export const EV = {
@@ -26,6 +27,7 @@ export const EV = {
   usersRemoved: 'users:removed',
   sessionRevoked: 'session:revoked',
   yardChanged: 'yard:changed',
+  trailerChanged: 'trailer:changed',
 } as const;
 
 export interface ServerToClientEvents {
@@ -46,6 +48,8 @@ export interface ServerToClientEvents {
   'session:revoked': (p: { reason: RevokeReason; detail: string }) => void;
   /** CONTRACT §17: the occupancy of these locations changed (staff refetch GET /yard). */
   'yard:changed': (p: { location_ids: string[] }) => void;
+  /** CONTRACT §19/§24: a trailer's record as it stands now (to staff). */
+  'trailer:changed': (p: { trailer: Trailer }) => void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanMultiline, cleanText, fold, hasControlChars, identityKey, placeKey } from './text';
+import { cleanMultiline, cleanText, fold, hasControlChars, identityKey, placeKey, plateKey } from './text';
 
 describe('text normalisation (CONTRACT §14)', () => {
   it('strips NUL, zero-width and bidi-override characters and trims', () => {
@@ -34,5 +34,27 @@ describe('text normalisation (CONTRACT §14)', () => {
     expect(placeKey('  MUELLE   12\u200B')).toBe(placeKey('Muelle 12'));
     expect(placeKey('Báscula')).toBe(placeKey('bascula'));
     expect(placeKey('Muelle 12')).not.toBe(placeKey('Muelle 1'));
+  });
+});
+
+describe('plateKey (CONTRACT §19)', () => {
+  it('folds case, accents, spaces, dots and dashes into one key', () => {
+    const key = plateKey('R-4136-FVR');
+    expect(key).toBe('R4136FVR');
+    for (const spelling of [
+      'r4136fvr',
+      'R 4136 FVR',
+      'R.4136.FVR',
+      ' r–4136—fvr ',
+      'R\u200b-4136-FVR',
+      'Ŕ-4136-FVR',
+    ])
+      expect(plateKey(spelling), spelling).toBe(key);
+  });
+  it('keeps apart what differs in letters or digits', () => {
+    expect(plateKey('R-4136-FVR')).not.toBe(plateKey('R-4136-FVS'));
+    expect(plateKey('R/4136')).toBe('R/4136');
+    // Full-width forms are folded by NFKC first.
+    expect(plateKey('Ｒ４１３６')).toBe('R4136');
   });
 });

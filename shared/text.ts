@@ -27,3 +27,14 @@ export const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu,
  * `muelle  12`, `MUELLE 12` and `Muelle 12` are one place — and `muelle-12` matches the code `MUELLE-12`.
  */
 export const placeKey = (s: string): string => fold(cleanText(s).normalize('NFKC')).replace(/\s+/g, ' ');
+
+/** Dots, dashes and spaces: what a plate's spellings differ by (`R-4136-FVR`, `R 4136 FVR`, `R.4136.FVR`). */
+const PLATE_SEPARATORS = /[\s.\p{Pd}]/gu;
+
+/**
+ * A trailer's identity (CONTRACT §19): its plate's identityKey() with accents, spaces, dots and dashes
+ * folded away, so `R-4136-FVR`, `r4136fvr` and `R 4136 FVR` are one trailer (`R4136FVR`). The
+ * PostgreSQL migration that re-keyed existing rows has its SQL twin, torre_plate_key() (docs/GATE.md).
+ */
+export const plateKey = (s: string): string =>
+  identityKey(s).normalize('NFD').replace(/\p{M}/gu, '').replace(PLATE_SEPARATORS, '').toUpperCase();

@@ -13,3 +13,4 @@ export * from './wall';
 export * from './push';
 export * from './yard';
 export * from './gate';
+export * from './trailers';

@@ -10,6 +10,8 @@ export const UI_ATTENTION = {
   driverOffline: (d: string) => `Conductor sin conexión desde hace ${d}`,
   inProgressLong: (d: string) => `En proceso desde hace ${d}`,
   poolWaiting: (d: string) => `Esperando conductor desde hace ${d}`,
+  /** CONTRACT §19: two open tasks whose plates are one trailer (a migration re-keyed them). */
+  duplicateTrailer: 'Remolque duplicado',
   driver: 'Conductor',
 } as const;
 

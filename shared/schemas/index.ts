@@ -10,3 +10,4 @@ export * from './push';
 export * from './offline';
 export * from './yard';
 export * from './gate';
+export * from './trailers';

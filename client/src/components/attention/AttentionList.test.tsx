@@ -96,4 +96,22 @@ describe('AttentionList (board)', () => {
     act(() => useTasks.getState().deleted(task.id));
     expect(items()).toHaveLength(0);
   });
+
+  it('shows two open tasks of one trailer as Remolque duplicado (CONTRACT §19)', () => {
+    const a = wallTask({
+      trailer_id: 'R-4136-FVR',
+      created_at: minutesAgo(20),
+      status_since: minutesAgo(20),
+    });
+    const b = wallTask({ trailer_id: 'R4136FVR', created_at: minutesAgo(7), status_since: minutesAgo(7) });
+    for (const t of [a, b]) useTasks.getState().apply(t);
+    render(<AttentionList variant="board" />);
+    expect(items().map((i) => i.getAttribute('data-kind'))).toEqual([
+      'duplicate_trailer',
+      'duplicate_trailer',
+    ]);
+    expect(list().getAllByText(`${UI_ATTENTION.duplicateTrailer} · 7 min`)).toHaveLength(2);
+    expect(list().getByText('R-4136-FVR')).toBeInTheDocument();
+    expect(list().getByText('R4136FVR')).toBeInTheDocument();
+  });
 });

@@ -2,7 +2,7 @@
 // a task in process too long, an auto-assignable task waiting too long — with the trailer, the driver and
 // how long. `board`: a compact, scroll-limited panel for the dashboard's sidebar (it grows inside itself,
 // never pushing the board). `wall`: a column of the wall screen, paging like the others.
-import { BellRing, CirclePause, Hourglass, Timer, User, WifiOff } from 'lucide-react';
+import { BellRing, CirclePause, Copy, Hourglass, Timer, User, WifiOff } from 'lucide-react';
 import type { AttentionItem, AttentionKind } from '@shared/attention';
 import { UI_ATTENTION } from '@shared/labels';
 import { formatDuration } from '@shared/time';
@@ -13,6 +13,7 @@ import { useAttentionItems, useClock } from './useAttention';
 import { WallPlaces } from '../WallPlaces';
 
 const KIND_LOOK: Record<AttentionKind, { icon: typeof Timer; board: string; wall: string; edge: string }> = {
+  duplicate_trailer: { icon: Copy, board: 'text-red-700', wall: 'text-red-300', edge: 'border-l-red-500' },
   on_hold: { icon: CirclePause, board: 'text-amber-700', wall: 'text-amber-300', edge: 'border-l-amber-400' },
   driver_offline: { icon: WifiOff, board: 'text-red-700', wall: 'text-red-300', edge: 'border-l-red-500' },
   in_progress_long: {
@@ -33,6 +34,8 @@ const KIND_LOOK: Record<AttentionKind, { icon: typeof Timer; board: string; wall
 export function attentionText(item: AttentionItem, now: number): string {
   const d = formatDuration(now - Date.parse(item.since));
   switch (item.kind) {
+    case 'duplicate_trailer':
+      return `${UI_ATTENTION.duplicateTrailer} · ${d}`;
     case 'on_hold':
       return `${UI_ATTENTION.held(item.task.hold_reason)} · ${d}`;
     case 'driver_offline':
