@@ -38,3 +38,10 @@ const PLATE_SEPARATORS = /[\s.\p{Pd}]/gu;
  */
 export const plateKey = (s: string): string =>
   identityKey(s).normalize('NFD').replace(/\p{M}/gu, '').replace(PLATE_SEPARATORS, '').toUpperCase();
+
+/**
+ * The key carriers are grouped by (CONTRACT §19): NFKC, upper case, accents away, inner spaces collapsed,
+ * so `Transportes García`, `TRANSPORTES GARCIA` and `transportes  garcía` are one carrier.
+ */
+export const carrierKey = (s: string): string =>
+  identityKey(s).normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC').toUpperCase().replace(/\s+/g, ' ');
