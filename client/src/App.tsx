@@ -25,11 +25,10 @@ const afterLogin = (state: unknown): string => {
 
 /**
  * SPEC §2 routes: / → /dashboard or /login; /login → /dashboard when logged in; /dashboard → /login
- * when not; /pantalla (CONTRACT §15) is the staff wall screen and /patio (CONTRACT §17) the staff shell
- * on the Patio, /porteria (CONTRACT §19) the staff shell on the Portería: a login any of them sent
- * returns to it. A stored session is validated first (GET
- * /dashboard/stats); the guards follow the session store, so a session that ends anywhere (logout,
- * 401/403, revocation) lands on /login by itself.
+ * when not; /pantalla (CONTRACT §15) is the staff wall screen, /patio (CONTRACT §17) the staff shell on
+ * the Patio and /porteria (CONTRACT §19) the staff shell on the Portería: a login any of them sent
+ * returns to it. A stored session is validated first (GET /dashboard/stats); the guards follow the
+ * session store, so a session that ends anywhere (logout, 401/403, revocation) lands on /login by itself.
  */
 export function App() {
   const status = useSession((s) => s.status);
