@@ -34,7 +34,7 @@ export function OpenVisits() {
   /** The last exit whose seal did not match: stays until the gate acknowledges it. */
   const [mismatch, setMismatch] = useState<GateVisit | null>(null);
   return (
-    <section aria-labelledby="gate-open-title" className="space-y-3">
+    <section id="gate-open" aria-labelledby="gate-open-title" className="scroll-mt-4 space-y-3">
       <h2 id="gate-open-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
         <Truck aria-hidden className="size-5 text-slate-500" />
         {UI_GATE.inYardTitle}
