@@ -135,7 +135,8 @@ export function EntryForm() {
     if (draft.photos.some((p) => p.status === 'uploading')) return setError(UI_GATE.photosPending);
     const trailer = dropsTrailer(draft);
     if (trailer && !draft.location_id) return setError(UI_GATE.placeRequired);
-    const body = entryBody(draft, serverNow());
+    // A recognised trailer is sent as its record spells it (`r4136fvr` typed → `R-4136-FVR`).
+    const body = entryBody(known ? { ...draft, trailer_id: known.trailer_id } : draft, serverNow());
     // The shared schema judges the form as the server will, so a mistake is shown before any request.
     const parsed = gateEntrySchema.safeParse(body);
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? UI_GATE.enterError);

@@ -211,7 +211,7 @@ describe('an entry at the gate', () => {
       driver_name: 'Luis Pardo',
       appointment_at: null,
       trailer: {
-        trailer_id: 'R4136FVR',
+        trailer_id: 'R-4136-FVR',
         kind: 'frigorifico',
         load_state: 'cargado',
         seal: 'S-200',
