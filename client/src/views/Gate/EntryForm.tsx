@@ -229,7 +229,7 @@ export function EntryForm() {
           {!searching &&
             !known &&
             close.map((t) => (
-              <Choice key={t.trailer_id} pressed={false} onClick={() => set('trailer_id', t.trailer_id)}>
+              <Choice key={t.trailer_id} onClick={() => set('trailer_id', t.trailer_id)}>
                 {UI_GATE.knownSpelling(t.trailer_id)}
               </Choice>
             ))}
@@ -253,7 +253,7 @@ export function EntryForm() {
               className="flex flex-wrap gap-2 sm:col-span-2"
             >
               {carrierOptions.map((name) => (
-                <Choice key={name} pressed={false} onClick={() => set('carrier', name)}>
+                <Choice key={name} onClick={() => set('carrier', name)}>
                   {name}
                 </Choice>
               ))}

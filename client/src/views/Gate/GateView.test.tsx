@@ -234,6 +234,22 @@ describe('an entry at the gate', () => {
     expect(screen.getByLabelText<HTMLInputElement>(UI_GATE.trailerPlate).value).toBe('');
   });
 
+  it('offers the known spellings of a partial plate, and a tap takes one', async () => {
+    const user = await renderGate();
+    await user.type(screen.getByLabelText(UI_GATE.trailerPlate), 'r 4136');
+    const offer = await screen.findByRole(
+      'button',
+      { name: UI_GATE.knownSpelling('R-4136-FVR') },
+      { timeout: 2000 },
+    );
+    expect(screen.getByRole('button', { name: UI_GATE.knownSpelling('R-4136-FVX') })).toBeTruthy();
+    const asked = new URL(String(calls('/trailers', 'GET').at(-1)![0]), 'http://localhost');
+    expect(asked.searchParams.get('q')).toBe('R 4136');
+    await user.click(offer);
+    expect(screen.getByLabelText<HTMLInputElement>(UI_GATE.trailerPlate).value).toBe('R-4136-FVR');
+    expect(await screen.findByText(UI_GATE.knownTrailer('R-4136-FVR'), {}, { timeout: 2000 })).toBeTruthy();
+  });
+
   it('sends a removed photo no more, and a truck without a trailer without one', async () => {
     const user = await renderGate();
     await user.type(screen.getByLabelText(UI_GATE.truckPlate), '9999XYZ');

@@ -65,13 +65,13 @@ export function BigText({ label, hint, value, onChange, plate = false, className
   );
 }
 
-/** A 48 px toggle of a choice group (pressed = chosen). */
+/** A 48 px toggle of a choice group (pressed = chosen); without `pressed`, a plain 48 px button. */
 export function Choice({
   pressed,
   tone = 'blue',
   className,
   ...rest
-}: ButtonHTMLAttributes<HTMLButtonElement> & { pressed: boolean; tone?: 'blue' | 'green' | 'red' }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & { pressed?: boolean; tone?: 'blue' | 'green' | 'red' }) {
   const on = {
     blue: 'bg-blue-600 text-white',
     green: 'bg-emerald-600 text-white',
