@@ -133,6 +133,7 @@ export type TrailerEventKind = (typeof TRAILER_EVENT_KINDS)[number];
 export const VIEWS = [
   'dashboard',
   'yard',
+  'gate',
   'searcher',
   'timecontrol',
   'reports',

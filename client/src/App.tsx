@@ -6,6 +6,8 @@ import { Spinner } from './components/Spinner';
 import { can } from './permissions';
 import { useSession } from './stores/session';
 import { DashboardPage } from './views/Dashboard/DashboardPage';
+import { ShellOnView } from './views/Dashboard/ShellOnView';
+import { GATE_PATH } from './views/Gate/path';
 import { WALL_PATH } from './views/Wall/path';
 import { PATIO_PATH } from './views/Yard/path';
 import { PatioPage } from './views/Yard/PatioPage';
@@ -15,7 +17,7 @@ const WallScreen = lazy(() => import('./views/Wall/WallScreen').then((m) => ({ d
 // a wall screen or a staff shell that is already signed in never needs them (initial JavaScript budget).
 const LoginPage = lazy(() => import('./views/Login/LoginPage').then((m) => ({ default: m.LoginPage })));
 /** The staff-only pages a login sent from returns to; any other login lands on the dashboard. */
-const STAFF_PAGES = [WALL_PATH, PATIO_PATH];
+const STAFF_PAGES = [WALL_PATH, PATIO_PATH, GATE_PATH];
 const afterLogin = (state: unknown): string => {
   const from = (state as { from?: unknown } | null)?.from;
   return STAFF_PAGES.find((path) => path === from) ?? '/dashboard';
@@ -23,10 +25,10 @@ const afterLogin = (state: unknown): string => {
 
 /**
  * SPEC §2 routes: / → /dashboard or /login; /login → /dashboard when logged in; /dashboard → /login
- * when not; /pantalla (CONTRACT §15) is the staff wall screen and /patio (CONTRACT §17) the staff shell
- * on the Patio: a login either sent returns to it. A stored session is validated first (GET
- * /dashboard/stats); the guards follow the session store, so a session that ends anywhere (logout,
- * 401/403, revocation) lands on /login by itself.
+ * when not; /pantalla (CONTRACT §15) is the staff wall screen, /patio (CONTRACT §17) the staff shell on
+ * the Patio and /porteria (CONTRACT §19) the staff shell on the Portería: a login any of them sent
+ * returns to it. A stored session is validated first (GET /dashboard/stats); the guards follow the
+ * session store, so a session that ends anywhere (logout, 401/403, revocation) lands on /login by itself.
  */
 export function App() {
   const status = useSession((s) => s.status);
@@ -73,6 +75,7 @@ export function App() {
         )}
       />
       <Route path={PATIO_PATH} element={staffOnly(PATIO_PATH, <PatioPage />)} />
+      <Route path={GATE_PATH} element={staffOnly(GATE_PATH, <ShellOnView view="gate" />)} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ERR } from '@shared/labels';
 import { api, ApiError, errorText, filenameFromDisposition } from './api';
 import { json, mockFetch } from './test/http';
+import { clearStoredSession, storeToken } from './storage';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -116,5 +117,23 @@ describe('downloads', () => {
       status: 400,
       detail: ERR.bothDates,
     });
+  });
+});
+
+describe('uploads (a gate photo, CONTRACT §19)', () => {
+  it('posts the FormData as it is: multipart with the token, no JSON content type', async () => {
+    storeToken('tok');
+    const fetchMock = mockFetch(() => json(201, { id: 'p-1' }));
+    const form = new FormData();
+    form.append('photo', new File([new Uint8Array([0xff, 0xd8])], 'f.jpg', { type: 'image/jpeg' }));
+    await expect(api.upload('/gate/photos', form)).resolves.toEqual({ id: 'p-1' });
+    const init = fetchMock.mock.calls[0][1]!;
+    expect(init.method).toBe('POST');
+    expect(init.body).toBe(form);
+    const headers = init.headers as Record<string, string>;
+    expect(headers['Content-Type']).toBeUndefined();
+    expect(headers.Accept).toBe('application/json');
+    expect(headers.Authorization).toBe('Bearer tok');
+    clearStoredSession();
   });
 });

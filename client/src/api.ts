@@ -82,13 +82,15 @@ async function send(
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   const token = opts.token ?? getStoredToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A FormData body (a photo) goes as multipart: the browser writes its Content-Type with the boundary.
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
     res = await fetch(url(path, query), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       signal: opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined,
     });
   } catch {
@@ -162,6 +164,8 @@ export const api = {
   put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body),
   /** A DELETE may carry a JSON body (a punch correction's reason, CONTRACT §15). */
   del: <T>(path: string, body?: unknown) => request<T>('DELETE', path, body),
+  /** POST of a multipart form (a gate photo, CONTRACT §19). */
+  upload: <T>(path: string, form: FormData) => request<T>('POST', path, form),
   download,
 };
 

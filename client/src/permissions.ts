@@ -10,6 +10,7 @@ const ADMIN: readonly Role[] = ['admin'];
 export const VIEW_ROLES: Record<View, readonly Role[]> = {
   dashboard: STAFF,
   yard: STAFF, // CONTRACT §17: the Patio map, also at /patio
+  gate: STAFF, // CONTRACT §19: the Portería, also at /porteria
   searcher: STAFF,
   timecontrol: SUPERVISORS,
   reports: SUPERVISORS,

@@ -82,6 +82,7 @@ export const USER_STATUS = { pending: 'Pendiente', online: 'En línea', offline:
 export const VIEW_LABELS: Record<View, string> = {
   dashboard: 'Dashboard',
   yard: 'Patio',
+  gate: 'Portería',
   searcher: 'Buscador',
   timecontrol: 'Control Conductores',
   reports: 'Informes',

@@ -41,3 +41,21 @@ export class FakeSocket {
     return token;
   }
 }
+
+/**
+ * client/src/socket.ts's hooks standing still, for `vi.mock('../../socket', …)`: a view loads once at mount,
+ * never polls, and the handlers it subscribes are kept in `handlers` (when given) for the test to fire.
+ */
+export async function stillSocketHooks(handlers?: Map<string, (payload: unknown) => void>) {
+  const { useEffect, useRef } = await import('react');
+  return {
+    useResync: (load: () => void) => {
+      const ref = useRef(load);
+      useEffect(() => void ref.current(), []);
+    },
+    usePollingFallback: () => {},
+    useSocketEvent: (event: string, handler: (payload: unknown) => void) => {
+      handlers?.set(event, handler);
+    },
+  };
+}

@@ -4,6 +4,7 @@ import { lazy, type ComponentType } from 'react';
 import {
   ChartColumn,
   Clock,
+  DoorOpen,
   FileText,
   House,
   Map as MapIcon,
@@ -21,6 +22,7 @@ import { BoardView } from '../Board/BoardView';
 export const VIEW_COMPONENTS: Record<View, ComponentType> = {
   dashboard: BoardView,
   yard: lazy(() => import('../Yard/YardView').then((m) => ({ default: m.YardView }))),
+  gate: lazy(() => import('../Gate/GateView').then((m) => ({ default: m.GateView }))),
   searcher: lazy(() => import('../Searcher/SearcherView').then((m) => ({ default: m.SearcherView }))),
   timecontrol: lazy(() =>
     import('../TimeControl/TimeControlView').then((m) => ({ default: m.TimeControlView })),
@@ -37,6 +39,7 @@ export const VIEW_COMPONENTS: Record<View, ComponentType> = {
 export const VIEW_ICONS: Record<View, LucideIcon> = {
   dashboard: House,
   yard: MapIcon,
+  gate: DoorOpen,
   searcher: Search,
   timecontrol: Clock,
   reports: FileText,

@@ -19,17 +19,7 @@ import { YardView } from './YardView';
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
 // The socket stands still in jsdom: the view loads once at mount.
-vi.mock('../../socket', async () => {
-  const { useEffect, useRef } = await import('react');
-  return {
-    useResync: (load: () => void) => {
-      const ref = useRef(load);
-      useEffect(() => void ref.current(), []);
-    },
-    usePollingFallback: () => {},
-    useSocketEvent: () => {},
-  };
-});
+vi.mock('../../socket', () => import('../../test/socket').then((m) => m.stillSocketHooks()));
 
 const HOUR = 3_600_000;
 const hoursAgo = (h: number) => new Date(Date.now() - h * HOUR).toISOString();
