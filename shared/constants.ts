@@ -127,3 +127,14 @@ export const REEFER_SETPOINT_C = { min: -40, max: 40 } as const;
 export const TRAILER_SEARCH_MAX = 20;
 /** GET /trailers/{id}: its last moves. */
 export const TRAILER_MOVES_MAX = 20;
+
+/**
+ * CONTRACT §19 waiting times (Spain's 1-hour rule for loading and unloading, RDL 3/2022): an open visit's
+ * wait is amber past an hour and red past two.
+ */
+export const GATE_WAIT_AMBER_S = 60 * 60;
+export const GATE_WAIT_RED_S = 2 * 60 * 60;
+/** GET /gate/suggestions: at most this many places. */
+export const GATE_SUGGESTIONS_MAX = 10;
+/** POST /gate/exits: a trailer whose latest move ended at a `puerta` this recently is accepted as picked. */
+export const GATE_PICKED_AT_GATE_MS = 12 * 60 * 60 * 1000;

@@ -3,6 +3,7 @@ import type { RevokeReason } from './enums';
 import type {
   AdminUser,
   DashboardStats,
+  GateVisit,
   Notification,
   OnlineDriver,
   RankingEntry,
@@ -28,6 +29,7 @@ export const EV = {
   sessionRevoked: 'session:revoked',
   yardChanged: 'yard:changed',
   trailerChanged: 'trailer:changed',
+  gateChanged: 'gate:changed',
 } as const;
 
 export interface ServerToClientEvents {
@@ -50,6 +52,8 @@ export interface ServerToClientEvents {
   'yard:changed': (p: { location_ids: string[] }) => void;
   /** CONTRACT §19/§24: a trailer's record as it stands now (to staff). */
   'trailer:changed': (p: { trailer: Trailer }) => void;
+  /** CONTRACT §19/§24: a gate visit opened or closed, as it stands now (to staff). */
+  'gate:changed': (p: { visit: GateVisit }) => void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -44,3 +44,9 @@ export function plateMatch(query: string, plate: string): boolean {
   const q = plateKey(query);
   return q !== '' && plateKey(plate).includes(q);
 }
+/**
+ * The key carriers are grouped by (CONTRACT §19): NFKC, upper case, accents away, inner spaces collapsed,
+ * so `Transportes García`, `TRANSPORTES GARCIA` and `transportes  garcía` are one carrier.
+ */
+export const carrierKey = (s: string): string =>
+  identityKey(s).normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC').toUpperCase().replace(/\s+/g, ' ');

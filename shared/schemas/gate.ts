@@ -1,9 +1,15 @@
 // The gate's inspection and photos (CONTRACT §19 "Inspection" and "Photos", §24): the checklist, the
 // inspection an entry carries, the damage it marks, and the photo limits both sides apply.
 import { z } from 'zod';
-import { DESCRIPTION_MAX } from '../constants';
-import { cleanText } from '../text';
-import { GATE_PHOTO_ERR, INSPECTION_INPUT, INSPECTION_ITEM_LABELS } from '../labels/gate';
+import { DESCRIPTION_MAX, REEFER_SETPOINT_C, TEXT_MAX } from '../constants';
+import { LOAD_STATES, TRAILER_KINDS } from '../enums';
+import { cleanText, identityKey } from '../text';
+import { GATE_INPUT, GATE_PHOTO_ERR, INSPECTION_INPUT, INSPECTION_ITEM_LABELS } from '../labels/gate';
+import { TRAILER_INPUT } from '../labels/trailers';
+import { daySchema, idSchema, queryBool } from './common';
+import { requiredText } from './tasks';
+import type { Trailer } from './trailers';
+import type { Location } from './yard';
 
 /** The checklist, in its order (CONTRACT §19). Names: INSPECTION_ITEM_LABELS. */
 export const INSPECTION_CODES = [
@@ -104,4 +110,118 @@ export function inspectionDamage(inspection: Pick<Inspection, 'items'>): Inspect
     damaged: true,
     note: note.length > DAMAGE_NOTE_MAX ? `${note.slice(0, DAMAGE_NOTE_MAX - 1)}…` : note,
   };
+}
+
+// ---- Gate visits (CONTRACT §19 "Gate visits", §24) ----------------------------------------------------
+
+/** An optional one-line text of a visit (§24: at most 120 characters): cleaned, empty or absent → null. */
+const optionalText = (label: string, clean: (s: string) => string = cleanText) =>
+  z
+    .string({ error: GATE_INPUT.notText(label) })
+    .overwrite(clean)
+    .max(TEXT_MAX, TRAILER_INPUT.tooLong(label, TEXT_MAX))
+    .nullish()
+    .transform((v) => v || null);
+
+/** A plate (truck or trailer): kept as its identity key (NFKC, upper-cased), as tasks keep theirs (§5). */
+const plate = (label: string) => requiredText(label, identityKey);
+
+/** The trailer a truck drops at the gate, placed at `location_id` from the moment it enters. */
+const entryTrailerSchema = z.object({
+  trailer_id: plate('El remolque'),
+  kind: z.enum(TRAILER_KINDS, { error: TRAILER_INPUT.kindInvalid }).optional(),
+  load_state: z.enum(LOAD_STATES, { error: TRAILER_INPUT.loadStateInvalid }),
+  seal: optionalText('El precinto'),
+  reference: optionalText('La referencia'),
+  adr: z.boolean({ error: GATE_INPUT.adrInvalid }).optional(),
+  reefer_setpoint_c: z
+    .number({ error: TRAILER_INPUT.setpointInvalid(REEFER_SETPOINT_C.min, REEFER_SETPOINT_C.max) })
+    .min(REEFER_SETPOINT_C.min, TRAILER_INPUT.setpointInvalid(REEFER_SETPOINT_C.min, REEFER_SETPOINT_C.max))
+    .max(REEFER_SETPOINT_C.max, TRAILER_INPUT.setpointInvalid(REEFER_SETPOINT_C.min, REEFER_SETPOINT_C.max))
+    .nullish(),
+  location_id: idSchema,
+  inspection: inspectionSchema.optional(),
+});
+
+/** POST /gate/entries: a truck enters; with a trailer, the trailer is put at its place at once. */
+export const gateEntrySchema = z.object({
+  truck_plate: plate('El camión'),
+  carrier: requiredText('El transportista'),
+  driver_name: optionalText('El nombre del conductor'),
+  /** The agreed time (ISO): the wait counts from it when it is later than the arrival (§19). */
+  appointment_at: z.iso
+    .datetime({ offset: true, error: GATE_INPUT.appointmentInvalid })
+    .nullish()
+    .transform((v) => v ?? null),
+  trailer: entryTrailerSchema.optional(),
+});
+export type GateEntryInput = z.input<typeof gateEntrySchema>;
+export type GateEntryData = z.output<typeof gateEntrySchema>;
+
+/** POST /gate/exits: the truck leaves, with the trailer it picks (taken out from wherever it stands). */
+export const gateExitSchema = z.object({
+  visit_id: idSchema,
+  trailer: z
+    .object({
+      trailer_id: plate('El remolque'),
+      seal: optionalText('El precinto'),
+    })
+    .optional(),
+});
+export type GateExitInput = z.input<typeof gateExitSchema>;
+export type GateExitData = z.output<typeof gateExitSchema>;
+
+/** GET /gate/visits: the open ones (`open=true`) or those of a Madrid day (`date=YYYY-MM-DD`). */
+export const gateVisitsQuerySchema = z
+  .object({ open: queryBool.optional(), date: daySchema.optional() })
+  .refine((q) => (q.open === true) !== (q.date !== undefined), GATE_INPUT.visitsQuery);
+export type GateVisitsQuery = z.output<typeof gateVisitsQuerySchema>;
+
+/** GET /gate/suggestions: where a trailer of this load state and kind should go (absent → unknown, other). */
+export const gateSuggestionsQuerySchema = z.object({
+  load_state: z.enum(LOAD_STATES, { error: TRAILER_INPUT.loadStateInvalid }).default('desconocido'),
+  kind: z.enum(TRAILER_KINDS, { error: TRAILER_INPUT.kindInvalid }).default('otro'),
+});
+export type GateSuggestionsQuery = z.output<typeof gateSuggestionsQuerySchema>;
+
+/** One truck's stay (CONTRACT §19). Times are ISO; `stay_s` ticks while open, `wait_s` is §19's wait. */
+export interface GateVisit {
+  id: string;
+  truck_plate: string;
+  carrier: string;
+  driver_name: string | null;
+  appointment_at: string | null;
+  entered_at: string;
+  exited_at: string | null;
+  stay_s: number;
+  wait_s: number;
+  dropped_trailer_id: string | null;
+  picked_trailer_id: string | null;
+  entry_seal: string | null;
+  exit_seal: string | null;
+  /** The exit's seal differs from the picked trailer's recorded one (kept, and flagged). */
+  seal_mismatch: boolean;
+}
+
+/** POST /gate/entries → 201. `trailer` is the dropped trailer's record, null when none was dropped. */
+export interface GateEntryResult {
+  visit: GateVisit;
+  trailer: Trailer | null;
+}
+
+/** POST /gate/exits → 200. */
+export interface GateExitResult {
+  visit: GateVisit;
+}
+
+/** GET /gate/visits. */
+export interface GateVisitList {
+  visits: GateVisit[];
+}
+
+/** GET /gate/suggestions → up to GATE_SUGGESTIONS_MAX of these, best first. */
+export interface GateSuggestion {
+  location: Pick<Location, 'id' | 'code' | 'name' | 'kind' | 'zone'>;
+  /** Room left at the place now. */
+  free: number;
 }

@@ -9,7 +9,7 @@ import { clientTimeSchema } from './offline';
 
 // Free text is cleaned first (CONTRACT §14: NFC, no control or format characters, trimmed), so the
 // non-empty and length rules judge what is stored: an origin of zero-width spaces alone is empty.
-const requiredText = (label: string, clean: (s: string) => string = cleanText) =>
+export const requiredText = (label: string, clean: (s: string) => string = cleanText) =>
   z
     .string({ error: `${label} es obligatorio` })
     .overwrite(clean)
