@@ -75,7 +75,7 @@ export type DeficiencyReason = (typeof DEFICIENCY_REASONS)[number];
 export const HEALTH_STATUSES = ['healthy', 'warning', 'error'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
-export const LOG_TYPES = ['auth', 'task', 'user', 'timeclock', 'system'] as const;
+export const LOG_TYPES = ['auth', 'task', 'user', 'timeclock', 'system', 'gate'] as const;
 export type LogType = (typeof LOG_TYPES)[number];
 
 export const REVOKE_REASONS = [

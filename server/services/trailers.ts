@@ -16,6 +16,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { loadTaskById, queryTasks } from '../presenters/tasks';
 import { logActivity, type Actor } from './activity';
 import { ensureRoom, placeTrailer } from './yard';
+import { visitsOfTrailer } from './gate';
 import { record } from '../changes/commit';
 
 const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
@@ -150,7 +151,7 @@ export async function searchTrailers(q: string | undefined): Promise<Trailer[]> 
   return rows.map((r) => presentTrailer(r.trailer, r.place));
 }
 
-/** GET /trailers/{trailer_id}: the record, its open task, its last completed moves; visits come with the gate. */
+/** GET /trailers/{trailer_id}: the record, its open task, its last completed moves, its last gate visits. */
 export async function trailerDetail(trailerId: string): Promise<TrailerDetail> {
   const key = plateKey(trailerId);
   const [row] = await selectTrailers().where(eq(trailers.trailerKey, key));
@@ -168,14 +169,14 @@ export async function trailerDetail(trailerId: string): Promise<TrailerDetail> {
     trailer: presentTrailer(row.trailer, row.place),
     open_task: open ? ((await loadTaskById(open.id)) ?? null) : null,
     moves,
-    visits: [],
+    visits: await visitsOfTrailer(key),
   };
 }
 
 // ---- writing ---------------------------------------------------------------------------------------------
 
 /** The record of a trailer named by a staff write: created if new (with this spelling), locked. */
-async function lockRecord(trailerId: string): Promise<TrailerRow> {
+export async function lockRecord(trailerId: string): Promise<TrailerRow> {
   const key = plateKey(trailerId);
   const at = now();
   await db
@@ -279,4 +280,18 @@ export async function updateTrailer(
     },
     { shownWriter: true },
   );
+}
+
+// ---- damage ----------------------------------------------------------------------------------------------
+
+/**
+ * Marks the trailer damaged with this note (a failed inspection item at the gate, a `Remolque dañado`
+ * return, staff), inside the caller's transaction, which holds the record's lock.
+ */
+export async function markDamaged(key: string, note: string, _actor: Actor | null): Promise<void> {
+  await db
+    .update(trailers)
+    .set({ damaged: true, damageNote: note, version: sql`${trailers.version} + 1`, updatedAt: now() })
+    .where(eq(trailers.trailerKey, key));
+  record((changes) => changes.trailerChanged(key));
 }

@@ -7,6 +7,7 @@ import { TRAILER_INPUT } from '../labels/trailers';
 import { idSchema } from './common';
 import type { Location } from './yard';
 import type { Task } from './tasks';
+import type { GateVisit } from './gate';
 
 /** A trailer named in a path: as typed (its plate key finds it). */
 export const trailerIdParams = z.object({
@@ -95,8 +96,8 @@ export interface TrailerDetail {
   trailer: Trailer;
   open_task: Task | null;
   moves: Task[];
-  /** The gate's visits (CONTRACT §19): empty until the gate is built. */
-  visits: unknown[];
+  /** Its last gate visits (CONTRACT §19: it entered or left with them), newest first. */
+  visits: GateVisit[];
 }
 
 export interface TrailerList {
