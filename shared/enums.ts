@@ -130,6 +130,10 @@ export type LoadState = (typeof LOAD_STATES)[number];
 export const TRAILER_EVENT_KINDS = ['entry', 'exit', 'correction', 'leave'] as const;
 export type TrailerEventKind = (typeof TRAILER_EVENT_KINDS)[number];
 
+/** CONTRACT §19 "Damage": who put a task on hold (clearing a trailer's damage releases only `damage`). */
+export const HOLD_SOURCES = ['staff', 'damage'] as const;
+export type HoldSource = (typeof HOLD_SOURCES)[number];
+
 export const VIEWS = [
   'dashboard',
   'yard',

@@ -11,6 +11,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import type {
+  HoldSource,
   ClockType,
   LoadState,
   LocationKind,
@@ -94,6 +95,8 @@ export const tasks = sqliteTable(
     /** On hold (CONTRACT §15): never auto-assigned nor claimable until staff release it. */
     onHold: integer('on_hold', { mode: 'boolean' }).notNull().default(false),
     holdReason: text('hold_reason'),
+    /** CONTRACT §19 "Damage": who held it (null when not held); clearing a damage releases only `damage`. */
+    holdSource: text('hold_source').$type<HoldSource>(),
     /** The latest driver return's reason, kept until the task is completed (the driver's card shows it). */
     lastReturnReason: text('last_return_reason'),
     /** CONTRACT §17: the catalogue places origin and destination stand for; null for free text. */

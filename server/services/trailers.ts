@@ -17,6 +17,8 @@ import { loadTaskById, queryTasks } from '../presenters/tasks';
 import { logActivity, type Actor } from './activity';
 import { ensureRoom, placeTrailer } from './yard';
 import { visitsOfTrailer } from './gate';
+import { change } from '../tasks/change';
+import { damageTrailerTasks, releaseDamageHolds } from '../tasks/commands/damage';
 import { record } from '../changes/commit';
 
 const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
@@ -285,13 +287,50 @@ export async function updateTrailer(
 // ---- damage ----------------------------------------------------------------------------------------------
 
 /**
- * Marks the trailer damaged with this note (a failed inspection item at the gate, a `Remolque dañado`
- * return, staff), inside the caller's transaction, which holds the record's lock.
+ * Marks the trailer damaged with this note (a failed inspection item at the gate, staff) and holds its pool
+ * tasks (tasks/commands/damage.ts), inside the caller's transaction, which holds the record's lock.
  */
-export async function markDamaged(key: string, note: string, _actor: Actor | null): Promise<void> {
-  await db
-    .update(trailers)
-    .set({ damaged: true, damageNote: note, version: sql`${trailers.version} + 1`, updatedAt: now() })
-    .where(eq(trailers.trailerKey, key));
-  record((changes) => changes.trailerChanged(key));
+export async function markDamaged(key: string, note: string, actor: Actor | null): Promise<void> {
+  await change((fx) => damageTrailerTasks(key, note, actor, fx));
+}
+
+/** POST /trailers/{trailer_id}/damage: staff mark it damaged (a record is made for a trailer never seen). */
+export async function damageTrailer(trailerId: string, note: string, actor: Actor): Promise<Trailer> {
+  return change(async () => {
+    const row = await lockRecord(trailerId);
+    await markDamaged(row.trailerKey, note, actor);
+    await logActivity(
+      'task',
+      actor,
+      TRAILER_LOG.damaged.action,
+      TRAILER_LOG.damaged.details(row.trailerId, note),
+    );
+    return (await loadTrailers([row.trailerKey])).get(row.trailerKey)!;
+  });
+}
+
+/**
+ * POST /trailers/{trailer_id}/clear-damage: staff clear it; only the holds its damage made are released
+ * (staff's holds, a `Remolque dañado` return's included, stay). Unknown → 404; not damaged → 409.
+ */
+export async function clearDamage(trailerId: string, note: string, actor: Actor): Promise<Trailer> {
+  const key = plateKey(trailerId);
+  return change(async (fx) => {
+    const [row] = await forUpdate(db.select().from(trailers).where(eq(trailers.trailerKey, key)));
+    if (!row) throw notFound(TRAILER_ERR.notFound);
+    if (!row.damaged) throw conflict(TRAILER_ERR.notDamaged(row.trailerId));
+    await db
+      .update(trailers)
+      .set({ damaged: false, damageNote: null, version: row.version + 1, updatedAt: fx.at })
+      .where(eq(trailers.trailerKey, key));
+    fx.trailerChanged(key);
+    await releaseDamageHolds(key, actor, fx);
+    await logActivity(
+      'task',
+      actor,
+      TRAILER_LOG.damageCleared.action,
+      TRAILER_LOG.damageCleared.details(row.trailerId, note),
+    );
+    return (await loadTrailers([key])).get(key)!;
+  });
 }

@@ -70,6 +70,16 @@ export const trailerPositionSchema = z.object({
 });
 export type TrailerPositionInput = z.input<typeof trailerPositionSchema>;
 
+/** POST /trailers/{trailer_id}/damage and …/clear-damage: `{note}`, required (CONTRACT §19, §24 ≤ 1000). */
+export const trailerDamageSchema = z.object({
+  note: z
+    .string({ error: TRAILER_INPUT.noteRequired })
+    .overwrite(cleanMultiline)
+    .min(1, TRAILER_INPUT.noteRequired)
+    .max(TRAILER_NOTES_MAX, TRAILER_INPUT.tooLong('La nota', TRAILER_NOTES_MAX)),
+});
+export type TrailerDamageInput = z.input<typeof trailerDamageSchema>;
+
 /** A trailer's record (CONTRACT §19). `location` is where it stands now, null when not in the yard. */
 export interface Trailer {
   trailer_id: string;

@@ -153,6 +153,8 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['POST /yard/trailers/{id}/leave (not there: 404)', () => ({ method: 'post', path: `/api/yard/trailers/${newTrailer()}/leave` }),                                   401, 401, 401, 401, 401, 403, 404, 404, 404],
   ['POST /gate/photos (no file: 400)',                () => ({ method: 'post', path: '/api/gate/photos', body: {} }),                                                   401, 401, 401, 401, 401, 400, 400, 400, 400],
   ['GET /gate/photos/{id} (unknown: 404)',            () => ({ method: 'get', path: `/api/gate/photos/${crypto.randomUUID()}` }),                                    401, 401, 401, 401, 401, 403, 404, 404, 404],
+  ['POST /trailers/{id}/damage',                     () => ({ method: 'post', path: `/api/trailers/${newTrailer()}/damage`, body: { note: 'Lona rota' } }),           401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['POST /trailers/{id}/clear-damage (unknown: 404)', () => ({ method: 'post', path: `/api/trailers/${newTrailer()}/clear-damage`, body: { note: 'Reparado' } }),   401, 401, 401, 401, 401, 403, 404, 404, 404],
   // CONTRACT §24: the gate is staff's.
   ['POST /gate/entries (a truck alone)',             () => ({ method: 'post', path: '/api/gate/entries', body: { truck_plate: newTrailer(), carrier: 'Trans' } }), 401, 401, 401, 401, 401, 403, 201, 201, 201],
   ['POST /gate/exits (unknown visit: 404)',          () => ({ method: 'post', path: '/api/gate/exits', body: { visit_id: crypto.randomUUID() } }),                    401, 401, 401, 401, 401, 403, 404, 404, 404],

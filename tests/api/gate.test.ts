@@ -9,7 +9,6 @@ import type {
   GateEntryResult,
   GateSuggestion,
   GateVisit,
-  Location,
   Task,
   TrailerDetail,
   YardLocation,
@@ -17,6 +16,7 @@ import type {
 import { GATE_ERR, GATE_PHOTO_ERR } from '@shared/labels';
 import { activityLog, gatePhotos, gateVisits, trailerEvents } from '../../server/db/tables';
 import { advanceClock, db, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+import { makePlace } from '../helpers/places';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let manager: TestUser;
@@ -29,14 +29,8 @@ beforeEach(async () => {
 
 const HOUR = 60 * 60 * 1000;
 
-async function place(code: string, name: string, kind = 'campa', capacity = 1): Promise<Location> {
-  const res = await api()
-    .post('/api/admin/locations')
-    .set(manager.auth)
-    .send({ code, name, kind, zone: 'Campa A', capacity, x: 0, y: 0 });
-  expect(res.status, res.text).toBe(201);
-  return res.body as Location;
-}
+const place = (code: string, name: string, kind = 'campa', capacity = 1) =>
+  makePlace(api, manager, code, name, kind, capacity);
 
 const enter = (body: Record<string, unknown>, who: TestUser = gestor) =>
   api().post('/api/gate/entries').set(who.auth).send(body);
