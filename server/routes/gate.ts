@@ -5,12 +5,16 @@ import {
   gateExitSchema,
   gateSuggestionsQuerySchema,
   gateVisitsQuerySchema,
+  truckStaysQuerySchema,
   type GateExitResult,
   type GateVisitList,
 } from '@shared/schemas';
 import { currentUser, requireAuth } from '../http/auth';
 import { parseBody, parseQuery } from '../http/validate';
-import { enterGate, exitGate, listVisits, suggestPlaces } from '../services/gate';
+import { TRUCK_STAYS_EXCEL } from '@shared/labels';
+import { truckStaysWorkbook } from '../excel/truck-stays';
+import { sendWorkbook } from '../excel/workbook';
+import { enterGate, exitGate, listVisits, suggestPlaces, truckStays } from '../services/gate';
 
 export const gateRoutes = Router();
 const read = requireAuth('gate:read');
@@ -31,4 +35,14 @@ gateRoutes.get('/gate/visits', read, async (req, res) => {
 
 gateRoutes.get('/gate/suggestions', read, async (req, res) => {
   res.json(await suggestPlaces(parseQuery(gateSuggestionsQuerySchema, req)));
+});
+
+// CONTRACT §19 "Waiting times", §24: admin and manager.
+gateRoutes.get('/admin/reports/truck-stays', requireAuth('reports:read'), async (req, res) => {
+  res.json(await truckStays(parseQuery(truckStaysQuerySchema, req)));
+});
+
+gateRoutes.get('/admin/reports/truck-stays/export-excel', requireAuth('reports:read'), async (req, res) => {
+  const q = parseQuery(truckStaysQuerySchema, req);
+  await sendWorkbook(res, await truckStaysWorkbook(q), TRUCK_STAYS_EXCEL.fileName(q.from, q.to));
 });

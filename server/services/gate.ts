@@ -11,12 +11,19 @@ import type {
   GateSuggestionsQuery,
   GateVisit,
   GateVisitsQuery,
+  TruckStaysQuery,
+  TruckStaysReport,
 } from '@shared/schemas';
 import { inspectionDamage } from '@shared/schemas';
 import type { LocationKind, TaskStatus } from '@shared/enums';
-import { GATE_PICKED_AT_GATE_MS, GATE_SUGGESTIONS_MAX, TRAILER_VISITS_MAX } from '@shared/constants';
+import {
+  GATE_PICKED_AT_GATE_MS,
+  GATE_SUGGESTIONS_MAX,
+  GATE_WAIT_AMBER_S,
+  TRAILER_VISITS_MAX,
+} from '@shared/constants';
 import { GATE_ERR, GATE_LOG } from '@shared/labels';
-import { stayS, waitS } from '@shared/gate';
+import { percentile, stayS, waitS } from '@shared/gate';
 import { compareNatural } from '@shared/natural';
 import { carrierKey, identityKey, plateKey } from '@shared/text';
 import { madridDayRange } from '@shared/time';
@@ -305,4 +312,47 @@ async function droppedAtGateLately(key: string): Promise<boolean> {
     move.kind === 'puerta' &&
     nowMs() - move.completedAt.getTime() <= GATE_PICKED_AT_GATE_MS
   );
+}
+
+// ---- waiting times ---------------------------------------------------------------------------------------
+
+/**
+ * GET /admin/reports/truck-stays: the closed visits whose exit falls in the Madrid days `from`…`to`, per
+ * carrier (grouped by carrierKey(), named by the first spelling seen; the most visits first) with the
+ * median, p90 (nearest rank) and longest wait and how many passed 1 h; and those visits, longest first.
+ */
+export async function truckStays(q: TruckStaysQuery): Promise<TruckStaysReport> {
+  const start = madridDayRange(q.from).start;
+  const end = madridDayRange(q.to).end;
+  const rows = await db
+    .select()
+    .from(gateVisits)
+    .where(and(sql`${gateVisits.exitedAt} >= ${start}`, sql`${gateVisits.exitedAt} < ${end}`))
+    .orderBy(asc(gateVisits.exitedAt));
+  const visits = rows.map((r) => presentVisit(r));
+  const groups = new Map<string, { carrier: string; waits: number[] }>();
+  visits.forEach((v, i) => {
+    const key = rows[i]!.carrierKey;
+    const group = groups.get(key) ?? { carrier: v.carrier, waits: [] };
+    group.waits.push(v.wait_s);
+    groups.set(key, group);
+  });
+  const carriers = [...groups.values()]
+    .map(({ carrier, waits }) => {
+      const sorted = [...waits].sort((a, b) => a - b);
+      return {
+        carrier,
+        visits: sorted.length,
+        p50_s: percentile(sorted, 0.5),
+        p90_s: percentile(sorted, 0.9),
+        max_s: sorted[sorted.length - 1]!,
+        over_1h: sorted.filter((w) => w > GATE_WAIT_AMBER_S).length,
+      };
+    })
+    .sort((a, b) => b.visits - a.visits || compareNatural(a.carrier, b.carrier));
+  return {
+    period: { from: q.from, to: q.to },
+    carriers,
+    visits: visits.filter((v) => v.wait_s > GATE_WAIT_AMBER_S).sort((a, b) => b.wait_s - a.wait_s),
+  };
 }
