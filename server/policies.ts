@@ -34,6 +34,8 @@ export const POLICY = {
   'yard:leave': STAFF, // marking a trailer gone
   'gate:photos:upload': ANY, // CONTRACT §24: staff, and drivers for a damage return
   'gate:photos:read': STAFF,
+  'gate:read': STAFF, // CONTRACT §24: GET /gate/visits, /gate/suggestions
+  'gate:write': STAFF, // POST /gate/entries, /gate/exits
   'trailers:read': STAFF, // CONTRACT §24: GET /trailers, /trailers/{id}
   'trailers:write': STAFF, // PUT /trailers/{id}, …/position (…/damage, …/clear-damage)
 } as const satisfies Record<string, readonly Role[]>;

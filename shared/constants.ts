@@ -127,6 +127,8 @@ export const REEFER_SETPOINT_C = { min: -40, max: 40 } as const;
 export const TRAILER_SEARCH_MAX = 20;
 /** GET /trailers/{id}: its last moves. */
 export const TRAILER_MOVES_MAX = 20;
+/** GET /trailers/{id}: its last gate visits. */
+export const TRAILER_VISITS_MAX = 20;
 
 /**
  * CONTRACT §19 waiting times (Spain's 1-hour rule for loading and unloading, RDL 3/2022): an open visit's

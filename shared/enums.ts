@@ -75,7 +75,7 @@ export type DeficiencyReason = (typeof DEFICIENCY_REASONS)[number];
 export const HEALTH_STATUSES = ['healthy', 'warning', 'error'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
-export const LOG_TYPES = ['auth', 'task', 'user', 'timeclock', 'system'] as const;
+export const LOG_TYPES = ['auth', 'task', 'user', 'timeclock', 'system', 'gate'] as const;
 export type LogType = (typeof LOG_TYPES)[number];
 
 export const REVOKE_REASONS = [
@@ -129,6 +129,10 @@ export type LoadState = (typeof LOAD_STATES)[number];
  */
 export const TRAILER_EVENT_KINDS = ['entry', 'exit', 'correction', 'leave'] as const;
 export type TrailerEventKind = (typeof TRAILER_EVENT_KINDS)[number];
+
+/** CONTRACT §19 "Damage": who put a task on hold (clearing a trailer's damage releases only `damage`). */
+export const HOLD_SOURCES = ['staff', 'damage'] as const;
+export type HoldSource = (typeof HOLD_SOURCES)[number];
 
 export const VIEWS = [
   'dashboard',

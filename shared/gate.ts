@@ -29,6 +29,12 @@ export function waitS(visit: VisitTimes, nowMs: number): number {
   return seconds(from, endMs(visit, nowMs));
 }
 
+/** The nearest-rank percentile (0 < p ≤ 1) of ascending values; 0 for none. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+}
+
 export const WAIT_TONES = ['none', 'amber', 'red'] as const;
 export type WaitTone = (typeof WAIT_TONES)[number];
 

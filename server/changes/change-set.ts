@@ -4,7 +4,15 @@
 // pushes, the Web Push, the caches and the yard's bookkeeping. Every transaction level has its set
 // (db/index.ts; record() in ./commit.ts reaches the running one); docs/TASKS.md › The change log.
 import type { RevokeReason } from '@shared/enums';
-import type { AdminUser, Notification, PushPayload, Task, TimeclockStatus, Trailer } from '@shared/schemas';
+import type {
+  AdminUser,
+  GateVisit,
+  Notification,
+  PushPayload,
+  Task,
+  TimeclockStatus,
+  Trailer,
+} from '@shared/schemas';
 import type { TaskRow } from '../db/tables';
 import { now } from '../clock';
 import { placeOfRow, type TaskPlace } from '../tasks/visibility';
@@ -70,6 +78,10 @@ export class ChangeSet {
   readonly trailers = new Set<string>();
   /** …their records as read at the end of the transaction (processors/sockets.ts). */
   readonly loadedTrailers = new Map<string, Trailer>();
+  /** CONTRACT §19: gate visits opened or closed (ids): `gate:changed` to staff. */
+  readonly visits = new Set<string>();
+  /** …as read at the end of the transaction (processors/sockets.ts). */
+  readonly loadedVisits = new Map<string, GateVisit>();
   /** Sessions ended, in order. */
   readonly revoked: SessionsRevoked[] = [];
   /** Users, notifications, time clocks, presence: in the order recorded. */
@@ -121,6 +133,11 @@ export class ChangeSet {
     this.trailers.add(key);
   }
 
+  /** A gate visit opened or closed: by its id. */
+  visitChanged(id: string): void {
+    this.visits.add(id);
+  }
+
   /** The dashboard figures changed (counts per status, busy drivers, movements). */
   figuresChanged(): void {
     this.figures = true;
@@ -145,6 +162,7 @@ export class ChangeSet {
     for (const id of step.yardTrailers) this.yardTrailers.add(id);
     for (const id of step.settle) this.settle.add(id);
     for (const key of step.trailers) this.trailers.add(key);
+    for (const id of step.visits) this.visits.add(id);
     this.revoked.push(...step.revoked);
     this.people.push(...step.people);
   }

@@ -25,6 +25,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type {
+  HoldSource,
   ClockType,
   LoadState,
   LocationKind,
@@ -122,6 +123,8 @@ export const tasks = pgTable(
     /** On hold (CONTRACT §15): never auto-assigned nor claimable until staff release it. */
     onHold: boolean('on_hold').notNull().default(false),
     holdReason: text('hold_reason'),
+    /** CONTRACT §19 "Damage": who held it (null when not held); clearing a damage releases only `damage`. */
+    holdSource: text('hold_source').$type<HoldSource>(),
     /** The latest driver return's reason, kept until the task is completed (the driver's card shows it). */
     lastReturnReason: text('last_return_reason'),
     /** CONTRACT §17: the catalogue places origin and destination stand for; null for free text. */
@@ -479,6 +482,40 @@ export const gatePhotos = pgTable(
   ],
 );
 
+/**
+ * The gate's visits (CONTRACT §19 "Gate visits"): one truck's stay, from its entry to its exit (null while
+ * open). Plates and the carrier are kept as typed (identity key) with their folded keys beside them: the
+ * trailer's plate key (what "one trailer" means) and the carrier's key (the waiting-times report groups by it).
+ */
+export const gateVisits = pgTable(
+  'gate_visits',
+  {
+    id: text('id').primaryKey(),
+    truckPlate: text('truck_plate').notNull(),
+    carrier: text('carrier').notNull(),
+    carrierKey: text('carrier_key').notNull(),
+    driverName: text('driver_name'),
+    appointmentAt: ms('appointment_at'),
+    enteredAt: ms('entered_at').notNull(),
+    exitedAt: ms('exited_at'),
+    droppedTrailerId: text('dropped_trailer_id'),
+    droppedTrailerKey: text('dropped_trailer_key'),
+    pickedTrailerId: text('picked_trailer_id'),
+    pickedTrailerKey: text('picked_trailer_key'),
+    entrySeal: text('entry_seal'),
+    exitSeal: text('exit_seal'),
+    sealMismatch: boolean('seal_mismatch').notNull().default(false),
+    enteredBy: text('entered_by').references(() => users.id, { onDelete: 'set null' }),
+    exitedBy: text('exited_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('gate_visits_entered').on(t.enteredAt),
+    index('gate_visits_exited').on(t.exitedAt),
+    index('gate_visits_dropped').on(t.droppedTrailerKey, t.enteredAt),
+    index('gate_visits_picked').on(t.pickedTrailerKey, t.exitedAt),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type TaskRow = typeof tasks.$inferSelect;
@@ -486,3 +523,4 @@ export type NotificationRow = typeof notifications.$inferSelect;
 export type PunchRow = typeof punches.$inferSelect;
 export type LocationRow = typeof locations.$inferSelect;
 export type TrailerRow = typeof trailers.$inferSelect;
+export type GateVisitRow = typeof gateVisits.$inferSelect;

@@ -28,6 +28,7 @@ export const {
   gatePhotos,
   trailers,
   trailerEvents,
+  gateVisits,
 } = chosen;
 
 export type {
@@ -38,4 +39,5 @@ export type {
   PunchRow,
   LocationRow,
   TrailerRow,
+  GateVisitRow,
 } from './schema-pg';

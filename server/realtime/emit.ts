@@ -15,6 +15,7 @@ import type { RevokeReason } from '@shared/enums';
 import type {
   AdminUser,
   DashboardStats,
+  GateVisit,
   Notification,
   OnlineDriver,
   RankingEntry,
@@ -92,6 +93,11 @@ export function yardChanged(locationIds: readonly string[]): void {
 /** CONTRACT §19/§24: a trailer's record as it stands now, to staff. */
 export function trailerChanged(trailer: Trailer): void {
   io?.to(ROOMS.staff).emit(EV.trailerChanged, { trailer });
+}
+
+/** CONTRACT §19/§24: a gate visit as it stands now (opened or closed), to staff. */
+export function gateChanged(visit: GateVisit): void {
+  io?.to(ROOMS.staff).emit(EV.gateChanged, { visit });
 }
 
 // ---- figures --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import { systemRoutes, testClockRoutes } from './system';
 import { pushRoutes } from './push';
 import { yardRoutes } from './yard';
 import { gatePhotoRoutes } from './gate-photos';
+import { gateRoutes } from './gate';
 import { trailerRoutes } from './trailers';
 
 export const apiRoutes = Router();
@@ -31,5 +32,6 @@ apiRoutes.use(
   pushRoutes,
   yardRoutes,
   gatePhotoRoutes,
+  gateRoutes,
   trailerRoutes,
 );

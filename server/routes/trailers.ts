@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import {
   trailerIdParams,
+  trailerDamageSchema,
   trailerPositionSchema,
   trailerSearchSchema,
   updateTrailerSchema,
@@ -9,7 +10,14 @@ import {
 } from '@shared/schemas';
 import { currentUser, requireAuth } from '../http/auth';
 import { parseBody, parseQuery } from '../http/validate';
-import { positionTrailer, searchTrailers, trailerDetail, updateTrailer } from '../services/trailers';
+import {
+  clearDamage,
+  damageTrailer,
+  positionTrailer,
+  searchTrailers,
+  trailerDetail,
+  updateTrailer,
+} from '../services/trailers';
 
 export const trailerRoutes = Router();
 const read = requireAuth('trailers:read');
@@ -37,4 +45,16 @@ trailerRoutes.post('/trailers/:trailer_id/position', write, async (req, res) => 
   res.json({
     trailer: await positionTrailer(trailer_id, parseBody(trailerPositionSchema, req), currentUser(req)),
   });
+});
+
+trailerRoutes.post('/trailers/:trailer_id/damage', write, async (req, res) => {
+  const { trailer_id } = trailerIdParams.parse(req.params);
+  const { note } = parseBody(trailerDamageSchema, req);
+  res.json({ trailer: await damageTrailer(trailer_id, note, currentUser(req)) });
+});
+
+trailerRoutes.post('/trailers/:trailer_id/clear-damage', write, async (req, res) => {
+  const { trailer_id } = trailerIdParams.parse(req.params);
+  const { note } = parseBody(trailerDamageSchema, req);
+  res.json({ trailer: await clearDamage(trailer_id, note, currentUser(req)) });
 });

@@ -16,6 +16,9 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { loadTaskById, queryTasks } from '../presenters/tasks';
 import { logActivity, type Actor } from './activity';
 import { ensureRoom, placeTrailer } from './yard';
+import { visitsOfTrailer } from './gate';
+import { change } from '../tasks/change';
+import { damageTrailerTasks, releaseDamageHolds } from '../tasks/commands/damage';
 import { record } from '../changes/commit';
 
 const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
@@ -150,7 +153,7 @@ export async function searchTrailers(q: string | undefined): Promise<Trailer[]> 
   return rows.map((r) => presentTrailer(r.trailer, r.place));
 }
 
-/** GET /trailers/{trailer_id}: the record, its open task, its last completed moves; visits come with the gate. */
+/** GET /trailers/{trailer_id}: the record, its open task, its last completed moves, its last gate visits. */
 export async function trailerDetail(trailerId: string): Promise<TrailerDetail> {
   const key = plateKey(trailerId);
   const [row] = await selectTrailers().where(eq(trailers.trailerKey, key));
@@ -168,14 +171,14 @@ export async function trailerDetail(trailerId: string): Promise<TrailerDetail> {
     trailer: presentTrailer(row.trailer, row.place),
     open_task: open ? ((await loadTaskById(open.id)) ?? null) : null,
     moves,
-    visits: [],
+    visits: await visitsOfTrailer(key),
   };
 }
 
 // ---- writing ---------------------------------------------------------------------------------------------
 
 /** The record of a trailer named by a staff write: created if new (with this spelling), locked. */
-async function lockRecord(trailerId: string): Promise<TrailerRow> {
+export async function lockRecord(trailerId: string): Promise<TrailerRow> {
   const key = plateKey(trailerId);
   const at = now();
   await db
@@ -279,4 +282,55 @@ export async function updateTrailer(
     },
     { shownWriter: true },
   );
+}
+
+// ---- damage ----------------------------------------------------------------------------------------------
+
+/**
+ * Marks the trailer damaged with this note (a failed inspection item at the gate, staff) and holds its pool
+ * tasks (tasks/commands/damage.ts), inside the caller's transaction, which holds the record's lock.
+ */
+export async function markDamaged(key: string, note: string, actor: Actor | null): Promise<void> {
+  await change((fx) => damageTrailerTasks(key, note, actor, fx));
+}
+
+/** POST /trailers/{trailer_id}/damage: staff mark it damaged (a record is made for a trailer never seen). */
+export async function damageTrailer(trailerId: string, note: string, actor: Actor): Promise<Trailer> {
+  return change(async () => {
+    const row = await lockRecord(trailerId);
+    await markDamaged(row.trailerKey, note, actor);
+    await logActivity(
+      'task',
+      actor,
+      TRAILER_LOG.damaged.action,
+      TRAILER_LOG.damaged.details(row.trailerId, note),
+    );
+    return (await loadTrailers([row.trailerKey])).get(row.trailerKey)!;
+  });
+}
+
+/**
+ * POST /trailers/{trailer_id}/clear-damage: staff clear it; only the holds its damage made are released
+ * (staff's holds, a `Remolque dañado` return's included, stay). Unknown → 404; not damaged → 409.
+ */
+export async function clearDamage(trailerId: string, note: string, actor: Actor): Promise<Trailer> {
+  const key = plateKey(trailerId);
+  return change(async (fx) => {
+    const [row] = await forUpdate(db.select().from(trailers).where(eq(trailers.trailerKey, key)));
+    if (!row) throw notFound(TRAILER_ERR.notFound);
+    if (!row.damaged) throw conflict(TRAILER_ERR.notDamaged(row.trailerId));
+    await db
+      .update(trailers)
+      .set({ damaged: false, damageNote: null, version: row.version + 1, updatedAt: fx.at })
+      .where(eq(trailers.trailerKey, key));
+    fx.trailerChanged(key);
+    await releaseDamageHolds(key, actor, fx);
+    await logActivity(
+      'task',
+      actor,
+      TRAILER_LOG.damageCleared.action,
+      TRAILER_LOG.damageCleared.details(row.trailerId, note),
+    );
+    return (await loadTrailers([key])).get(key)!;
+  });
 }

@@ -139,8 +139,14 @@ export async function ensureRoom(wanted: ReadonlyMap<string, number>, except?: s
     if ((used.get(p.id) ?? 0) + wanted.get(p.id)! > p.capacity) throw conflict(YARD_ERR.locationFull(p.name));
 }
 
-/** Per place: its trailers with no open task (not booked to leave) plus the open tasks heading to it. */
-async function occupancy(ids: readonly string[], except?: string): Promise<Map<string, number>> {
+/**
+ * Per place (these, or every place with `null`): its trailers with no open task (not booked to leave) plus
+ * the open tasks heading to it.
+ */
+export async function occupancy(
+  ids: readonly string[] | null,
+  except?: string,
+): Promise<Map<string, number>> {
   const used = new Map<string, number>();
   const add = (id: string | null, n: number) => id && used.set(id, (used.get(id) ?? 0) + n);
   const staying = await db
@@ -148,7 +154,7 @@ async function occupancy(ids: readonly string[], except?: string): Promise<Map<s
     .from(trailers)
     .where(
       and(
-        inArray(trailers.locationId, ids),
+        ids ? inArray(trailers.locationId, ids) : isNotNull(trailers.locationId),
         sql`NOT EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.trailerKey} = ${trailers.trailerKey} AND ${isOpen})`,
       ),
     )
@@ -157,7 +163,13 @@ async function occupancy(ids: readonly string[], except?: string): Promise<Map<s
   const incoming = await db
     .select({ id: tasks.destinationLocationId, n: sql<number>`count(*)`.mapWith(Number) })
     .from(tasks)
-    .where(and(inArray(tasks.destinationLocationId, ids), isOpen, ...(except ? [ne(tasks.id, except)] : [])))
+    .where(
+      and(
+        ids ? inArray(tasks.destinationLocationId, ids) : isNotNull(tasks.destinationLocationId),
+        isOpen,
+        ...(except ? [ne(tasks.id, except)] : []),
+      ),
+    )
     .groupBy(tasks.destinationLocationId);
   for (const r of incoming) add(r.id, r.n);
   return used;
@@ -418,8 +430,8 @@ export async function placeTrailer(
   kind: TrailerEventKind,
   actor: Actor | null,
   note: string | null,
+  at: Date = now(),
 ): Promise<void> {
-  const at = now();
   const [was] = await db
     .select({ locationId: trailers.locationId, since: trailers.since })
     .from(trailers)

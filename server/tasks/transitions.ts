@@ -4,7 +4,7 @@
 // refuses it. The commands (./commands/) lock the task, look its move up here (decide) and hand it to
 // apply.ts, which writes all of it. What a row of the table depends on besides the key (the driver
 // named, a return's reason, an edit) comes in its Facts.
-import type { TaskEventType, TaskStatus } from '@shared/enums';
+import type { HoldSource, TaskEventType, TaskStatus } from '@shared/enums';
 import { isAutoAssigned, type ReturnReason } from '@shared/enums';
 import { ERR, TASK_LOG } from '@shared/labels';
 import type { TaskRow } from '../db/tables';
@@ -65,6 +65,8 @@ export interface Facts {
   actor: Actor | null;
   /** assign / claim: the driver given the task. */
   driver?: Actor;
+  /** hold: who holds it (default staff; a damaged trailer's hold is `damage`, CONTRACT §19). */
+  holdSource?: HoldSource;
   /** return: the driver's reason; hold: the reason given (undefined: none said). */
   reason?: string | null;
   /** complete / return: when it happened (an offline action's client_time, CONTRACT §16), else `at`. */
@@ -124,7 +126,7 @@ const assigning = (row: Subject, f: Facts): Partial<TaskRow> => ({
   assignedAt: f.at,
   returnReason: null,
   // Only staff reach a held task (the engine and a claim never do): assigning it by hand releases it.
-  ...(row.onHold ? { onHold: false, holdReason: null } : {}),
+  ...(row.onHold ? { onHold: false, holdReason: null, holdSource: null } : {}),
 });
 
 const assignEvents = (row: Subject, f: Facts): EventSpec[] => [
@@ -152,7 +154,7 @@ const unassigning = (row: Subject, f: Facts, driverReturn: boolean): Partial<Tas
     returnedBy: row.assignedTo,
     returnedAt: f.when ?? f.at,
     lastReturnReason: reason,
-    ...(reason === HOLDING_RETURN ? { onHold: true, holdReason: reason } : {}),
+    ...(reason === HOLDING_RETURN ? { onHold: true, holdReason: reason, holdSource: 'staff' as const } : {}),
   };
 };
 
@@ -170,6 +172,7 @@ const completing = (row: Subject, f: Facts): Partial<TaskRow> => ({
   lastReturnReason: null,
   onHold: false,
   holdReason: null,
+  holdSource: null,
 });
 
 const completedEvent = (row: Subject, f: Facts): EventSpec[] => [
@@ -390,6 +393,7 @@ on(POOL, 'hold', 'staff', {
   patch: (row, f) => ({
     onHold: true,
     holdReason: f.reason ?? null,
+    holdSource: f.holdSource ?? 'staff',
     ...(row.onHold ? {} : { statusSince: f.at }),
   }),
   events: (row, f) => [{ type: 'held', from: row.status, to: row.status, reason: f.reason ?? null }],
@@ -402,7 +406,7 @@ on([...ACTIVE, ...DONE], 'hold', 'staff', { refuse: ERR.holdOnlyPool });
 on(POOL, 'release', 'staff', {
   ...nothing,
   to: 'same',
-  patch: (_row, f) => ({ onHold: false, holdReason: null, statusSince: f.at }),
+  patch: (_row, f) => ({ onHold: false, holdReason: null, holdSource: null, statusSince: f.at }),
   events: (row) => [{ type: 'released', from: row.status, to: row.status, reason: row.holdReason }],
   logs: (row) => [line(TASK_LOG.unheld, TASK_LOG.unheld.details(row))],
   round: true,

@@ -130,6 +130,7 @@ export const COLLECTION_LABELS: Record<string, string> = {
   punch_corrections: 'Correcciones de fichajes',
   idempotency_keys: 'Acciones repetibles (Idempotency-Key)',
   push_subscriptions: 'Suscripciones de avisos',
+  gate_visits: 'Visitas de portería',
 };
 
 export const LOG_TYPE_LABELS: Record<LogType, string> = {
@@ -138,6 +139,7 @@ export const LOG_TYPE_LABELS: Record<LogType, string> = {
   user: 'Usuario',
   timeclock: 'Fichaje',
   system: 'Sistema',
+  gate: 'Portería',
 };
 
 export const UI_SYSTEM = {

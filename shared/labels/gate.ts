@@ -150,3 +150,27 @@ export const UI_GATE = {
     `${truck}: el precinto ${seal} no coincide con el registrado del remolque`,
   dismiss: 'Entendido',
 } as const;
+
+/** GET /admin/reports/truck-stays/export-excel: its file and columns (CONTRACT §19 "Waiting times"). */
+export const TRUCK_STAYS_EXCEL = {
+  fileName: (from: string, to: string) => `tiempos_espera_${from}_${to}.xlsx`,
+  carriersSheet: 'Transportistas',
+  visitsSheet: 'Esperas de más de 1 h',
+  headers: {
+    carrier: 'Transportista',
+    visits: 'Visitas',
+    p50: 'Espera mediana (min)',
+    p90: 'Espera p90 (min)',
+    max: 'Espera máxima (min)',
+    over1h: 'Visitas de más de 1 h',
+    truck: 'Camión',
+    driver: 'Conductor',
+    appointment: 'Cita',
+    entered: 'Entrada',
+    exited: 'Salida',
+    stay: 'Estancia (min)',
+    wait: 'Espera (min)',
+    dropped: 'Remolque dejado',
+    picked: 'Remolque llevado',
+  },
+} as const;

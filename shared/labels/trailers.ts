@@ -27,6 +27,7 @@ export const TRAILER_INPUT = {
     `La consigna del frigorífico debe estar entre ${min} y ${max} °C`,
   versionRequired: 'Falta la versión del remolque que estabas editando',
   locationRequired: 'La ubicación es obligatoria',
+  noteRequired: 'La nota es obligatoria',
   noChanges: 'No hay cambios que aplicar',
 } as const;
 
@@ -36,6 +37,15 @@ export const TRAILER_ERR = {
   changedMeanwhile: 'El remolque ha cambiado mientras lo editabas; revisa los datos y vuelve a intentarlo',
   unknownLocation: 'Ubicación desconocida',
   gateHoldsNoTrailer: 'Un remolque no puede quedarse en una puerta',
+  notDamaged: (trailer: string) => `El remolque ${trailer} no tiene daños`,
+} as const;
+
+/** CONTRACT §19 "Damage": the hold of a damaged trailer's pool tasks, and what staff are asked before moving one. */
+export const TRAILER_DAMAGE = {
+  holdReason: (note: string) => `Remolque con daños: ${note}`,
+  /** An en_proceso task keeps its driver and shows this. */
+  mark: 'Remolque con daños',
+  confirmMove: 'El remolque tiene daños. ¿Moverlo igualmente?',
 } as const;
 
 /** Activity-log rows of the trailers (CONTRACT §10). */
@@ -44,6 +54,14 @@ export const TRAILER_LOG = {
     action: 'Corregir ubicación de remolque',
     details: (trailer: string, place: string, note: string | null) =>
       `${trailer} → ${place}${note ? ` · ${note}` : ''}`,
+  },
+  damaged: {
+    action: 'Marcar remolque con daños',
+    details: (trailer: string, note: string) => `${trailer}: ${note}`,
+  },
+  damageCleared: {
+    action: 'Quitar daños de remolque',
+    details: (trailer: string, note: string) => `${trailer}: ${note}`,
   },
   edited: {
     action: 'Editar remolque',

@@ -7,6 +7,7 @@ import { cleanText, identityKey } from '../text';
 import { GATE_INPUT, GATE_PHOTO_ERR, INSPECTION_INPUT, INSPECTION_ITEM_LABELS } from '../labels/gate';
 import { TRAILER_INPUT } from '../labels/trailers';
 import { daySchema, idSchema, queryBool } from './common';
+import { ERR } from '../labels/errors';
 import { requiredText } from './tasks';
 import type { Trailer } from './trailers';
 import type { Location } from './yard';
@@ -224,4 +225,33 @@ export interface GateSuggestion {
   location: Pick<Location, 'id' | 'code' | 'name' | 'kind' | 'zone'>;
   /** Room left at the place now. */
   free: number;
+}
+
+// ---- Waiting times (CONTRACT §19 "Waiting times") ------------------------------------------------------
+
+/** GET /admin/reports/truck-stays (and its Excel): two Madrid days of `exited_at`, both required, in order. */
+export const truckStaysQuerySchema = z
+  .object({ from: daySchema.optional(), to: daySchema.optional() })
+  .refine((q) => q.from && q.to, ERR.bothDates)
+  .refine((q) => !q.from || !q.to || q.from <= q.to, ERR.dateOrder)
+  .transform((q) => ({ from: q.from as string, to: q.to as string }));
+export type TruckStaysQuery = z.output<typeof truckStaysQuerySchema>;
+
+/** One carrier's closed visits of the period (grouped by carrierKey(); named as first spelled). */
+export interface CarrierWaits {
+  carrier: string;
+  visits: number;
+  p50_s: number;
+  p90_s: number;
+  max_s: number;
+  /** Visits whose wait passed 1 h. */
+  over_1h: number;
+}
+
+/** GET /admin/reports/truck-stays. */
+export interface TruckStaysReport {
+  period: { from: string; to: string };
+  carriers: CarrierWaits[];
+  /** The visits whose wait passed 1 h, longest wait first. */
+  visits: GateVisit[];
 }

@@ -7,6 +7,7 @@ import { TRAILER_INPUT } from '../labels/trailers';
 import { idSchema } from './common';
 import type { Location } from './yard';
 import type { Task } from './tasks';
+import type { GateVisit } from './gate';
 
 /** A trailer named in a path: as typed (its plate key finds it). */
 export const trailerIdParams = z.object({
@@ -69,6 +70,16 @@ export const trailerPositionSchema = z.object({
 });
 export type TrailerPositionInput = z.input<typeof trailerPositionSchema>;
 
+/** POST /trailers/{trailer_id}/damage and …/clear-damage: `{note}`, required (CONTRACT §19, §24 ≤ 1000). */
+export const trailerDamageSchema = z.object({
+  note: z
+    .string({ error: TRAILER_INPUT.noteRequired })
+    .overwrite(cleanMultiline)
+    .min(1, TRAILER_INPUT.noteRequired)
+    .max(TRAILER_NOTES_MAX, TRAILER_INPUT.tooLong('La nota', TRAILER_NOTES_MAX)),
+});
+export type TrailerDamageInput = z.input<typeof trailerDamageSchema>;
+
 /** A trailer's record (CONTRACT §19). `location` is where it stands now, null when not in the yard. */
 export interface Trailer {
   trailer_id: string;
@@ -95,8 +106,8 @@ export interface TrailerDetail {
   trailer: Trailer;
   open_task: Task | null;
   moves: Task[];
-  /** The gate's visits (CONTRACT §19): empty until the gate is built. */
-  visits: unknown[];
+  /** Its last gate visits (CONTRACT §19: it entered or left with them), newest first. */
+  visits: GateVisit[];
 }
 
 export interface TrailerList {

@@ -153,6 +153,15 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['POST /yard/trailers/{id}/leave (not there: 404)', () => ({ method: 'post', path: `/api/yard/trailers/${newTrailer()}/leave` }),                                   401, 401, 401, 401, 401, 403, 404, 404, 404],
   ['POST /gate/photos (no file: 400)',                () => ({ method: 'post', path: '/api/gate/photos', body: {} }),                                                   401, 401, 401, 401, 401, 400, 400, 400, 400],
   ['GET /gate/photos/{id} (unknown: 404)',            () => ({ method: 'get', path: `/api/gate/photos/${crypto.randomUUID()}` }),                                    401, 401, 401, 401, 401, 403, 404, 404, 404],
+  ['POST /trailers/{id}/damage',                     () => ({ method: 'post', path: `/api/trailers/${newTrailer()}/damage`, body: { note: 'Lona rota' } }),           401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['POST /trailers/{id}/clear-damage (unknown: 404)', () => ({ method: 'post', path: `/api/trailers/${newTrailer()}/clear-damage`, body: { note: 'Reparado' } }),   401, 401, 401, 401, 401, 403, 404, 404, 404],
+  // CONTRACT §24: the gate is staff's.
+  ['POST /gate/entries (a truck alone)',             () => ({ method: 'post', path: '/api/gate/entries', body: { truck_plate: newTrailer(), carrier: 'Trans' } }), 401, 401, 401, 401, 401, 403, 201, 201, 201],
+  ['POST /gate/exits (unknown visit: 404)',          () => ({ method: 'post', path: '/api/gate/exits', body: { visit_id: crypto.randomUUID() } }),                    401, 401, 401, 401, 401, 403, 404, 404, 404],
+  ['GET /gate/visits',                               () => ({ method: 'get', path: '/api/gate/visits?open=true' }),                                                   401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /gate/suggestions',                          () => ({ method: 'get', path: '/api/gate/suggestions?load_state=cargado' }),                                     401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /admin/reports/truck-stays',                 () => ({ method: 'get', path: `/api/admin/reports/truck-stays?from=2026-01-01&to=2026-01-02` }),                 401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['GET /admin/reports/truck-stays/export-excel',    () => ({ method: 'get', path: `/api/admin/reports/truck-stays/export-excel?from=2026-01-01&to=2026-01-02` }),    401, 401, 401, 401, 401, 403, 403, 200, 200],
   // CONTRACT §24: trailers are staff's.
   ['GET /trailers',                                  () => ({ method: 'get', path: '/api/trailers?q=AZ' }),                                                           401, 401, 401, 401, 401, 403, 200, 200, 200],
   ['GET /trailers/{id} (unknown: 404)',              () => ({ method: 'get', path: `/api/trailers/${newTrailer()}` }),                                                401, 401, 401, 401, 401, 403, 404, 404, 404],

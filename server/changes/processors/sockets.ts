@@ -6,6 +6,7 @@
 import { loadTasksByIds } from '../../presenters/tasks';
 import * as emit from '../../realtime/emit';
 import { dashboardStats, driverLists } from '../../services/dashboard';
+import { loadVisits } from '../../services/gate';
 import { loadTrailers } from '../../services/trailers';
 import type { ChangeSet, PeopleChange, SessionsRevoked } from '../change-set';
 
@@ -21,6 +22,7 @@ export async function readForSockets(changes: ChangeSet): Promise<void> {
   for (const [id, task] of await loadTasksByIds(ids)) changes.loaded.set(id, task);
   for (const [key, trailer] of await loadTrailers([...changes.trailers]))
     changes.loadedTrailers.set(key, trailer);
+  for (const [id, visit] of await loadVisits([...changes.visits])) changes.loadedVisits.set(id, visit);
 }
 
 /** After the commit (or at once, outside a transaction): every push the set calls for. */
@@ -40,6 +42,7 @@ export function pushSockets(changes: ChangeSet): void {
   if (changes.figures) emit.figuresChanged();
   emit.yardChanged([...changes.yardPlaces]);
   for (const trailer of changes.loadedTrailers.values()) emit.trailerChanged(trailer);
+  for (const visit of changes.loadedVisits.values()) emit.gateChanged(visit);
   changes.people.forEach(pushPerson);
 }
 

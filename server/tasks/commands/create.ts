@@ -10,6 +10,8 @@ import type { ChangeSet } from '../../changes/change-set';
 import { savepoint } from '../../changes/commit';
 import { asConflict, insertTasks } from '../apply';
 import { change } from '../change';
+import { holdIfDamaged } from './damage';
+import { plateKey } from '@shared/text';
 
 interface Creation {
   input: CreateTaskData;
@@ -142,6 +144,12 @@ async function insertMany(batch: readonly Creation[], fx: ChangeSet): Promise<st
         createdBy: actor.id,
       },
     })),
+    fx,
+  );
+  // CONTRACT §19: a task created for a damaged trailer is held for its damage (unless it heads to a taller).
+  await holdIfDamaged(
+    batch.map(({ input }) => plateKey(input.trailer_id)),
+    null,
     fx,
   );
   return ids;

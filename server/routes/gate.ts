@@ -1,0 +1,48 @@
+// The gate (CONTRACT §19 "Gate visits", §24): entries, exits, the visits and where to put a trailer.
+import { Router } from 'express';
+import {
+  gateEntrySchema,
+  gateExitSchema,
+  gateSuggestionsQuerySchema,
+  gateVisitsQuerySchema,
+  truckStaysQuerySchema,
+  type GateExitResult,
+  type GateVisitList,
+} from '@shared/schemas';
+import { currentUser, requireAuth } from '../http/auth';
+import { parseBody, parseQuery } from '../http/validate';
+import { TRUCK_STAYS_EXCEL } from '@shared/labels';
+import { truckStaysWorkbook } from '../excel/truck-stays';
+import { sendWorkbook } from '../excel/workbook';
+import { enterGate, exitGate, listVisits, suggestPlaces, truckStays } from '../services/gate';
+
+export const gateRoutes = Router();
+const read = requireAuth('gate:read');
+const write = requireAuth('gate:write');
+
+gateRoutes.post('/gate/entries', write, async (req, res) => {
+  res.status(201).json(await enterGate(parseBody(gateEntrySchema, req), currentUser(req)));
+});
+
+gateRoutes.post('/gate/exits', write, async (req, res) => {
+  const visit = await exitGate(parseBody(gateExitSchema, req), currentUser(req));
+  res.json({ visit } satisfies GateExitResult);
+});
+
+gateRoutes.get('/gate/visits', read, async (req, res) => {
+  res.json({ visits: await listVisits(parseQuery(gateVisitsQuerySchema, req)) } satisfies GateVisitList);
+});
+
+gateRoutes.get('/gate/suggestions', read, async (req, res) => {
+  res.json(await suggestPlaces(parseQuery(gateSuggestionsQuerySchema, req)));
+});
+
+// CONTRACT §19 "Waiting times", §24: admin and manager.
+gateRoutes.get('/admin/reports/truck-stays', requireAuth('reports:read'), async (req, res) => {
+  res.json(await truckStays(parseQuery(truckStaysQuerySchema, req)));
+});
+
+gateRoutes.get('/admin/reports/truck-stays/export-excel', requireAuth('reports:read'), async (req, res) => {
+  const q = parseQuery(truckStaysQuerySchema, req);
+  await sendWorkbook(res, await truckStaysWorkbook(q), TRUCK_STAYS_EXCEL.fileName(q.from, q.to));
+});
