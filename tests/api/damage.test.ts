@@ -111,6 +111,30 @@ describe('damage', () => {
     expect(await row(task.id)).toMatchObject({ onHold: true, holdReason: 'Remolque dañado' });
   });
 
+  it('a task back in the pool of a damaged trailer (another return, a reopen) is held for the damage', async () => {
+    const driver = await makeUser('conductor');
+    const task = await makeTask({ trailerId: 'R-7-F', status: 'en_proceso', assignedTo: driver.user.id });
+    expect((await damage('R-7-F', 'Piloto')).status).toBe(200);
+    // In process: keeps its driver.
+    expect(await row(task.id)).toMatchObject({ status: 'en_proceso', onHold: false });
+    const back = await api().post(`/api/tasks/${task.id}/return`).set(driver.auth).send({ reason: 'Otro' });
+    expect(back.status, back.text).toBe(200);
+    expect(await row(task.id)).toMatchObject({
+      status: 'bolsa_trabajo',
+      onHold: true,
+      holdReason: 'Remolque con daños: Piloto',
+      holdSource: 'damage',
+    });
+    const done = await makeTask({ trailerId: 'R-8-G', status: 'finalizada' });
+    expect((await damage('R-8-G', 'Eje')).status).toBe(200);
+    const reopened = await api()
+      .put(`/api/tasks/${done.id}`)
+      .set(manager.auth)
+      .send({ status: 'bolsa_trabajo' });
+    expect(reopened.status, reopened.text).toBe(200);
+    expect(reopened.body).toMatchObject({ on_hold: true, hold_reason: 'Remolque con daños: Eje' });
+  });
+
   it('a failed inspection at the gate holds the trailer’s pool task', async () => {
     const campa = await place('CAMPA-1', 'Campa 1');
     const gestor = await makeUser('gestor');
