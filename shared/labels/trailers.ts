@@ -88,3 +88,9 @@ export const TRAILER_EXCEL_HEADERS = {
   damaged: 'Con daños',
 } as const;
 export const TRAILER_EXCEL_YES = 'Sí';
+
+/** The create form's offer of a known trailer typed otherwise (CONTRACT §19: `¿R-4136-FVR?`). */
+export const TRAILER_OFFER = {
+  offer: (trailerId: string) => `¿${trailerId}?`,
+  title: (trailerId: string) => `Usar el remolque conocido ${trailerId}`,
+} as const;
