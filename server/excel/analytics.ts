@@ -10,6 +10,7 @@ import {
   tasksFinishedIn,
   type DriverPerformance,
 } from '../services/analytics';
+import { trailerMarkColumns } from './trailer-columns';
 import { addTableSheet, newWorkbook } from './workbook';
 
 const { drivers: driverSheet, tasks: taskSheet } = EXCEL.analytics;
@@ -57,6 +58,7 @@ export async function analyticsWorkbook(from: string, to: string): Promise<Excel
       { header: t.assignedAt, kind: 'datetime', value: (r) => r.assigned_at },
       { header: t.completedAt, kind: 'datetime', value: (r) => r.completed_at },
       { header: t.minutes, kind: 'minutes', value: durationMinutes },
+      ...trailerMarkColumns<Task>((r) => r.trailer),
     ],
     finished,
   );

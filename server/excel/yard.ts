@@ -5,6 +5,7 @@ import type { YardTrailer } from '@shared/schemas';
 import { STATUS_LABELS, YARD_EXCEL } from '@shared/labels';
 import { nowMs } from '../clock';
 import { yardTrailers } from '../services/yard';
+import { trailerMarkColumns } from './trailer-columns';
 import { addTableSheet, newWorkbook } from './workbook';
 
 const HOUR_MS = 3_600_000;
@@ -38,6 +39,7 @@ export async function yardTrailersWorkbook(): Promise<ExcelJS.Workbook> {
         value: (t) => (t.open_task ? STATUS_LABELS[t.open_task.status] : null),
       },
       { header: headers.onHold, kind: 'text', value: (t) => (t.open_task?.on_hold ? YARD_EXCEL.yes : null) },
+      ...trailerMarkColumns<YardTrailer>((t) => t.marks),
     ],
     await yardTrailers(),
   );

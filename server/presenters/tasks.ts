@@ -1,8 +1,9 @@
 // Task rows → the API's Task shape (SPEC §3 + CONTRACT §5), with the assignee's and creator's names.
 import { aliasedTable, eq, type SQL } from 'drizzle-orm';
-import type { Task } from '@shared/schemas';
+import { DEFAULT_TRAILER_MARKS, type Task, type TaskTrailerMarks } from '@shared/schemas';
+import type { LoadState, TrailerKind } from '@shared/enums';
 import { db, query, rowReader, type Db } from '../db';
-import { tasks, users, type TaskRow } from '../db/tables';
+import { tasks, trailers, users, type TaskRow } from '../db/tables';
 
 const assignee = aliasedTable(users, 'assignee');
 const creator = aliasedTable(users, 'creator');
@@ -16,11 +17,36 @@ export interface AssigneePresence {
 }
 const NO_ASSIGNEE: AssigneePresence = { online: null, offlineSince: null };
 
+/** A trailer's marks as read with its task (CONTRACT §19); a task whose record is missing shows the defaults. */
+export interface TrailerMarksRow {
+  kind: TrailerKind | null;
+  loadState: LoadState | null;
+  adr: boolean | null;
+  reeferSetpointC: number | null;
+  damaged: boolean | null;
+}
+const NO_MARKS: TrailerMarksRow = {
+  kind: null,
+  loadState: null,
+  adr: null,
+  reeferSetpointC: null,
+  damaged: null,
+};
+
+export const presentMarks = (m: TrailerMarksRow): TaskTrailerMarks => ({
+  kind: m.kind ?? DEFAULT_TRAILER_MARKS.kind,
+  load_state: m.loadState ?? DEFAULT_TRAILER_MARKS.load_state,
+  adr: m.adr ?? DEFAULT_TRAILER_MARKS.adr,
+  reefer_setpoint_c: m.reeferSetpointC ?? null,
+  damaged: m.damaged ?? DEFAULT_TRAILER_MARKS.damaged,
+});
+
 export function presentTask(
   row: TaskRow,
   assignedToName: string | null,
   createdByName: string | null,
   presence: AssigneePresence = NO_ASSIGNEE,
+  marks: TrailerMarksRow = NO_MARKS,
 ): Task {
   const assigned = !!row.assignedTo;
   return {
@@ -51,9 +77,19 @@ export function presentTask(
     last_return_reason: row.lastReturnReason,
     assignee_online: assigned ? presence.online : null,
     assignee_offline_since: assigned && presence.online === false ? iso(presence.offlineSince) : null,
+    trailer: presentMarks(marks),
     version: row.version,
   };
 }
+
+/** The trailer's marks as drizzle selects them (a left join gives null when the record is missing). */
+export const TRAILER_MARKS_COLUMNS = {
+  kind: trailers.kind,
+  loadState: trailers.loadState,
+  adr: trailers.adr,
+  reeferSetpointC: trailers.reeferSetpointC,
+  damaged: trailers.damaged,
+};
 
 /** The query every task listing starts from: tasks joined to the names they show. */
 export function selectTasks(handle: Db = db) {
@@ -64,10 +100,12 @@ export function selectTasks(handle: Db = db) {
       assigneeOnline: assignee.isOnline,
       assigneeLastActivity: assignee.lastActivityAt,
       createdByName: creator.name,
+      marks: TRAILER_MARKS_COLUMNS,
     })
     .from(tasks)
     .leftJoin(assignee, eq(tasks.assignedTo, assignee.id))
-    .leftJoin(creator, eq(tasks.createdBy, creator.id));
+    .leftJoin(creator, eq(tasks.createdBy, creator.id))
+    .leftJoin(trailers, eq(trailers.trailerKey, tasks.trailerKey));
 }
 
 type Joined = {
@@ -76,13 +114,20 @@ type Joined = {
   assigneeOnline: boolean | null;
   assigneeLastActivity: Date | null;
   createdByName: string | null;
+  marks: TrailerMarksRow | null;
 };
 /** A joined row: users.last_activity_at is when an offline user went offline (services/presence.ts). */
 export const presentJoined = (r: Joined): Task =>
-  presentTask(r.task, r.assignedToName, r.createdByName, {
-    online: r.assigneeOnline,
-    offlineSince: r.assigneeOnline === false ? r.assigneeLastActivity : null,
-  });
+  presentTask(
+    r.task,
+    r.assignedToName,
+    r.createdByName,
+    {
+      online: r.assigneeOnline,
+      offlineSince: r.assigneeOnline === false ? r.assigneeLastActivity : null,
+    },
+    r.marks ?? NO_MARKS,
+  );
 
 /** One task (deleted ones included, so callers can tell 'gone' from 'never existed'). */
 export async function loadTask(where: SQL): Promise<Task | undefined> {
@@ -90,15 +135,28 @@ export async function loadTask(where: SQL): Promise<Task | undefined> {
   return row ? presentJoined(row) : undefined;
 }
 
+/** A trailer's marks as raw SQL reads them: `r.kind AS trailer_kind, …` (TRAILER_MARKS_SQL). */
+export interface TrailerMarksRaw {
+  trailer_kind: TrailerKind | null;
+  trailer_load_state: LoadState | null;
+  trailer_adr: unknown;
+  trailer_reefer_setpoint_c: unknown;
+  trailer_damaged: unknown;
+}
+/** The columns TrailerMarksRaw reads, over the trailers table aliased `r`. */
+export const TRAILER_MARKS_SQL = `r.kind AS trailer_kind, r.load_state AS trailer_load_state,
+    r.adr AS trailer_adr, r.reefer_setpoint_c AS trailer_reefer_setpoint_c, r.damaged AS trailer_damaged`;
+
 // Every change reads back the tasks it wrote (the push and the answer), and the searcher reads its pages:
 // raw SQL, as drizzle's building and mapping of this join would cost more than the read itself.
 const JOINED_SQL = `
   SELECT t.*, a.name AS assignee_name, a.is_online AS assignee_online,
-    a.last_activity_at AS assignee_last_activity, c.name AS creator_name
-  FROM tasks t LEFT JOIN users a ON a.id = t.assigned_to LEFT JOIN users c ON c.id = t.created_by`;
+    a.last_activity_at AS assignee_last_activity, c.name AS creator_name, ${TRAILER_MARKS_SQL}
+  FROM tasks t LEFT JOIN users a ON a.id = t.assigned_to LEFT JOIN users c ON c.id = t.created_by
+  LEFT JOIN trailers r ON r.trailer_key = t.trailer_key`;
 const taskRow = rowReader(tasks);
 
-interface JoinedRaw extends Record<string, unknown> {
+interface JoinedRaw extends Record<string, unknown>, TrailerMarksRaw {
   assignee_name: string | null;
   assignee_online: unknown;
   assignee_last_activity: unknown;
@@ -107,13 +165,30 @@ interface JoinedRaw extends Record<string, unknown> {
 const fromDriver = (column: { mapFromDriverValue(v: unknown): unknown }, value: unknown): unknown =>
   value === null || value === undefined ? null : column.mapFromDriverValue(value);
 
+/** Raw marks (SQLite's 0/1, PostgreSQL's booleans and reals) → the marks a task shows. */
+export const marksOfRaw = (raw: TrailerMarksRaw): TrailerMarksRow => ({
+  kind: raw.trailer_kind,
+  loadState: raw.trailer_load_state,
+  adr: fromDriver(trailers.adr, raw.trailer_adr) as boolean | null,
+  reeferSetpointC: fromDriver(trailers.reeferSetpointC, raw.trailer_reefer_setpoint_c) as number | null,
+  damaged: fromDriver(trailers.damaged, raw.trailer_damaged) as boolean | null,
+});
+
 function presentRaw(raw: JoinedRaw): Task {
   const online = fromDriver(users.isOnline, raw.assignee_online) as boolean | null;
-  return presentTask(taskRow(raw), raw.assignee_name, raw.creator_name, {
-    online,
-    offlineSince:
-      online === false ? (fromDriver(users.lastActivityAt, raw.assignee_last_activity) as Date | null) : null,
-  });
+  return presentTask(
+    taskRow(raw),
+    raw.assignee_name,
+    raw.creator_name,
+    {
+      online,
+      offlineSince:
+        online === false
+          ? (fromDriver(users.lastActivityAt, raw.assignee_last_activity) as Date | null)
+          : null,
+    },
+    marksOfRaw(raw),
+  );
 }
 
 /**

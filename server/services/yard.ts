@@ -20,6 +20,13 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { logActivity, type Actor } from './activity';
 import { sharedAnswer, type SharedAnswer } from './shared-answers';
 import { record } from '../changes/commit';
+import {
+  marksOfRaw,
+  presentMarks,
+  TRAILER_MARKS_COLUMNS,
+  TRAILER_MARKS_SQL,
+  type TrailerMarksRaw,
+} from '../presenters/tasks';
 
 const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
 const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
@@ -531,8 +538,16 @@ export async function yardMap(): Promise<YardLocation[]> {
       `SELECT id, code, name, kind, zone, capacity, x, y FROM locations WHERE deactivated_at IS NULL
         ORDER BY zone, y, x, code`,
     ),
-    query<{ trailer_id: string; trailer_key: string; location_id: string; since: number | string }>(
-      'SELECT trailer_id, trailer_key, location_id, since FROM trailers WHERE location_id IS NOT NULL ORDER BY since',
+    query<
+      {
+        trailer_id: string;
+        trailer_key: string;
+        location_id: string;
+        since: number | string;
+      } & TrailerMarksRaw
+    >(
+      `SELECT trailer_id, trailer_key, location_id, since, ${TRAILER_MARKS_SQL} FROM trailers r
+        WHERE location_id IS NOT NULL ORDER BY since`,
     ),
     openTasks(),
   ]);
@@ -546,6 +561,7 @@ export async function yardMap(): Promise<YardLocation[]> {
       // PostgreSQL's bigint arrives as text.
       since: iso(new Date(Number(p.since))),
       open_task: presentOpen(openByTrailer.get(p.trailer_key)),
+      marks: presentMarks(marksOfRaw(p)),
     });
   for (const t of open)
     if (t.destinationLocationId)
@@ -572,6 +588,7 @@ export async function yardTrailers(): Promise<YardTrailer[]> {
         trailerKey: trailers.trailerKey,
         since: trailers.since,
         place: locations,
+        marks: TRAILER_MARKS_COLUMNS,
       })
       .from(trailers)
       .innerJoin(locations, eq(locations.id, trailers.locationId))
@@ -590,5 +607,6 @@ export async function yardTrailers(): Promise<YardTrailer[]> {
     },
     since: iso(r.since!),
     open_task: presentOpen(openByTrailer.get(r.trailerKey)),
+    marks: presentMarks(r.marks),
   }));
 }

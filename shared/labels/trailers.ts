@@ -80,3 +80,35 @@ export const TRAILER_FIELD_LABELS = {
   reefer_setpoint_c: 'Consigna',
   notes: 'Notas',
 } as const;
+
+/** A reefer setpoint as shown: `−18 °C` (a true minus sign, Spanish decimals). */
+export const formatSetpoint = (c: number): string =>
+  `${c < 0 ? '−' : ''}${Math.abs(c).toLocaleString('es-ES', { maximumFractionDigits: 1 })} °C`;
+
+/** The marks a task, a Patio chip and the driver's card show of a trailer (CONTRACT §19). */
+export const TRAILER_MARKS = {
+  adr: 'ADR',
+  adrTitle: 'Mercancía peligrosa (ADR)',
+  reefer: (c: number) => `❄ ${formatSetpoint(c)}`,
+  reeferTitle: (c: number) => `Frigorífico a ${formatSetpoint(c)}`,
+  damaged: 'Remolque con daños',
+  loadTitle: (state: string) => `Carga: ${state}`,
+  kindTitle: (kind: string) => `Tipo de remolque: ${kind}`,
+  label: 'Marcas del remolque',
+} as const;
+
+/** The trailer's columns of the exports (CONTRACT §19: the exports show its marks). */
+export const TRAILER_EXCEL_HEADERS = {
+  trailerKind: 'Tipo de remolque',
+  loadState: 'Estado de carga',
+  adr: 'ADR',
+  reeferSetpoint: 'Consigna frigorífico (°C)',
+  damaged: 'Con daños',
+} as const;
+export const TRAILER_EXCEL_YES = 'Sí';
+
+/** The create form's offer of a known trailer typed otherwise (CONTRACT §19: `¿R-4136-FVR?`). */
+export const TRAILER_OFFER = {
+  offer: (trailerId: string) => `¿${trailerId}?`,
+  title: (trailerId: string) => `Usar el remolque conocido ${trailerId}`,
+} as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOAD_STATES, PRIORITIES, RETURN_REASONS, TASK_STATUSES, TASK_TITLES, VEHICLE_TYPES } from '../enums';
-import type { LoadState, Priority, TaskStatus, TaskTitle, VehicleType } from '../enums';
+import type { LoadState, Priority, TaskStatus, TaskTitle, TrailerKind, VehicleType } from '../enums';
 import { DESCRIPTION_MAX, TEXT_MAX } from '../constants';
 import { cleanMultiline, cleanText, identityKey } from '../text';
 import { HOLD_INPUT } from '../labels/tasks';
@@ -137,8 +137,28 @@ export interface Task {
   assignee_online: boolean | null;
   /** When the assignee went offline (ISO); null while online or without an assignee. */
   assignee_offline_since: string | null;
+  /** CONTRACT §19: the trailer's marks as its record has them now (a change bumps the open task's version). */
+  trailer: TaskTrailerMarks;
   version: number;
 }
+
+/** CONTRACT §19: what a task shows of its trailer. */
+export interface TaskTrailerMarks {
+  kind: TrailerKind;
+  load_state: LoadState;
+  adr: boolean;
+  reefer_setpoint_c: number | null;
+  damaged: boolean;
+}
+
+/** The marks of a trailer with no record yet, and a new record's (CONTRACT §19 defaults). */
+export const DEFAULT_TRAILER_MARKS: TaskTrailerMarks = {
+  kind: 'otro',
+  load_state: 'desconocido',
+  adr: false,
+  reefer_setpoint_c: null,
+  damaged: false,
+};
 
 /** A searcher result: a task plus where its trailer is now. */
 export interface SearchTask extends Task {

@@ -5,6 +5,7 @@ import { LOCATION_KINDS, type LocationKind, type TaskStatus } from '../enums';
 import { TEXT_MAX } from '../constants';
 import { cleanText, identityKey } from '../text';
 import { LOCATION_INPUT } from '../labels/yard';
+import type { TaskTrailerMarks } from './tasks';
 
 export const LOCATION_CODE_MAX = 40;
 export const LOCATION_ZONE_MAX = 60;
@@ -103,6 +104,8 @@ export interface YardSlotTrailer {
   /** Since when it stands here (ISO): the completion of the move that brought it. */
   since: string;
   open_task: YardOpenTask | null;
+  /** CONTRACT §19: its load state, ADR, reefer and damage marks. */
+  marks: TaskTrailerMarks;
 }
 
 export interface YardIncoming {
@@ -126,6 +129,8 @@ export interface YardTrailer {
   location: Pick<Location, 'id' | 'code' | 'name' | 'zone' | 'kind'>;
   since: string;
   open_task: YardOpenTask | null;
+  /** CONTRACT §19: its load state, ADR, reefer and damage marks. */
+  marks: TaskTrailerMarks;
 }
 
 export interface ImportLocationsResult {

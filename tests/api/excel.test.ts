@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
-import { ERR, EXCEL, SUPERVISION_ERR } from '@shared/labels';
+import { ERR, EXCEL, SUPERVISION_ERR, TRAILER_EXCEL_HEADERS } from '@shared/labels';
 import { users } from '../../server/db/tables';
 import { EXPORT_MAX_DAYS } from '../../server/services/timeclock-summary';
 import { fetchWorkbook, sheetTable } from '../helpers/excel';
@@ -189,7 +189,7 @@ describe('GET /api/admin/analytics/export-excel', () => {
     ]);
 
     const taskWs = wb.getWorksheet(tasks.sheet)!;
-    expectTableSheet(taskWs, tasks.headers, 4);
+    expectTableSheet(taskWs, { ...tasks.headers, ...TRAILER_EXCEL_HEADERS }, 4);
     const { rows } = sheetTable(taskWs);
     expect(rows.map((r) => [r[3], r[5], r[6], r[7], r[10], r[11]])).toEqual([
       ['Báscula', 'Normal', 'SEMIREMOLQUE', 'Ana Ruiz', wall('2026-11-19T23:00:00'), 20],

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import { ERR } from '@shared/labels';
-import type { SearchTask } from '@shared/schemas';
+import { DEFAULT_TRAILER_MARKS, type SearchTask } from '@shared/schemas';
 import { taskEvents, tasks, type TaskRow } from '../../server/db/tables';
 import { searchTasks } from '../../server/services/search';
 import { db, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
@@ -298,6 +298,7 @@ describe('what each result carries', () => {
       last_return_reason: null,
       assignee_online: null,
       assignee_offline_since: null,
+      trailer: DEFAULT_TRAILER_MARKS,
       version: 1,
       trailer_last_location: 'Muelle 7',
       trailer_last_location_at: latestMove.completedAt!.toISOString(),

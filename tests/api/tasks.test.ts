@@ -10,6 +10,7 @@ import pg from 'pg';
 import { execute, isPostgres, sqlite, withWriteConnection } from '../../server/db';
 import { postgresPool } from '../../server/db/postgres';
 import { ERR } from '@shared/labels';
+import { DEFAULT_TRAILER_MARKS } from '@shared/schemas';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 beforeEach(async () => {
@@ -110,6 +111,7 @@ describe('POST /api/tasks', () => {
       last_return_reason: null,
       assignee_online: null,
       assignee_offline_since: null,
+      trailer: DEFAULT_TRAILER_MARKS,
       version: 1,
     });
     expect(await events(res.body.id)).toEqual(['created']);

@@ -433,6 +433,9 @@ describe('what staff read', () => {
     expect(header).toContain('Horas en la ubicación');
     expect(rows).toHaveLength(1);
     expect(rows[0]!.slice(0, 4)).toEqual(['R-9000-AAA', 'Campa A', 'Campa A-1', 'CA-1']);
+    // CONTRACT §19: the trailer's marks close the row (kind, load state, ADR, reefer setpoint, damage).
+    expect(header.slice(-5)).toEqual(['Tipo de remolque', 'Estado de carga', 'ADR', 'Consigna frigorífico (°C)', 'Con daños']);
+    expect(rows[0]!.slice(9, 11)).toEqual(['Otro', 'Desconocido']);
 
     const driver = await makeUser('conductor');
     expect((await api().get('/api/yard').set(driver.auth)).status).toBe(403);

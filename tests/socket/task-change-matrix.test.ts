@@ -101,6 +101,24 @@ const cases: [string, (s: Omit<Scene, 'task'>) => Promise<{ id: string }>, Act][
     (s) => server.api().delete(`/api/admin/delete-user/${s.driver.user.id}`).set(s.admin.auth),
   ],
   [
+    "staff edit the task's trailer (PUT /trailers kind, ADR)",
+    pool,
+    async (s) => {
+      const plate = encodeURIComponent((s.task as Task).trailer_id);
+      const read = await server.api().get(`/api/trailers/${plate}`).set(s.manager.auth);
+      expect(read.status, read.text).toBe(200);
+      return server
+        .api()
+        .put(`/api/trailers/${plate}`)
+        .set(s.manager.auth)
+        .send({
+          kind: 'cisterna',
+          adr: true,
+          version: (read.body as { trailer: { version: number } }).trailer.version,
+        });
+    },
+  ],
+  [
     'admin renames the driver',
     inProgress,
     (s) =>

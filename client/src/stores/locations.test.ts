@@ -2,7 +2,7 @@
 // feeds that hear one change together make one request; an older answer arriving late is dropped.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
-import type { Location, YardTrailer } from '@shared/schemas';
+import { DEFAULT_TRAILER_MARKS, type Location, type YardTrailer } from '@shared/schemas';
 import { json, mockFetch } from '../test/http';
 import { makeLocation } from '../views/Locations/test-fixtures';
 import { useLocations, useLocationsFeed, usePlacesFeed } from './locations';
@@ -51,6 +51,7 @@ const trailerAt: YardTrailer = {
   location: { id: dock.id, code: dock.code, name: dock.name, zone: dock.zone, kind: dock.kind },
   since: '2026-11-20T08:00:00.000Z',
   open_task: null,
+  marks: DEFAULT_TRAILER_MARKS,
 };
 
 /** The dock's free room GET /yard answers (a test changes it between calls). */

@@ -1,5 +1,5 @@
 // jsdom test helper: one Task as the server sends it (shared/schemas/tasks.ts), for every client test.
-import type { Task } from '@shared/schemas';
+import { DEFAULT_TRAILER_MARKS, type Task } from '@shared/schemas';
 
 let n = 0;
 
@@ -39,6 +39,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     last_return_reason: null,
     assignee_online: null,
     assignee_offline_since: null,
+    trailer: DEFAULT_TRAILER_MARKS,
     version: 1,
     ...overrides,
   };

@@ -6,6 +6,7 @@ import type { ChangeSet } from '../change-set';
 import { startRoundAfter } from './assignment';
 import { pushToPhones } from './push';
 import { pushSockets, readForSockets } from './sockets';
+import { bumpTrailerTasks } from './trailers';
 import { settleYard } from './yard';
 
 /**
@@ -13,6 +14,7 @@ import { settleYard } from './yard';
  * The hook where whatever must commit with the change itself is written (the webhooks' outbox rows).
  */
 export async function beforeCommit(changes: ChangeSet): Promise<void> {
+  await bumpTrailerTasks(changes);
   await settleYard(changes);
   await readForSockets(changes);
 }

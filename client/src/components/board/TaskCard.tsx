@@ -2,6 +2,7 @@
 // in its current state coloured by the SPEC §9 delay thresholds, the last return reason, whether it is
 // held, whether its driver is offline, and the actions the viewer may take. Memoised: the store keeps a task's object until its data changes, so a push re-renders
 // only the card it is about.
+import { TrailerMarks } from '../trailers/TrailerMarks';
 import { memo, useContext } from 'react';
 import { Draggable } from '@hello-pangea/dnd';
 import {
@@ -190,6 +191,7 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
       >
         <div className="flex items-center gap-2">
           <span className="min-w-0 flex-1 truncate font-mono text-base font-bold">{task.trailer_id}</span>
+          <TrailerMarks marks={task.trailer} />
           <TimeInState task={task} compact />
         </div>
         <div className="flex items-center gap-1.5 text-sm text-slate-700">
@@ -244,6 +246,7 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
           {UI_BOARD.card.trailer}:{' '}
           <span className="font-mono font-bold text-slate-900">{task.trailer_id}</span>
         </p>
+        <TrailerMarks marks={task.trailer} />
       </div>
       <p className="mt-1 flex items-center gap-1.5 text-sm font-medium text-slate-800">
         <span className="min-w-0 break-words">{task.origin}</span>

@@ -15,7 +15,7 @@ import {
   VEHICLE_TYPE_OPTIONS,
   YARD_ERR,
 } from '@shared/labels';
-import { json, mockFetch, sentBody } from '../../test/http';
+import { json, mockFetch } from '../../test/http';
 import { makeTask } from '../../test/tasks';
 import { useLocations, type TrailerPlace } from '../../stores/locations';
 import { useTasks } from '../../stores/tasks';
@@ -24,6 +24,10 @@ import { TaskFormModal } from './TaskFormModal';
 
 /** No pause between keystrokes: this machine is slow enough. */
 const user = () => userEvent.setup({ delay: null });
+
+/** The JSON body of the n-th call that sent one (the form's GET /trailers?q= reads aside). */
+const sentBody = (fn: ReturnType<typeof mockFetch>, n = 0): unknown =>
+  JSON.parse(String(fn.mock.calls.filter((c) => c[1]?.body !== undefined)[n]?.[1]?.body ?? 'null'));
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
 
@@ -105,6 +109,30 @@ describe('Nueva Tarea', { timeout: 20_000 }, () => {
       expect(within(dialog()).getByText(text)).toBeInTheDocument();
     expect(field(UI_BOARD.form.trailer)).toHaveAttribute('aria-invalid', 'true');
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('offers a known trailer typed otherwise (¿R-4136-FVR?), fills its place as origin and takes its spelling', async () => {
+    const record = {
+      trailer_id: 'R-4136-FVR',
+      kind: 'lona',
+      load_state: 'cargado',
+      adr: false,
+      reefer_setpoint_c: null,
+      damaged: false,
+      location: { id: muelle12.id, code: muelle12.code, name: muelle12.name },
+    };
+    const fetch = mockFetch((path) =>
+      path === '/trailers' ? json(200, { trailers: [record] }) : json(201, created),
+    );
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await user().type(field(UI_BOARD.form.trailer), 'r4136fvr');
+    const offer = await within(dialog()).findByRole('button', { name: '¿R-4136-FVR?' });
+    expect(String(fetch.mock.calls[0]![0])).toContain('/api/trailers?q=r4136fvr');
+    expect(field(UI_BOARD.form.origin)).toHaveValue('Muelle 12');
+    await user().click(offer);
+    expect(field(UI_BOARD.form.trailer)).toHaveValue('R-4136-FVR');
+    await waitFor(() => expect(within(dialog()).queryByTestId('trailer-offer')).toBeNull());
+    expect(field(UI_BOARD.form.origin)).toHaveValue('Muelle 12');
   });
 
   it('creates: trimmed and upper-cased payload, disabled while in flight, toast, task in the store, closed', async () => {

@@ -22,6 +22,7 @@ import {
   ERR,
   PRIORITY_LABELS,
   TOAST,
+  TRAILER_OFFER,
   UI_BOARD,
   UI_COMMON,
   VEHICLE_TYPE_OPTIONS,
@@ -30,6 +31,7 @@ import {
 import { toast } from 'sonner';
 import { ApiError, errorText } from '../../api';
 import { trailerPlaceOf, useLocations, usePlacesFeed } from '../../stores/locations';
+import { useKnownTrailer } from './useKnownTrailer';
 import { useTasks } from '../../stores/tasks';
 import type { TaskDraft } from '../../stores/ui';
 import { toastError } from '../../toast';
@@ -167,9 +169,16 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
   const trailerPlace = useLocations((s) =>
     originFollowsTrailer ? trailerPlaceOf(s.trailerPlaces, values.trailer_id) : null,
   );
+  // CONTRACT §19: the known trailer the typed plate names (its record), offered when written otherwise.
+  const known = useKnownTrailer(values.trailer_id, open && !editing);
+  const offer =
+    known && known.trailer_id.toUpperCase() !== values.trailer_id.trim().toUpperCase()
+      ? known.trailer_id
+      : null;
+  const followed = trailerPlace ?? (originFollowsTrailer ? (known?.location ?? null) : null);
   // What the origin field shows and the form sends.
-  const origin = originFollowsTrailer ? (trailerPlace?.name ?? '') : values.origin;
-  const originId = originFollowsTrailer ? (trailerPlace?.id ?? null) : picked.origin;
+  const origin = originFollowsTrailer ? (followed?.name ?? '') : values.origin;
+  const originId = originFollowsTrailer ? (followed?.id ?? null) : picked.origin;
 
   // Each opening starts from the task (edit) or an empty form (create).
   useEffect(() => {
@@ -308,6 +317,20 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
           autoComplete="off"
           className="[&_input]:font-mono [&_input]:uppercase"
         />
+        {offer && (
+          <div className="-mt-2 sm:col-span-2">
+            <Button
+              type="button"
+              variant="secondary"
+              size="sm"
+              title={TRAILER_OFFER.title(offer)}
+              onClick={() => setTrailer(offer)}
+              data-testid="trailer-offer"
+            >
+              {TRAILER_OFFER.offer(offer)}
+            </Button>
+          </div>
+        )}
         <PlaceCombobox
           label={UI_BOARD.form.origin}
           name="origin"

@@ -1,3 +1,4 @@
+import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import { useState } from 'react';
 import { CircleCheckBig, MapPin, TriangleAlert, Truck, Undo2 } from 'lucide-react';
 import { RETURN_REASONS, type ReturnReason } from '@shared/enums';
@@ -78,6 +79,11 @@ function ActiveTask({ task }: { task: Task }) {
         <p className="break-all font-mono text-3xl font-bold tracking-wide" data-testid="active-trailer">
           {task.trailer_id}
         </p>
+        <TrailerMarks
+          marks={task.trailer}
+          dark
+          className="mt-2 [&>span]:text-sm [&>span]:leading-6 [&>span]:px-2"
+        />
       </div>
 
       <ol className="space-y-2">

@@ -1,3 +1,4 @@
+import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import type { ReactNode } from 'react';
 import { CheckCircle2, Circle, CircleDot, PauseCircle, RotateCcw } from 'lucide-react';
 import { SHORT_ID_LENGTH } from '@shared/constants';
@@ -32,7 +33,8 @@ export function SearchResultCard({ task }: { task: SearchTask }) {
           </span>
         </Item>
         <Item label={F.trailer}>
-          <span className="font-mono font-semibold">{task.trailer_id}</span>
+          <span className="font-mono font-semibold">{task.trailer_id}</span>{' '}
+          <TrailerMarks marks={task.trailer} />
         </Item>
         <Item label={F.createdBy}>{task.created_by_name ?? '—'}</Item>
         <Item label={F.createdAt}>

@@ -171,6 +171,18 @@ describe('results', { timeout: 20_000 }, () => {
     expect(panel.getByText('Campa Camión')).toBeInTheDocument();
   });
 
+  it('in Todo mode says where the trailer is when the text is its plate written otherwise, not otherwise', async () => {
+    mockFetch(() => json(200, [task({ trailer_id: 'R-1234-ABC' })]));
+    useSearch.getState().setForm({ search_type: 'all', query: 'r 1234' });
+    render(<SearcherView />);
+    await search();
+    expect(within(screen.getByTestId('trailer-locations')).getByText('Campa Camión')).toBeInTheDocument();
+    // A text that is not the plate (an origin found the task): no trailer answer.
+    useSearch.getState().setForm({ search_type: 'all', query: 'Campa' });
+    await search();
+    expect(screen.queryByTestId('trailer-locations')).toBeNull();
+  });
+
   it('Limpiar empties the form and the results', async () => {
     mockFetch(() => json(200, [task()]));
     render(<SearcherView />);

@@ -4,6 +4,8 @@ import { toast } from 'sonner';
 import { SEARCH_TYPES } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import { TOAST, UI_SEARCH } from '@shared/labels';
+import type { SearchTask } from '@shared/schemas';
+import { plateMatch } from '@shared/text';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
@@ -18,6 +20,20 @@ import { TrailerLocations } from './TrailerLocations';
 
 const TYPE_OPTIONS = SEARCH_TYPES.map((value) => ({ value, label: UI_SEARCH.searchTypes[value] }));
 
+/**
+ * Where the trailers found are (CONTRACT §19): in `Remolque` mode every trailer found; in `Todo` mode the
+ * trailers whose plate the text names (plate key), when there are any.
+ */
+function TrailerAnswer({ query, type, results }: { query: string; type: string; results: SearchTask[] }) {
+  const shown =
+    type === 'trailer'
+      ? results
+      : type === 'all'
+        ? results.filter((t) => plateMatch(query, t.trailer_id))
+        : [];
+  return shown.length > 0 ? <TrailerLocations tasks={shown} /> : null;
+}
+
 /** SPEC §2 Buscador Tareas (admin, manager, gestor). */
 export function SearcherView() {
   useSearchFeed();
@@ -28,8 +44,8 @@ export function SearcherView() {
   return (
     <div className="space-y-4">
       <SearchFormCard />
-      {searched?.search_type === 'trailer' && results && results.length > 0 && (
-        <TrailerLocations tasks={results} />
+      {searched && results && (
+        <TrailerAnswer query={searched.query ?? ''} type={searched.search_type} results={results} />
       )}
       <Card
         title={UI_SEARCH.results}

@@ -2,6 +2,7 @@
 // by its time there (with a mark when it is booked to leave or its task is held), each reservation as a
 // dashed placeholder with the plate on its way, then its free slots. Memoized: the map re-renders a
 // place only when that place, its trailers' colours, or its drop highlight change.
+import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import { createContext, Fragment, memo, useContext, type DragEvent } from 'react';
 import { DoorOpen, LogOut, PauseCircle } from 'lucide-react';
 import type { DwellLevel } from '@shared/dwell';
@@ -187,6 +188,7 @@ function TrailerChip({
       )}
     >
       <span className={cn(PLATE, 'font-bold')}>{trailer.trailer_id}</span>
+      <TrailerMarks marks={trailer.marks} />
       {task && (
         <span className={MARKS}>
           {task.on_hold && <PauseCircle aria-hidden data-mark="held" className="size-3.5 shrink-0" />}

@@ -1,6 +1,7 @@
 // Every trailer in the yard (CONTRACT §17): where, since when and for how long, and its open task; sorted
 // by any column (longest there first to begin with), filtered by any text, exported to Excel. A row opens
 // the trailer's panel.
+import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import { useMemo, useState } from 'react';
 import { ArrowDown, ArrowUp, ArrowUpDown, FileSpreadsheet, PauseCircle, Truck } from 'lucide-react';
 import { dwellLevel } from '@shared/dwell';
@@ -209,7 +210,8 @@ function Row({
           className="rounded font-mono font-bold text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-blue-500"
         >
           {t.trailer_id}
-        </button>
+        </button>{' '}
+        <TrailerMarks marks={t.marks} />
       </td>
       <td className="px-3 py-2 text-slate-600">{t.location.zone}</td>
       <td className="px-3 py-2 font-medium text-slate-900">{t.location.name}</td>

@@ -1,6 +1,7 @@
 // A trailer of the Patio (CONTRACT §17): where it stands, since when and for how long, its open task and
 // its latest moves (from the searcher); "Mover a…" opens the create form with a move (the map's drag,
 // by keyboard), and staff give it leave from the yard after confirming.
+import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { LogOut, PauseCircle } from 'lucide-react';
 import { dwellLevel } from '@shared/dwell';
@@ -103,6 +104,7 @@ function Details({ trailer, now }: { trailer: YardTrailer; now: number }) {
         <span className="block text-xs text-slate-500">
           {trailer.location.zone} · {trailer.location.code}
         </span>
+        <TrailerMarks marks={trailer.marks} className="mt-1" />
       </Item>
       <Item label={P.since}>
         <time dateTime={trailer.since}>{formatDateTime(trailer.since)}</time>

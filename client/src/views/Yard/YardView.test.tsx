@@ -7,7 +7,13 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { UI_ATTENTION, UI_YARD, YARD_ERR } from '@shared/labels';
-import type { SearchTask, YardLocation, YardSlotTrailer, YardTrailer } from '@shared/schemas';
+import {
+  DEFAULT_TRAILER_MARKS,
+  type SearchTask,
+  type YardLocation,
+  type YardSlotTrailer,
+  type YardTrailer,
+} from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
 import { makeTask } from '../../test/tasks';
 import { resetSessionStores } from '../../stores/session-end';
@@ -43,6 +49,7 @@ const standing = (trailer_id: string, hours: number, open_task: YardSlotTrailer[
   trailer_id,
   since: hoursAgo(hours),
   open_task,
+  marks: DEFAULT_TRAILER_MARKS,
 });
 
 // Muelles: R-1 fresh (full dock), R-2 booked to leave with a held task (its dock has room again).
@@ -77,6 +84,7 @@ const located = (p: YardLocation, t: YardSlotTrailer): YardTrailer => ({
   location: { id: p.id, code: p.code, name: p.name, zone: p.zone, kind: p.kind },
   since: t.since,
   open_task: t.open_task,
+  marks: t.marks,
 });
 const TRAILERS = [located(M1, M1.trailers[0]), located(M2, M2.trailers[0]), located(C7, C7.trailers[0])];
 
