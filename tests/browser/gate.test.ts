@@ -1,16 +1,26 @@
 // The Portería in Chromium (issue 27, CONTRACT §19): on a gate tablet (1280×800) staff open /porteria,
 // type the trailer's plate, the truck and its carrier, take the suggested place, mark one checklist item
 // Mal with a note, take a photo and register the entry: the truck shows in "Camiones en el patio" and the
-// trailer stands at that place, damaged. Then `Dar salida` closes the visit and the truck leaves the list.
-// Screenshots (/tmp/torre-screens): porteria-1280.png (the form filled, with the photo) and porteria-390.png.
+// trailer stands at that place, damaged. An hour later (the test clock) `Dar salida` closes the visit and
+// the truck leaves the list; an admin then finds the carrier in Informes → Tiempos de espera.
+// Screenshots (/tmp/torre-screens): porteria-1280.png (the form filled, with the photo), porteria-390.png
+// and informes-tiempos-espera.png.
 // Every browser file shares one database: places, plates and the carrier here carry this run's tag.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { ImportLocationsResult, TrailerDetail } from '@shared/schemas';
-import { INSPECTION_ITEM_LABELS, LOAD_STATE_LABELS, UI_GATE, UI_HEADER, UI_LOGIN } from '@shared/labels';
-import { launch, openPage, PHONE, screenshot, TABLET } from './chromium';
-import { adminToken, apiCall, createUser } from './helpers';
+import {
+  INSPECTION_ITEM_LABELS,
+  LOAD_STATE_LABELS,
+  UI_GATE,
+  UI_HEADER,
+  UI_LOGIN,
+  UI_TRUCK_STAYS,
+  VIEW_LABELS,
+} from '@shared/labels';
+import { DESKTOP, launch, openPage, PHONE, screenshot, TABLET } from './chromium';
+import { ADMIN, adminToken, advanceClock, apiCall, createUser, loginUi } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 
@@ -108,6 +118,8 @@ describe('the Portería', () => {
     expect(record.damage_note).toBe(`${lights} (Piloto trasero roto)`);
     expect(visits[0]?.truck_plate).toBe(truck);
 
+    // The truck waits more than an hour before it leaves (the server's test clock).
+    await advanceClock(65 * 60_000);
     await row.getByRole('button', { name: UI_GATE.exit, exact: true }).click();
     await row
       .getByRole('form', { name: UI_GATE.exitTitle(truck) })
@@ -117,6 +129,23 @@ describe('the Portería', () => {
     await page.reload();
     await page.getByRole('form', { name: UI_GATE.entryTitle }).waitFor();
     await expect(page.getByTestId('open-visit').filter({ hasText: truck }).count()).resolves.toBe(0);
+
+    // An admin sees the carrier's wait in Informes → Tiempos de espera, and the visit among those over 1 h.
+    const { page: desk } = await openPage(browser, inject('baseUrl'), DESKTOP);
+    await loginUi(desk, ADMIN);
+    await desk.getByRole('button', { name: VIEW_LABELS.reports }).click();
+    const waits = desk.getByRole('region', { name: UI_TRUCK_STAYS.title });
+    const carrierRow = waits.getByTestId('carrier-waits').filter({ hasText: carrier });
+    await carrierRow.waitFor();
+    const cells = await carrierRow.getByRole('cell').allTextContents();
+    expect(cells[0]).toBe(carrier);
+    expect(cells[1]).toBe('1');
+    expect(cells[4]).toMatch(/^1 h 0[5-6] min$/);
+    expect(cells[5]).toBe('1');
+    await waits.getByTestId('long-wait').filter({ hasText: truck }).waitFor();
+    await waits.scrollIntoViewIfNeeded();
+    await screenshot(desk, 'informes-tiempos-espera');
+    await desk.context().close();
 
     await page.setViewportSize(PHONE);
     await page.getByLabel(UI_GATE.trailerPlate).fill(`GT2-${RUN}`);
