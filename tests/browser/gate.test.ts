@@ -15,12 +15,11 @@ import {
   LOAD_STATE_LABELS,
   UI_GATE,
   UI_HEADER,
-  UI_LOGIN,
   UI_TRUCK_STAYS,
   VIEW_LABELS,
 } from '@shared/labels';
 import { DESKTOP, launch, openPage, PHONE, screenshot, TABLET } from './chromium';
-import { ADMIN, adminToken, advanceClock, apiCall, createUser, loginUi } from './helpers';
+import { ADMIN, adminToken, advanceClock, apiCall, createUser, loginUi, submitLogin } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 
@@ -39,9 +38,7 @@ async function openGate(account: { email: string; password: string }, viewport =
   const { page } = await openPage(browser, inject('baseUrl'), viewport);
   await page.goto('/porteria');
   await page.waitForURL('**/login');
-  await page.getByLabel(UI_LOGIN.email).fill(account.email);
-  await page.getByLabel(UI_LOGIN.password).fill(account.password);
-  await page.getByRole('button', { name: UI_LOGIN.submitLogin, exact: true }).click();
+  await submitLogin(page, account);
   await page.waitForURL('**/porteria');
   await page.getByText(UI_HEADER.linkOnline).waitFor();
   return page;

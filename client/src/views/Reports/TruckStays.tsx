@@ -1,7 +1,7 @@
 // Informes → Tiempos de espera (CONTRACT §19 "Waiting times"): a range of Madrid days (the last 7 through
 // today by default), the carriers' waits (visits, p50, p90, max, over 1 h), the visits whose wait passed
 // 1 h, and `Exportar Excel` of the same range.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Download, Timer } from 'lucide-react';
 import { toast } from 'sonner';
 import { UI_TRUCK_STAYS } from '@shared/labels';
@@ -18,6 +18,34 @@ const T = UI_TRUCK_STAYS;
 const seconds = (s: number) => formatDuration(s * 1000);
 const th = 'px-3 py-2 text-left font-semibold text-slate-600';
 const td = 'px-3 py-2 tabular-nums';
+const CARRIER_HEADERS = Object.values(T.columns);
+const VISIT_HEADERS = Object.values(T.visit);
+
+/** A small table: its headers, then the rows given. */
+function Table({
+  label,
+  headers,
+  children,
+}: {
+  label: string;
+  headers: readonly string[];
+  children: ReactNode;
+}) {
+  return (
+    <table className="w-full min-w-[32rem] text-sm" aria-label={label}>
+      <thead className="border-b border-slate-200">
+        <tr>
+          {headers.map((h) => (
+            <th key={h} className={th}>
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">{children}</tbody>
+    </table>
+  );
+}
 
 export function TruckStays() {
   const from = useTruckStays((s) => s.from);
@@ -65,62 +93,38 @@ export function TruckStays() {
       <section aria-label={T.title} className="space-y-4">
         <p className="text-sm text-slate-500">{T.subtitle}</p>
         <div className="grid max-w-xl gap-3 sm:grid-cols-2">
-          <Field label={T.from}>
-            {(control) => (
-              <input
-                {...control}
-                type="date"
-                required
-                value={from}
-                onChange={(e) => setTruckStaysRange({ from: e.target.value })}
-                className={inputClass}
-              />
-            )}
-          </Field>
-          <Field label={T.to}>
-            {(control) => (
-              <input
-                {...control}
-                type="date"
-                required
-                value={to}
-                onChange={(e) => setTruckStaysRange({ to: e.target.value })}
-                className={inputClass}
-              />
-            )}
-          </Field>
+          {(['from', 'to'] as const).map((key) => (
+            <Field key={key} label={T[key]}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="date"
+                  required
+                  value={key === 'from' ? from : to}
+                  onChange={(e) => setTruckStaysRange({ [key]: e.target.value })}
+                  className={inputClass}
+                />
+              )}
+            </Field>
+          ))}
         </div>
         {problem && <FormAlert>{problem}</FormAlert>}
         {!problem && failed && !shown && <FormAlert>{T.loadError}</FormAlert>}
         {shown && (
           <>
             <div className="overflow-x-auto">
-              <table className="w-full min-w-[32rem] text-sm" aria-label={T.carriers}>
-                <thead className="border-b border-slate-200">
-                  <tr>
-                    <th className={th}>{T.columns.carrier}</th>
-                    <th className={th}>{T.columns.visits}</th>
-                    <th className={th}>{T.columns.p50}</th>
-                    <th className={th}>{T.columns.p90}</th>
-                    <th className={th}>{T.columns.max}</th>
-                    <th className={th}>{T.columns.over1h}</th>
+              <Table label={T.carriers} headers={CARRIER_HEADERS}>
+                {shown.carriers.map((c) => (
+                  <tr key={c.carrier} data-testid="carrier-waits">
+                    <td className="px-3 py-2 font-medium text-slate-900">{c.carrier}</td>
+                    <td className={td}>{c.visits}</td>
+                    <td className={td}>{seconds(c.p50_s)}</td>
+                    <td className={td}>{seconds(c.p90_s)}</td>
+                    <td className={td}>{seconds(c.max_s)}</td>
+                    <td className={`${td} ${c.over_1h ? 'font-semibold text-red-700' : ''}`}>{c.over_1h}</td>
                   </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {shown.carriers.map((c) => (
-                    <tr key={c.carrier} data-testid="carrier-waits">
-                      <td className="px-3 py-2 font-medium text-slate-900">{c.carrier}</td>
-                      <td className={td}>{c.visits}</td>
-                      <td className={td}>{seconds(c.p50_s)}</td>
-                      <td className={td}>{seconds(c.p90_s)}</td>
-                      <td className={td}>{seconds(c.max_s)}</td>
-                      <td className={`${td} ${c.over_1h ? 'font-semibold text-red-700' : ''}`}>
-                        {c.over_1h}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </Table>
               {shown.carriers.length === 0 && <p className="px-3 py-2 text-slate-500">{T.noVisits}</p>}
             </div>
             <div className="space-y-2">
@@ -129,28 +133,17 @@ export function TruckStays() {
                 <p className="text-sm text-slate-500">{T.noLongWaits}</p>
               ) : (
                 <div className="overflow-x-auto">
-                  <table className="w-full min-w-[32rem] text-sm" aria-label={T.longWaits}>
-                    <thead className="border-b border-slate-200">
-                      <tr>
-                        <th className={th}>{T.visit.truck}</th>
-                        <th className={th}>{T.visit.carrier}</th>
-                        <th className={th}>{T.visit.entered}</th>
-                        <th className={th}>{T.visit.exited}</th>
-                        <th className={th}>{T.visit.wait}</th>
+                  <Table label={T.longWaits} headers={VISIT_HEADERS}>
+                    {shown.visits.map((v) => (
+                      <tr key={v.id} data-testid="long-wait">
+                        <td className="px-3 py-2 font-mono font-semibold">{v.truck_plate}</td>
+                        <td className="px-3 py-2">{v.carrier}</td>
+                        <td className={td}>{formatDateTime(v.entered_at)}</td>
+                        <td className={td}>{v.exited_at ? formatDateTime(v.exited_at) : ''}</td>
+                        <td className={`${td} font-semibold text-red-700`}>{seconds(v.wait_s)}</td>
                       </tr>
-                    </thead>
-                    <tbody className="divide-y divide-slate-100">
-                      {shown.visits.map((v) => (
-                        <tr key={v.id} data-testid="long-wait">
-                          <td className="px-3 py-2 font-mono font-semibold">{v.truck_plate}</td>
-                          <td className="px-3 py-2">{v.carrier}</td>
-                          <td className={td}>{formatDateTime(v.entered_at)}</td>
-                          <td className={td}>{v.exited_at ? formatDateTime(v.exited_at) : ''}</td>
-                          <td className={`${td} font-semibold text-red-700`}>{seconds(v.wait_s)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                    ))}
+                  </Table>
                 </div>
               )}
             </div>
