@@ -4,7 +4,7 @@
 // trailer stands at that place, damaged. An hour later (the test clock) `Dar salida` closes the visit and
 // the truck leaves the list; an admin then finds the carrier in Informes → Tiempos de espera.
 // Screenshots (/tmp/torre-screens): porteria-1280.png (the form filled, with the photo), porteria-390.png
-// and informes-tiempos-espera.png.
+// porteria-1280-patio.png (the truck in the list) and informes-tiempos-espera.png.
 // Every browser file shares one database: places, plates and the carrier here carry this run's tag.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -102,6 +102,8 @@ describe('the Portería', () => {
     const row = page.getByTestId('open-visit').filter({ hasText: truck });
     await row.waitFor();
     await expect(row.textContent()).resolves.toContain(carrier);
+    await row.scrollIntoViewIfNeeded();
+    await screenshot(page, 'porteria-1280-patio');
     await expect(row.textContent()).resolves.toContain(UI_GATE.dropped(trailer));
 
     const { trailer: record, visits } = await apiCall<TrailerDetail>(
