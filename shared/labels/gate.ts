@@ -151,6 +151,37 @@ export const UI_GATE = {
   dismiss: 'Entendido',
 } as const;
 
+/** Informes → Tiempos de espera (CONTRACT §19 "Waiting times"): the carriers and the waits over 1 h. */
+export const UI_TRUCK_STAYS = {
+  title: 'Tiempos de espera',
+  subtitle: 'Espera de los camiones que salieron en el periodo, por transportista',
+  from: 'Desde',
+  to: 'Hasta',
+  exportExcel: 'Exportar Excel',
+  exported: 'Excel de tiempos de espera descargado',
+  exportError: 'No se pudo exportar el Excel de tiempos de espera',
+  loadError: 'No se pudieron cargar los tiempos de espera',
+  carriers: 'Transportistas',
+  columns: {
+    carrier: 'Transportista',
+    visits: 'Visitas',
+    p50: 'Mediana',
+    p90: 'p90',
+    max: 'Máxima',
+    over1h: 'Más de 1 h',
+  },
+  noVisits: 'Ningún camión salió en este periodo',
+  longWaits: 'Esperas de más de 1 h',
+  noLongWaits: 'Ninguna espera pasó de 1 h',
+  visit: {
+    truck: 'Camión',
+    carrier: 'Transportista',
+    entered: 'Entrada',
+    exited: 'Salida',
+    wait: 'Espera',
+  },
+} as const;
+
 /** GET /admin/reports/truck-stays/export-excel: its file and columns (CONTRACT §19 "Waiting times"). */
 export const TRUCK_STAYS_EXCEL = {
   fileName: (from: string, to: string) => `tiempos_espera_${from}_${to}.xlsx`,

@@ -11,6 +11,8 @@ import path from 'node:path';
 export const PHONE = { width: 390, height: 844 };
 export const WALL = { width: 1920, height: 1080 };
 export const DESKTOP = { width: 1440, height: 900 };
+/** A gate tablet in landscape (the Portería, CONTRACT §19). */
+export const TABLET = { width: 1280, height: 800 };
 
 const ARGS = [
   '--headless',

@@ -69,12 +69,17 @@ export async function createUser(
   return { ...user, password: PASSWORD };
 }
 
-/** Logs in through the login screen and waits for the dashboard. */
-export async function loginUi(page: Page, account: { email: string; password: string }): Promise<void> {
-  await page.goto('/login');
+/** Fills and sends the login screen the page shows. */
+export async function submitLogin(page: Page, account: { email: string; password: string }): Promise<void> {
   await page.getByLabel(UI_LOGIN.email).fill(account.email);
   await page.getByLabel(UI_LOGIN.password).fill(account.password);
   await page.getByRole('button', { name: UI_LOGIN.submitLogin, exact: true }).click();
+}
+
+/** Logs in through the login screen and waits for the dashboard. */
+export async function loginUi(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await submitLogin(page, account);
   await page.waitForURL('**/dashboard');
 }
 

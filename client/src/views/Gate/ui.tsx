@@ -95,9 +95,11 @@ export function Choice({
 /** A titled part of the form. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <fieldset className="space-y-3 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
-      <legend className="float-left mb-1 w-full text-lg font-semibold text-slate-900">{title}</legend>
-      {children}
+    <fieldset className="min-w-0 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+      {/* Floated, the legend sits inside the box like a heading; the content clears it (a grid beside a
+          full-width float would be squeezed to nothing). */}
+      <legend className="float-left mb-3 w-full text-lg font-semibold text-slate-900">{title}</legend>
+      <div className="clear-both space-y-3">{children}</div>
     </fieldset>
   );
 }

@@ -10,6 +10,8 @@ import { hourBuckets } from './IncidentsChart';
 import { ReportsView } from './ReportsView';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
+// Tiempos de espera has its own endpoint and test (TruckStays.test.tsx).
+vi.mock('./TruckStays', () => ({ TruckStays: () => null }));
 
 const deficiency = (delay: number, over: Partial<DeficiencyIncident> = {}): DeficiencyIncident => ({
   task_id: `t-${delay}`,

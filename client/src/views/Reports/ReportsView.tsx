@@ -12,6 +12,7 @@ import { generateReport, useReports, useReportsFeed } from '../../stores/reports
 import { IncidentList } from './IncidentList';
 import { IncidentsChart } from './IncidentsChart';
 import { formatDelay } from './format';
+import { TruckStays } from './TruckStays';
 
 const R = UI_REPORTS;
 const TYPE_OPTIONS = REPORT_TYPES.map((value) => ({ value, label: REPORT_TYPE_LABELS[value] }));
@@ -46,6 +47,7 @@ export function ReportsView() {
           <IncidentsChart report={report} />
         </div>
       )}
+      <TruckStays />
     </div>
   );
 }
