@@ -199,7 +199,11 @@ export const trailers = sqliteTable(
     createdAt: ms('created_at').notNull(),
     updatedAt: ms('updated_at').notNull(),
   },
-  (t) => [index('trailers_location').on(t.locationId)],
+  (t) => [
+    index('trailers_location').on(t.locationId),
+    // The board's and the yard's versions read the newest record change (max(updated_at)).
+    index('trailers_updated').on(t.updatedAt),
+  ],
 );
 
 /** A trailer's positional history besides its moves (CONTRACT §19): corrections, leave, the gate. */

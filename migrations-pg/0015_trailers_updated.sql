@@ -1,0 +1,1 @@
+CREATE INDEX "trailers_updated" ON "trailers" USING btree ("updated_at");
