@@ -16,7 +16,7 @@ import type {
 import { GATE_ERR, GATE_PHOTO_ERR } from '@shared/labels';
 import { activityLog, gatePhotos, gateVisits, trailerEvents } from '../../server/db/tables';
 import { advanceClock, db, makeUser, now, setupApp, type TestUser } from '../helpers/context';
-import { makePlace } from '../helpers/places';
+import { createMove, finishMove, makePlace } from '../helpers/places';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let manager: TestUser;
@@ -58,16 +58,8 @@ async function yard(): Promise<Map<string, YardLocation>> {
   return new Map((res.body as YardLocation[]).map((l) => [l.code, l]));
 }
 
-const createTask = (fields: Record<string, unknown>) =>
-  api()
-    .post('/api/tasks')
-    .set(manager.auth)
-    .send({ title: 'Mover', origin: 'Fuera', destination: 'Fuera', vehicle_type: 'swap', ...fields });
-
-async function finish(id: string): Promise<void> {
-  const res = await api().put(`/api/tasks/${id}`).set(manager.auth).send({ status: 'finalizada' });
-  expect(res.status, res.text).toBe(200);
-}
+const createTask = (fields: Record<string, unknown>) => createMove(api, manager, fields);
+const finish = (id: string) => finishMove(api, manager, id);
 
 describe('entries', () => {
   it('opens a visit without a trailer: 201 {visit, trailer: null}, listed open with its stay ticking', async () => {

@@ -4,11 +4,12 @@
 // searcher by plate key. Runs on both engines (server-pg).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { Location, SearchTask, Task, Trailer, TrailerDetail, YardLocation } from '@shared/schemas';
+import type { SearchTask, Task, Trailer, TrailerDetail, YardLocation } from '@shared/schemas';
 import { activityLog, tasks, trailerEvents } from '../../server/db/tables';
 import { change } from '../../server/tasks/change';
 import { insertTasks } from '../../server/tasks/apply';
 import { db, makeTask, makeUser, setupApp, type TestUser } from '../helpers/context';
+import { createMove, finishMove, makePlace } from '../helpers/places';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let manager: TestUser;
@@ -17,25 +18,11 @@ beforeEach(async () => {
   manager = await makeUser('manager');
 });
 
-async function place(code: string, name: string, kind = 'campa', capacity = 1): Promise<Location> {
-  const res = await api()
-    .post('/api/admin/locations')
-    .set(manager.auth)
-    .send({ code, name, kind, zone: 'Campa A', capacity, x: 0, y: 0 });
-  expect(res.status, res.text).toBe(201);
-  return res.body as Location;
-}
+const place = (code: string, name: string, kind = 'campa', capacity = 1) =>
+  makePlace(api, manager, code, name, kind, capacity);
 
-const create = (fields: Record<string, unknown>) =>
-  api()
-    .post('/api/tasks')
-    .set(manager.auth)
-    .send({ title: 'Mover', origin: 'Fuera', destination: 'Fuera', vehicle_type: 'swap', ...fields });
-
-async function finish(id: string): Promise<void> {
-  const res = await api().put(`/api/tasks/${id}`).set(manager.auth).send({ status: 'finalizada' });
-  expect(res.status, res.text).toBe(200);
-}
+const create = (fields: Record<string, unknown>) => createMove(api, manager, fields);
+const finish = (id: string) => finishMove(api, manager, id);
 
 const detail = async (plate: string) => {
   const res = await api()
