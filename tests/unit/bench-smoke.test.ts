@@ -61,6 +61,7 @@ function checkSections(sections: Section[]): void {
     expect.stringContaining('places, trailers standing'),
     'GET /api/yard (the map)',
     'GET /api/yard/trailers (the list)',
+    expect.stringContaining('GET /api/trailers/{id}'),
   ]);
   expect(section('Yard with').rows[0]!.result).toMatch(/^[\d,]+ places, [1-9][\d,]* trailers$/);
   expect(measures('Writes')[0]).toContain('tasks created per second');

@@ -140,6 +140,7 @@ describe('the tasks table', () => {
       lastReturnReason: null,
       onHold: false,
       holdReason: null,
+      holdSource: null,
     });
     expect(mine.events(held, { at, actor: driver, when })).toEqual([
       { type: 'completed', driverId: driver.id, from: 'en_proceso', to: 'finalizada', at: when },
@@ -227,12 +228,14 @@ describe('the tasks table', () => {
     expect(hold.patch(task(), { at, actor: staff, reason: 'Revisar' })).toEqual({
       onHold: true,
       holdReason: 'Revisar',
+      holdSource: 'staff',
       statusSince: at,
     });
     // A new reason for a held task keeps its clock; no reason said is none.
     expect(hold.patch(task({ onHold: true }), { at, actor: staff })).toEqual({
       onHold: true,
       holdReason: null,
+      holdSource: 'staff',
     });
     expect(hold.round).toBe(false);
     expect(refusal('en_proceso', 'hold', 'staff')).toBe(ERR.holdOnlyPool);
@@ -243,6 +246,7 @@ describe('the tasks table', () => {
     expect(release.patch(held, { at, actor: staff })).toEqual({
       onHold: false,
       holdReason: null,
+      holdSource: null,
       statusSince: at,
     });
     expect(release.events(held, { at, actor: staff })[0]).toMatchObject({
