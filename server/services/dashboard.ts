@@ -166,11 +166,14 @@ let driversMemo: (Reading & { drivers: Promise<DriverState[]> }) | undefined;
 async function allDrivers(): Promise<DriverState[]> {
   const mark = await changeMark();
   if (isFresh(driversMemo, mark)) return driversMemo.drivers;
+  // The database is named before the reading starts: a database closed meanwhile (a shutdown) throws
+  // here, not between the reading's start and its handler, where its rejection would go unhandled.
+  const database = session();
   const drivers = driverStates();
-  driversMemo = { db: session(), mark, at: nowMs(), drivers };
   drivers.catch(() => {
     if (driversMemo?.drivers === drivers) driversMemo = undefined;
   });
+  driversMemo = { db: database, mark, at: nowMs(), drivers };
   return drivers;
 }
 

@@ -2,7 +2,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { tasks, users } from '../../server/db/tables';
-import { dashboardStats, workloadAlert } from '../../server/services/dashboard';
+import { databaseIdentity, useEngine, type Engine } from '../../server/db';
+import { dashboardStats, driverLists, workloadAlert } from '../../server/services/dashboard';
 import { db, makePunch, makeTask, makeUser, now, setupApp, tx } from '../helpers/context';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
@@ -178,5 +179,25 @@ describe('GET /api/dashboard/online-drivers and /rankings', () => {
       { id: beatriz.user.id, name: 'Beatriz', movements_count: 5 },
       { id: dani.user.id, name: 'Dani', movements_count: 0 },
     ]);
+  });
+});
+
+describe('the driver lists while the database closes', () => {
+  it('a reading that finds the database closed rejects its caller and leaves no rejection unhandled', async () => {
+    await makeUser('conductor', { online: true }); // a commit: the lists are read again, not remembered
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const engine = databaseIdentity() as Engine;
+    try {
+      const lists = driverLists();
+      useEngine(undefined); // a shutdown closes the database while the lists wait for the change mark
+      await expect(lists).rejects.toThrow('database not open');
+      await new Promise((r) => setTimeout(r, 20)); // Node reports unhandled rejections after the microtasks
+    } finally {
+      useEngine(engine);
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
   });
 });
