@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GateVisit, Location } from '@shared/schemas';
 import { collect, liveServer, makeUser, nextEvent, sleep, type TestUser } from '../helpers/context';
+import { makePlace } from '../helpers/places';
 
 const server = liveServer();
 let manager: TestUser;
@@ -10,13 +11,7 @@ let campa: Location;
 
 beforeAll(async () => {
   manager = await makeUser('manager');
-  const res = await server
-    .api()
-    .post('/api/admin/locations')
-    .set(manager.auth)
-    .send({ code: 'CG-1', name: 'Campa G-1', kind: 'campa', zone: 'Campa G', capacity: 2, x: 0, y: 0 });
-  expect(res.status).toBe(201);
-  campa = res.body as Location;
+  campa = await makePlace(server.api, manager, 'CG-1', 'Campa G-1', 'campa', 2);
 });
 
 describe('gate:changed', () => {

@@ -13,6 +13,7 @@ import {
 } from '@shared/schemas';
 import { TRAILER_EXCEL_HEADERS } from '@shared/labels';
 import { liveServer, makeUser, nextMatching } from '../helpers/context';
+import { makePlace } from '../helpers/places';
 import { boardReader, versionOf } from '../helpers/board';
 import { fetchWorkbook, sheetTable } from '../helpers/excel';
 
@@ -111,12 +112,7 @@ describe("tasks show their trailer's marks", () => {
 
   it('the Patio and its export show the marks of the trailers standing', async () => {
     const manager = await makeUser('manager');
-    const made = await server
-      .api()
-      .post('/api/admin/locations')
-      .set(manager.auth)
-      .send({ code: 'CA-1', name: 'Campa A-1', kind: 'campa', zone: 'Campa A', capacity: 2, x: 0, y: 0 });
-    expect(made.status, made.text).toBe(201);
+    await makePlace(server.api, manager, 'CA-1', 'Campa A-1', 'campa', 2);
     const task = await server.createTask(manager, {
       vehicle_type: 'swap',
       trailer_id: 'R-7-F',

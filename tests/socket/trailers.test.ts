@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Location } from '@shared/schemas';
 import { collect, liveServer, makeUser, nextEvent, sleep, type TestUser } from '../helpers/context';
+import { makePlace } from '../helpers/places';
 
 const server = liveServer();
 let manager: TestUser;
@@ -11,15 +12,7 @@ let places: Record<'a' | 'b', Location>;
 
 beforeAll(async () => {
   manager = await makeUser('manager');
-  const make = async (code: string, name: string) => {
-    const res = await server
-      .api()
-      .post('/api/admin/locations')
-      .set(manager.auth)
-      .send({ code, name, kind: 'campa', zone: 'Campa T', capacity: 2, x: 0, y: 0 });
-    expect(res.status).toBe(201);
-    return res.body as Location;
-  };
+  const make = (code: string, name: string) => makePlace(server.api, manager, code, name, 'campa', 2);
   places = { a: await make('CT-1', 'Campa T-1'), b: await make('CT-2', 'Campa T-2') };
 });
 
