@@ -1,9 +1,7 @@
 // Spanish texts of accounts, the time clock and the dashboard figures: answers, notifications,
 // activity-log rows and the workload alert (CONTRACT §4, §6, §7, §10).
 import type { ClockType, Role } from '../enums';
-import { ROLE_LABELS } from './common';
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+import { ROLE_LABELS, plural } from './common';
 
 /** The approval modal's request text (CONTRACT §4). */
 export const requestText = (role: Role): string => `Solicita acceso como ${ROLE_LABELS[role]}`;

@@ -2,8 +2,7 @@
 // Enum labels (roles, task types, health) are in common.ts; the SPEC §8 toasts in ui.ts (TOAST).
 import type { LogType } from '../enums';
 import { SHORT_ID_LENGTH } from '../constants';
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+import { plural } from './common';
 
 export const UI_USERS = {
   title: 'Usuarios',

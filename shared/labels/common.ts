@@ -10,6 +10,9 @@ import type {
   View,
 } from '../enums';
 
+/** `1 tarea pendiente`, `2 tareas pendientes`: the count with the word that agrees with it. */
+export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 export const APP_TITLE = 'Torre de Control de Movimientos';
 /** The header's title on a phone, where the whole one would break over two lines. */
 export const APP_TITLE_SHORT = 'Torre de Control';

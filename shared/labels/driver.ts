@@ -1,13 +1,17 @@
 // Spanish texts of the driver's phone screen (SPEC §2 Driver screen, Swap panel, Control de Horario;
 // CONTRACT §11). Toasts shared with other screens (SPEC §8) stay in ui.ts `TOAST`.
 
+import { plural } from './common';
+
 export const UI_DRIVER = {
   /** CONTRACT §16: the phone without a server — one indicator, the queue, refusals after a replay. */
   offline: {
     indicator: (pending: number) =>
-      pending > 0 ? `Sin conexión · ${pending} acciones pendientes` : 'Sin conexión',
+      pending > 0
+        ? `Sin conexión · ${plural(pending, 'acción pendiente', 'acciones pendientes')}`
+        : 'Sin conexión',
     indicatorHint: 'Se muestra lo último que se sabía. Lo que hagas se guarda en el móvil y se enviará solo.',
-    sending: (pending: number) => `Enviando ${pending} acciones pendientes…`,
+    sending: (pending: number) => `Enviando ${plural(pending, 'acción pendiente', 'acciones pendientes')}…`,
     /** The toast of an action kept on the phone. */
     queued: 'Guardado en el móvil: se enviará al recuperar la conexión',
     completeLabel: (task: string) => `Completar ${task}`,
@@ -55,6 +59,8 @@ export const UI_DRIVER = {
     title: 'Mi Estado',
     online: 'Online',
     active: 'Activo',
+    /** Instead of `Online` while the server does not answer (the offline indicator says what waits). */
+    offline: 'Sin conexión',
   },
   timeclock: {
     title: 'Control de Horario',

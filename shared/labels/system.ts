@@ -3,8 +3,8 @@
 import type { HealthCheckName } from '../schemas/admin';
 import { LOCALE } from '../constants';
 import { formatDuration } from '../time';
+import { plural } from './common';
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const decimal = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
 
 /** 1536 → '1,5 KB'; the health check and backup answers show sizes with it. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { VehicleType } from '@shared/enums';
 import type { Task } from '@shared/schemas';
-import { APP_TITLE_SHORT, PUNCH_MSG, TOAST, UI_DRIVER } from '@shared/labels';
+import { APP_TITLE_SHORT, PUNCH_MSG, TOAST, UI_BOARD, UI_DRIVER } from '@shared/labels';
 import { PHONE, screenshot } from './chromium';
 import { AUTO, driverScene } from './driver-scene';
 import { apiCall } from './helpers';
@@ -82,9 +82,9 @@ const overlaps = (
 const shownToasts = (page: Page) => page.locator('[data-sonner-toast][data-visible=true]');
 
 describe.each([
-  { name: '390×844', viewport: PHONE, shots: true },
-  { name: '360×740', viewport: SMALL_PHONE, shots: false },
-])('driver phone at $name', ({ viewport, shots }) => {
+  { name: '390×844', viewport: PHONE, shots: true, taskFits: true },
+  { name: '360×740', viewport: SMALL_PHONE, shots: false, taskFits: false },
+])('driver phone at $name', ({ viewport, shots, taskFits }) => {
   const shoot = (page: Page, what: string) =>
     shots ? screenshot(page, `driver-phone-${what}`) : Promise.resolve('');
 
@@ -121,6 +121,12 @@ describe.each([
     await page.getByText(PUNCH_MSG.entrada).first().waitFor();
     await prompt.waitFor({ state: 'detached' });
     await expect(button(item, S.selfAssign).isEnabled()).resolves.toBe(true);
+    // The board's `Asignarme` on the pool's card: a 44 px touch target too (issue 28).
+    const boardClaim = page
+      .getByTestId('task-card')
+      .filter({ hasText: swap.trailer_id })
+      .getByRole('button', { name: UI_BOARD.card.selfAssign, exact: true });
+    expect((await boardClaim.boundingBox())!.height).toBeGreaterThanOrEqual(44);
 
     // An automatic task reaches the driver: the toast sits at the top, alone, clear of the actions.
     const auto = await createTask(AUTO);
@@ -137,10 +143,24 @@ describe.each([
     const acknowledge = button(page.getByTestId('new-task-alert'), UI_DRIVER.alert.acknowledge);
     expect(overlaps(toastBox, (await acknowledge.boundingBox())!)).toBe(false);
     expect(await overflowing(page)).toEqual([]);
+    // One alert on the page for one new task (issue 28): the ringing bar, not also its banner.
+    const banners = page.getByTestId('notification-banner').filter({ hasText: TOAST.newTaskAssigned });
+    await expect(banners.count()).resolves.toBe(0);
+    if (taskFits) {
+      // Unscrolled, the destination and `Marcar como Completada` show under the alert.
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      const destination = (await card.getByText(A.destination, { exact: true }).boundingBox())!;
+      const action = (await complete.boundingBox())!;
+      expect(destination.y + destination.height).toBeLessThanOrEqual(viewport.height);
+      expect(action.y + action.height).toBeLessThanOrEqual(viewport.height);
+    }
     await shoot(page, 'new-task-alert');
     // Scoped to the alert: the push card's own dismiss button may read the same.
     await acknowledge.click();
     await page.getByTestId('new-task-alert').waitFor({ state: 'detached' });
+    // `Entendido` read the notification: its banner does not come up in the alert's place.
+    await page.waitForTimeout(300);
+    await expect(banners.count()).resolves.toBe(0);
 
     // Holding a task: the Swap claim is disabled and says why.
     await expect(button(item, S.selfAssign).isDisabled()).resolves.toBe(true);

@@ -245,7 +245,11 @@ describe('the driver phone with the network cut', () => {
     await cut(context);
     await completeActive(page);
     await indicatorTitle(page).getByText(O.indicator(1), { exact: true }).waitFor();
-    await expect(indicatorTitle(page).textContent()).resolves.toBe('Sin conexión · 1 acciones pendientes');
+    await expect(indicatorTitle(page).textContent()).resolves.toBe('Sin conexión · 1 acción pendiente');
+    // One truth: the status card says it too, not `Online` (issue 28).
+    const status = page.getByTestId('driver-status');
+    await status.getByText(UI_DRIVER.status.offline, { exact: true }).waitFor();
+    await expect(status.getByText(UI_DRIVER.status.online, { exact: true }).count()).resolves.toBe(0);
     // Done for the driver at once; kept on the phone; the server has not heard of it.
     await page.getByText(A.noneTitle).waitFor();
     await expect(page.getByTestId('active-task').getByText(task.trailer_id).count()).resolves.toBe(0);

@@ -91,7 +91,8 @@ function Action({ label, icon: Icon, onClick, tone = 'default', iconOnly, disabl
         'inline-flex items-center justify-center gap-1 rounded-md text-xs font-semibold transition-colors',
         'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-500',
         'disabled:cursor-not-allowed disabled:opacity-50',
-        iconOnly ? 'size-8' : 'h-9 px-3',
+        // A driver's spelled-out button ('Asignarme') is a 44 px touch target (issue 28).
+        iconOnly ? 'size-8' : 'h-11 px-3 text-sm',
         tone === 'danger' && 'text-red-600 hover:bg-red-50',
         tone === 'primary' && 'bg-blue-600 text-white hover:bg-blue-500',
         tone === 'default' && 'text-slate-500 hover:bg-slate-100 hover:text-slate-900',

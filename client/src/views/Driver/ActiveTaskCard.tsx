@@ -91,6 +91,19 @@ function ActiveTask({ task }: { task: Task }) {
         <RouteStop label={T.destination} place={task.destination} className="text-blue-700" />
       </ol>
 
+      {/* Right after the route: on a phone the destination and the action show without scrolling, even
+          under a new-task alert (issue 28); the details follow. One per row at every width: side by side they would wrap inside their 48 px on a tablet's column. */}
+      <div className="grid gap-3">
+        <Button variant="success" size="lg" className="w-full" onClick={() => setConfirm('complete')}>
+          <CircleCheckBig aria-hidden className="size-5" />
+          {T.complete}
+        </Button>
+        <Button variant="secondary" size="lg" className="w-full" onClick={() => setConfirm('return')}>
+          <Undo2 aria-hidden className="size-5" />
+          {T.returnToPool}
+        </Button>
+      </div>
+
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
         <div>
           <dt className="font-medium text-slate-600">{T.priority}</dt>
@@ -112,18 +125,6 @@ function ActiveTask({ task }: { task: Task }) {
           <dd className="mt-0.5 font-semibold text-slate-900">{task.created_by_name ?? '—'}</dd>
         </div>
       </dl>
-
-      {/* One per row at every width: side by side they would wrap inside their 48 px on a tablet's column. */}
-      <div className="grid gap-3">
-        <Button variant="success" size="lg" className="w-full" onClick={() => setConfirm('complete')}>
-          <CircleCheckBig aria-hidden className="size-5" />
-          {T.complete}
-        </Button>
-        <Button variant="secondary" size="lg" className="w-full" onClick={() => setConfirm('return')}>
-          <Undo2 aria-hidden className="size-5" />
-          {T.returnToPool}
-        </Button>
-      </div>
 
       <CompleteDialog task={task} open={confirm === 'complete'} onOpenChange={close} />
       <ReturnDialog task={task} open={confirm === 'return'} onOpenChange={close} />

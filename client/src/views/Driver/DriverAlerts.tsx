@@ -15,12 +15,15 @@ export function NewTaskAlertBar() {
     <div
       role="alert"
       data-testid="new-task-alert"
-      className="flex items-center gap-3 rounded-xl bg-blue-600 p-3 text-white shadow-md"
+      className="flex items-center gap-3 rounded-xl bg-blue-600 px-3 py-2 text-white shadow-md"
     >
       <BellRing aria-hidden className="size-6 shrink-0 motion-safe:animate-pulse" />
-      <p className="min-w-0 flex-1 text-sm">
+      {/* One line each: the task itself is right below, in 'Mi Tarea Activa'. */}
+      <p className="min-w-0 flex-1">
         <span className="block text-base font-bold">{TOAST.newTaskAssigned}</span>
-        <span className="break-words">{pending.message}</span>
+        <span className="block truncate text-sm" title={pending.message}>
+          {pending.message}
+        </span>
       </p>
       <Button variant="secondary" size="lg" className="shrink-0" onClick={acknowledge}>
         {A.acknowledge}

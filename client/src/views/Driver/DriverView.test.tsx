@@ -78,6 +78,7 @@ function serve({ active = 404, swap = [], clock = clockStatus() }: Answers = {})
     if (path === '/tasks') return json(200, []);
     if (path === '/timeclock/status') return json(200, clock);
     if (path === '/server-time') return json(200, { madrid_time: '', epoch_ms: Date.now() });
+    if (/^\/notifications\/[^/]+\/mark-read$/.test(path)) return json(200, { message: 'ok' });
     return json(404, { detail: 'Recurso no encontrado' });
   });
 }
@@ -304,16 +305,26 @@ describe('new task alert (SPEC §4)', () => {
       expect(toast.info).toHaveBeenCalledTimes(1); // one toast; only the sound repeats
     });
 
-    it("'Entendido' stops the repeats", async () => {
+    it("one alert for one task: its banner waits while it rings; 'Entendido' stops it and reads it", async () => {
       const n = await assigned();
+      expect(screen.queryByTestId('notification-banner')).not.toBeInTheDocument();
       wait(ALERT_REPEAT_MS);
       expect(playAlert).toHaveBeenCalledTimes(2);
       act(() => screen.getByRole('button', { name: UI_DRIVER.alert.acknowledge }).click());
       expect(screen.queryByTestId('new-task-alert')).not.toBeInTheDocument();
-      // The notification itself stays, as its banner (acknowledging is not dismissing).
-      expect(screen.getByTestId('notification-banner')).toHaveTextContent(n.message);
+      // Read on the server: its banner would say the same thing again.
+      expect(screen.queryByTestId('notification-banner')).not.toBeInTheDocument();
+      const calls = vi.mocked(fetch).mock.calls.map(([url]) => String(url));
+      expect(calls.some((url) => url.endsWith(`/notifications/${n.id}/mark-read`))).toBe(true);
       wait(ALERT_MAX_MS);
       expect(playAlert).toHaveBeenCalledTimes(2);
+    });
+
+    it('a minute unanswered: the alert stops ringing and its banner stays as the record', async () => {
+      const n = await assigned();
+      wait(ALERT_MAX_MS);
+      expect(screen.queryByTestId('new-task-alert')).not.toBeInTheDocument();
+      expect(screen.getByTestId('notification-banner')).toHaveTextContent(n.message);
     });
 
     it('opening the task (a tap on its card) acknowledges it', async () => {

@@ -17,15 +17,19 @@ import { useNewTaskAlert, useTaskAlert } from './useNewTaskAlert';
 import { useWakeLock } from './useWakeLock';
 
 /**
- * CONTRACT §16: a `task_assigned` banner whose task is no longer my active task (completed, returned,
- * taken away) is stale. Judged only once the active task is known.
+ * The banners not shown: CONTRACT §16's stale `task_assigned` one (its task is no longer my active task:
+ * completed, returned, taken away; judged only once the active task is known), and the one whose alert
+ * is ringing above (one alert for one new task, issue 28).
  */
-function useStaleAssignment(): (n: Notification) => boolean {
+function useHiddenBanner(): (n: Notification) => boolean {
   const activeId = useActiveTask()?.id ?? null;
   const loaded = useDriver((s) => s.activeLoaded);
+  const ringing = useTaskAlert((s) => s.pending?.notificationId);
   return useCallback(
-    (n: Notification) => loaded && n.type === 'task_assigned' && n.task_id !== null && n.task_id !== activeId,
-    [activeId, loaded],
+    (n: Notification) =>
+      n.id === ringing ||
+      (loaded && n.type === 'task_assigned' && n.task_id !== null && n.task_id !== activeId),
+    [activeId, loaded, ringing],
   );
 }
 
@@ -45,7 +49,7 @@ export function DriverView() {
   const clock = useTimeclock((s) => s.status?.status);
   useWakeLock(clock === 'clocked_in');
   const needsClockIn = clock !== undefined && clock !== 'clocked_in';
-  const stale = useStaleAssignment();
+  const hidden = useHiddenBanner();
   const acknowledge = () => {
     if (useTaskAlert.getState().pending) useTaskAlert.getState().acknowledge();
   };
@@ -61,9 +65,7 @@ export function DriverView() {
           <TimeclockWidget />
         </ClockInPrompt>
       )}
-      <NotificationBanners hide={stale} />
-      {/* A one-time setup: below what the driver must act on now. */}
-      <PushPrompt />
+      <NotificationBanners hide={hidden} />
       {/* grid-cols-1 (minmax(0, 1fr)): a long word in a card wraps instead of widening the phone's page. */}
       <div className="grid grid-cols-1 items-start gap-4 md:grid-cols-2">
         {/* Opening the task (any tap on its card) acknowledges the new-task alert. */}
@@ -71,6 +73,8 @@ export function DriverView() {
           <ActiveTaskCard />
         </div>
         <div className="min-w-0 space-y-4">
+          {/* A one-time setup: below what the driver must act on now (on a phone, after the task). */}
+          <PushPrompt />
           <StatusCard />
           {!needsClockIn && <TimeclockWidget />}
           <SwapPanel />

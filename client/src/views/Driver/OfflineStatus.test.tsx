@@ -65,7 +65,7 @@ describe('offline indicator', () => {
     render(<OfflineIndicator />);
     const line = within(screen.getByRole('status')).getByText('Sin conexión');
     expect(line).toHaveTextContent(/^Sin conexión$/);
-    expect(screen.queryByText(/acciones pendientes/)).toBeNull();
+    expect(screen.queryByText(/pendiente/)).toBeNull();
   });
 
   it('the server back with actions still waiting: says they are being sent', () => {
@@ -106,7 +106,7 @@ describe('offline indicator', () => {
         label: O.punchLabel('entrada'),
       }),
     );
-    expect(indicator()).toHaveTextContent('Sin conexión · 1 acciones pendientes');
+    expect(indicator()).toHaveTextContent('Sin conexión · 1 acción pendiente');
     up = true;
     await act(() => useOutbox.getState().flush());
     await waitFor(() => expect(indicator()).toBeNull());

@@ -1,12 +1,17 @@
 import { ROLE_LABELS, UI_DRIVER } from '@shared/labels';
 import { Badge } from '../../components/Badge';
+import { useReachability } from '../../offline/reachability';
 import { useSession } from '../../stores/session';
 
 const S = UI_DRIVER.status;
 
-/** SPEC §2: the driver's status card — who is logged in on this phone, online and active. */
+/**
+ * SPEC §2: the driver's status card — who is logged in on this phone, online and active. Without a server
+ * it says `Sin conexión` instead of `Online`: one truth with the offline indicator above it.
+ */
 export function StatusCard() {
   const user = useSession((s) => s.user);
+  const reachable = useReachability((s) => s.reachable);
   if (!user) return null;
   const initials = user.name
     .split(/\s+/)
@@ -31,10 +36,17 @@ export function StatusCard() {
         <p className="text-sm text-slate-600">{ROLE_LABELS[user.role]}</p>
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1.5">
-        <Badge tone="green" solid>
-          <span aria-hidden className="size-2 rounded-full bg-white" />
-          {S.online}
-        </Badge>
+        {reachable ? (
+          <Badge tone="green" solid>
+            <span aria-hidden className="size-2 rounded-full bg-white" />
+            {S.online}
+          </Badge>
+        ) : (
+          <Badge tone="slate" solid>
+            <span aria-hidden className="size-2 rounded-full bg-amber-300" />
+            {S.offline}
+          </Badge>
+        )}
         <Badge tone="blue">{S.active}</Badge>
       </div>
     </section>

@@ -22,13 +22,25 @@ interface PendingAlert {
 interface TaskAlertState {
   /** The assignment still ringing; null once acknowledged, after the minute, or when none. */
   pending: PendingAlert | null;
-  /** `Entendido`, or the driver opened the task: stops the repeats. */
+  /**
+   * `Entendido`, or the driver opened the task: stops the repeats and marks the notification read — its
+   * banner says the same thing, and the screen shows one alert at a time (issue 28).
+   */
   acknowledge: () => void;
 }
 
-export const useTaskAlert = create<TaskAlertState>((set) => ({
+export const useTaskAlert = create<TaskAlertState>((set, get) => ({
   pending: null,
-  acknowledge: () => set({ pending: null }),
+  acknowledge: () => {
+    const pending = get().pending;
+    set({ pending: null });
+    // Offline, the banner comes back and the driver may dismiss it later.
+    if (pending)
+      useNotifications
+        .getState()
+        .dismiss(pending.notificationId)
+        .catch(() => undefined);
+  },
 }));
 
 function ring(): void {
