@@ -1,5 +1,7 @@
 // Every text the client shows that is not an enum label (common.ts) or a server detail (errors.ts).
 // Grouped by screen; the SPEC §8 toasts are all here so every view takes them from one place.
+import { plural } from './common';
+
 export const UI_COMMON = {
   cancel: 'Cancelar',
   close: 'Cerrar',
@@ -83,7 +85,8 @@ export const UI_HEADER = {
 /** SPEC §2 'Aprobar Usuarios Pendientes'. */
 export const UI_APPROVAL = {
   title: 'Aprobar Usuarios Pendientes',
-  count: (n: number) => `Hay ${n} usuario(s) esperando aprobación`,
+  // SPEC's `usuario(s)`, written as the plural it stands for (issue 28).
+  count: (n: number) => `Hay ${plural(n, 'usuario', 'usuarios')} esperando aprobación`,
   approve: 'Aprobar',
   reject: 'Rechazar',
   /** Rejecting deletes the registration: asked first. */

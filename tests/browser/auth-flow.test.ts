@@ -78,9 +78,9 @@ describe('registration and approval', () => {
     await expect(row.textContent()).resolves.toContain(name);
     await expect(row.textContent()).resolves.toContain(`Solicita acceso como ${ROLE_LABELS.gestor}`);
     await expect(row.getByText(ROLE_LABELS.gestor, { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(dialog.getByText(/^Hay \d+ usuario\(s\) esperando aprobación$/).isVisible()).resolves.toBe(
-      true,
-    );
+    await expect(
+      dialog.getByText(/^Hay (1 usuario|\d+ usuarios) esperando aprobación$/).isVisible(),
+    ).resolves.toBe(true);
     await row.getByRole('button', { name: UI_APPROVAL.approve }).click();
     await admin.page.getByText(ACCOUNT_MSG.approved(name)).waitFor();
     await row.waitFor({ state: 'detached' });
