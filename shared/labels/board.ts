@@ -10,6 +10,8 @@ export const UI_BOARD = {
     available: 'Conductores Disponibles',
     availableOf: (online: number) => `de ${online} online`,
     busy: 'Conductores Ocupados',
+    /** Busy drivers split by connection, so the figures add up with `de N online` (issue 28). */
+    busyOnline: (online: number, offline: number) => `${online} online · ${offline} sin conexión`,
     pendingUsers: 'Usuarios Pendientes',
   },
   alert: {

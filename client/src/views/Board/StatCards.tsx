@@ -1,15 +1,26 @@
 // SPEC §2 stat cards: the yard at a glance. Usuarios Pendientes only for admin.
 import { CircleCheck, Inbox, LoaderCircle, Truck, UserCheck, UserPlus, type LucideIcon } from 'lucide-react';
 import type { Role } from '@shared/enums';
+import type { Task } from '@shared/schemas';
 import { UI_BOARD } from '@shared/labels';
 import { StatCard, type StatCardProps } from '../../components/StatCard';
 import { can } from '../../permissions';
 import { useStats } from '../../stores/stats';
+import { useTasks } from '../../stores/tasks';
+
+/** Drivers holding a task while their phone is offline (the board knows each assignee's presence). */
+const busyOffline = (tasks: Record<string, Task>): number =>
+  new Set(
+    Object.values(tasks)
+      .filter((t) => t.status === 'en_proceso' && t.assigned_to && t.assignee_online === false)
+      .map((t) => t.assigned_to),
+  ).size;
 
 const dash = '–';
 
 export function StatCards({ role }: { role: Role }) {
   const stats = useStats((s) => s.stats);
+  const offline = useTasks((s) => busyOffline(s.byId));
   const t = UI_BOARD.stats;
   const admin = can(role, 'approveUsers');
   const cards: (StatCardProps & { key: string; Icon: LucideIcon })[] = [
@@ -36,7 +47,18 @@ export function StatCards({ role }: { role: Role }) {
       tone: 'teal',
       Icon: UserCheck,
     },
-    { key: 'busy', label: t.busy, value: stats?.busy_drivers ?? dash, tone: 'indigo', Icon: Truck },
+    {
+      key: 'busy',
+      label: t.busy,
+      value: stats?.busy_drivers ?? dash,
+      // Busy drivers offline are not among the online ones: said, so the cards add up.
+      hint:
+        stats && offline > 0
+          ? t.busyOnline(Math.max(0, stats.busy_drivers - offline), Math.min(offline, stats.busy_drivers))
+          : undefined,
+      tone: 'indigo',
+      Icon: Truck,
+    },
   ];
   if (admin)
     cards.push({
