@@ -12,7 +12,7 @@ import {
   UI_PENDING,
   VIEW_LABELS,
 } from '@shared/labels';
-import { launch, openPage, PHONE, screenshot, WALL } from './chromium';
+import { DESKTOP, launch, openPage, PHONE, screenshot, WALL } from './chromium';
 import { ADMIN, createUser, loginUi, PASSWORD, uniqueEmail } from './helpers';
 
 /** Header controls that stick out of the viewport (the nav row scrolls by design, so it is left out). */
@@ -87,6 +87,36 @@ describe('screens', () => {
     await page.getByRole('button', { name: UI_HEADER.unreadNotifications(before) }).click();
     await page.getByRole('menuitem').filter({ hasText: 'Javier Ruiz' }).first().click();
     await expect.poll(() => badge.textContent()).toBe(String(before - 1));
+    await context.close();
+  });
+
+  it('admin shell at 1440×900: every view button clear of the header actions (issue 28)', async () => {
+    await createUser('gestor', { name: 'Lucía Prieto', approve: false });
+    const { context, page } = await openPage(browser, inject('baseUrl'), DESKTOP);
+    await loginUi(page, ADMIN);
+    await page.getByText(UI_HEADER.linkOnline).waitFor();
+    const approve = page.getByRole('button', { name: /^Aprobar Usuarios \(\d+\)$/ });
+    await approve.waitFor();
+    const actions = [
+      (await approve.boundingBox())!,
+      (await page.getByRole('button', { name: UI_HEADER.newTask }).boundingBox())!,
+    ];
+    for (const v of Object.values(VIEW_LABELS)) {
+      const view = page.getByRole('button', { name: v, exact: true });
+      await expect(view.isVisible(), v).resolves.toBe(true);
+      const box = (await view.boundingBox())!;
+      expect(box.x + box.width, v).toBeLessThanOrEqual(DESKTOP.width);
+      for (const action of actions)
+        expect(
+          box.x + box.width <= action.x ||
+            action.x + action.width <= box.x ||
+            box.y + box.height <= action.y ||
+            action.y + action.height <= box.y,
+          v,
+        ).toBe(true);
+    }
+    await expect(headerOverflow(page)).resolves.toEqual([]);
+    await screenshot(page, 'admin-shell-1440');
     await context.close();
   });
 

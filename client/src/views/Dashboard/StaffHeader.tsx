@@ -32,6 +32,9 @@ export function StaffHeader({ user }: { user: SessionUser }) {
           <Brand />
         </div>
         <div className="flex items-center gap-1 sm:gap-2 md:order-last">
+          {/* md+: up here, so the views' row keeps its room for every view (issue 28: at 1440 px
+              `Sistema` scrolled out of sight behind it). */}
+          {isAdmin && <ApproveUsersButton className="max-md:hidden" />}
           <PushButton />
           <NotificationBell />
           <VolumeControl />
@@ -69,7 +72,7 @@ export function StaffHeader({ user }: { user: SessionUser }) {
           })}
         </nav>
         <div className="flex shrink-0 items-center gap-2 py-1.5">
-          {isAdmin && <ApproveUsersButton />}
+          {isAdmin && <ApproveUsersButton className="md:hidden" />}
           {view === 'dashboard' && can(user.role, 'createTasks') && (
             <Button size="sm" onClick={() => openCreateTask(true)}>
               <Plus aria-hidden className="size-4" />
