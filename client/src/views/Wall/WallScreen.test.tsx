@@ -136,7 +136,7 @@ describe('pageStarts', () => {
 });
 
 describe('wall screen', () => {
-  it('shows the pool by urgency (held last, high first, oldest first) and En Proceso longest running first', async () => {
+  it('shows the pool by urgency (held last, high first, then oldest first) and En Proceso longest running first', async () => {
     const held = wallTask({
       priority: 'high',
       on_hold: true,
@@ -166,7 +166,8 @@ describe('wall screen', () => {
     await settle();
 
     expect(shownIds('bolsa_trabajo')).toEqual(
-      [oldHigh, newHigh, oldNormal, newNormal, oldLow, held].map((t) => t.id),
+      // CONTRACT §20 without deadlines: high first, then oldest first (low is no step of the rule).
+      [oldHigh, newHigh, oldLow, oldNormal, newNormal, held].map((t) => t.id),
     );
     expect(shownIds('en_proceso')).toEqual([long, mid, short].map((t) => t.id));
     // One page: no marks.
