@@ -182,6 +182,20 @@ describe('wall screen', () => {
     ).toBeInTheDocument();
   });
 
+  it('orders the pool by deadline (CONTRACT §20) and again as the clock moves', async () => {
+    const inMinutes = (m: number) => new Date(NOW + m * 60_000).toISOString();
+    const high = wallTask({ priority: 'high', created_at: minutesAgo(30) });
+    const later = wallTask({ due_at: inMinutes(90), created_at: minutesAgo(2) });
+    const overdue = wallTask({ due_at: inMinutes(-5), created_at: minutesAgo(1) });
+    serve([high, later, overdue]);
+    renderWall();
+    await settle();
+    expect(shownIds('bolsa_trabajo')).toEqual([overdue, high, later].map((t) => t.id));
+    // 31 minutes on, the 90-minute deadline is within the hour: before high priority.
+    await act(async () => vi.advanceTimersByTimeAsync(31 * 60_000));
+    expect(shownIds('bolsa_trabajo')).toEqual([overdue, later, high].map((t) => t.id));
+  });
+
   it('pages a column that does not fit every 10 s with page marks and +N más', async () => {
     stubLayout();
     // Eight normal pool tasks, oldest first: W-a … W-h.
