@@ -132,6 +132,10 @@ export const tasks = pgTable(
     destinationLocationId: text('destination_location_id').references(() => locations.id),
     /** CONTRACT §19: the trailer's load state once this move is completed (applied to its record then). */
     loadStateAfter: text('load_state_after').$type<LoadState>(),
+    /** CONTRACT §20: when the move must be done (null: no deadline). */
+    dueAt: ms('due_at'),
+    /** CONTRACT §20: seconds after due_at it was completed (0 on time; null without deadline or not completed). */
+    lateS: integer('late_s'),
     version: integer('version').notNull().default(1),
     deletedAt: ms('deleted_at'),
   },

@@ -59,6 +59,8 @@ export function presentTask(
     destination_location_id: row.destinationLocationId,
     trailer_id: row.trailerId,
     load_state_after: row.loadStateAfter,
+    due_at: iso(row.dueAt),
+    late_s: row.lateS,
     priority: row.priority,
     status: row.status,
     vehicle_type: row.vehicleType,

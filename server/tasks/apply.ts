@@ -119,7 +119,8 @@ export type NewTask = Pick<
   | 'priority'
   | 'vehicleType'
   | 'createdBy'
->;
+> &
+  Partial<Pick<TaskRow, 'dueAt'>>;
 
 /**
  * New pool tasks (the table's `create`), their `created` history and activity-log rows: three statements
@@ -137,6 +138,7 @@ export async function insertTasks(
   const subjects = news.map(({ task }) => ({
     ...task,
     trailerKey: plateKey(task.trailerId),
+    dueAt: task.dueAt ?? null,
     status: 'bolsa_trabajo' as const,
     assignedTo: null,
     creditedTo: null,

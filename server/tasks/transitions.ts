@@ -6,6 +6,7 @@
 // named, a return's reason, an edit) comes in its Facts.
 import type { HoldSource, TaskEventType, TaskStatus } from '@shared/enums';
 import { isAutoAssigned, type ReturnReason } from '@shared/enums';
+import { lateSeconds } from '@shared/deadline';
 import { ERR, TASK_LOG } from '@shared/labels';
 import type { TaskRow } from '../db/tables';
 import { conflict } from '../http/errors';
@@ -56,6 +57,7 @@ export type Subject = Pick<
   | 'creditedTo'
   | 'onHold'
   | 'holdReason'
+  | 'dueAt'
 >;
 
 /** What a move depends on besides the task and its key. */
@@ -167,6 +169,8 @@ const toPoolEvent = (row: Subject): EventSpec => ({
 
 const completing = (row: Subject, f: Facts): Partial<TaskRow> => ({
   completedAt: f.when ?? f.at,
+  // CONTRACT §20: how late, from the believed completion time (§16's client_time rule).
+  lateS: lateSeconds(f.when ?? f.at, row.dueAt),
   creditedTo: row.status === 'en_proceso' ? row.assignedTo : null,
   returnReason: null,
   lastReturnReason: null,
@@ -377,6 +381,7 @@ on(DONE, 'reopen', 'staff', {
     assignedTo: null,
     assignedAt: null,
     completedAt: null,
+    lateS: null,
     creditedTo: null,
     returnReason: null,
   }),

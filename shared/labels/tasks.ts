@@ -125,4 +125,17 @@ export const TASK_FIELD_LABELS = {
   priority: 'prioridad',
   vehicle_type: 'tipo de vehículo',
   load_state_after: 'estado de carga al terminar',
+  due_at: 'hora límite',
+} as const;
+
+/** CONTRACT §20 deadlines: the 400s of create and PUT, and what a card says of its deadline. */
+export const DEADLINE_TEXT = {
+  past: 'La hora límite ya ha pasado',
+  tooFar: 'La hora límite es demasiado lejana',
+  invalid: 'Hora límite no válida',
+  today: (time: string) => `Antes de ${time}`,
+  tomorrow: (time: string) => `Antes de mañana ${time}`,
+  later: (date: string, time: string) => `Antes del ${date} ${time}`,
+  left: (duration: string) => `Faltan ${duration}`,
+  late: (duration: string) => `Retrasada ${duration}`,
 } as const;

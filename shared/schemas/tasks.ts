@@ -3,7 +3,7 @@ import { LOAD_STATES, PRIORITIES, RETURN_REASONS, TASK_STATUSES, TASK_TITLES, VE
 import type { LoadState, Priority, TaskStatus, TaskTitle, TrailerKind, VehicleType } from '../enums';
 import { DESCRIPTION_MAX, TEXT_MAX } from '../constants';
 import { cleanMultiline, cleanText, identityKey } from '../text';
-import { HOLD_INPUT } from '../labels/tasks';
+import { DEADLINE_TEXT, HOLD_INPUT } from '../labels/tasks';
 import { idSchema } from './common';
 import { clientTimeSchema } from './offline';
 
@@ -21,6 +21,12 @@ const trailerId = requiredText('El remolque', identityKey);
 
 /** CONTRACT §19: the trailer's load state once the move is completed (null: the move changes none). */
 const loadStateAfter = z.enum(LOAD_STATES, { error: 'Estado de carga no válido' }).nullish();
+
+/**
+ * CONTRACT §20: when the move must be done (ISO with its offset; null: none). Past and too far are judged
+ * by the server against its clock (an unchanged past one is accepted on PUT), not here.
+ */
+const dueAt = z.iso.datetime({ offset: true, error: DEADLINE_TEXT.invalid }).nullish();
 
 /** A catalogue place picked for origin or destination (null: none picked, the server maps the text). */
 const placeId = idSchema.nullish();
@@ -47,6 +53,7 @@ export const createTaskSchema = z.object({
   origin_location_id: placeId,
   destination_location_id: placeId,
   load_state_after: loadStateAfter,
+  due_at: dueAt,
 });
 export type CreateTaskInput = z.input<typeof createTaskSchema>;
 /** What the server works with once the input is validated (cleaned, trailer keyed, defaults applied). */
@@ -65,6 +72,7 @@ export const updateTaskSchema = z
     origin_location_id: placeId,
     destination_location_id: placeId,
     load_state_after: loadStateAfter,
+    due_at: dueAt,
     status: z.enum(TASK_STATUSES, { error: 'Estado no válido' }),
     assigned_to: idSchema.nullable(),
     /** CONTRACT §15: staff hold a pool task (true) or release it (false). */
@@ -115,6 +123,9 @@ export interface Task {
   trailer_id: string;
   /** CONTRACT §19: the trailer's load state once this move is completed (null: unchanged). */
   load_state_after: LoadState | null;
+  /** CONTRACT §20: when the move must be done (ISO), and how late it was completed (s; null: no deadline or open). */
+  due_at: string | null;
+  late_s: number | null;
   priority: Priority;
   status: TaskStatus;
   vehicle_type: VehicleType;

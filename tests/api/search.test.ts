@@ -280,6 +280,8 @@ describe('what each result carries', () => {
       destination_location_id: null,
       trailer_id: plate,
       load_state_after: null,
+      due_at: null,
+      late_s: null,
       priority: 'normal',
       status: 'bolsa_trabajo',
       vehicle_type: 'semiremolque',

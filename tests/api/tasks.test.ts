@@ -93,6 +93,8 @@ describe('POST /api/tasks', () => {
       destination_location_id: null,
       trailer_id: 'R-4411-BCD',
       load_state_after: null,
+      due_at: null,
+      late_s: null,
       priority: 'normal',
       status: 'bolsa_trabajo',
       vehicle_type: 'semiremolque',

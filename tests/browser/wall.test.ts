@@ -81,10 +81,13 @@ afterAll(async () => {
 /** The pool as the wall must order it: every pool task the API has, by urgency. */
 async function expectedPool(): Promise<string[]> {
   const all = await apiCall<Task[]>('GET', '/tasks', { token });
-  return all
-    .filter((t) => t.status === 'bolsa_trabajo')
-    .sort(byUrgency)
-    .map((t) => t.id);
+  return (
+    all
+      .filter((t) => t.status === 'bolsa_trabajo')
+      // These tasks have no deadline: the order does not depend on the clock.
+      .sort(byUrgency(Date.now()))
+      .map((t) => t.id)
+  );
 }
 
 const column = (page: Page, id: string) => page.getByTestId(`wall-column-${id}`);

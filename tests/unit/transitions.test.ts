@@ -2,7 +2,7 @@
 // what the commands rely on to decide and apply.ts to write. Pure: no database.
 import { describe, expect, it } from 'vitest';
 import { TASK_STATUSES, type TaskStatus } from '@shared/enums';
-import { ERR, TASK_LOG } from '@shared/labels';
+import { ERR, TASK_FIELD_LABELS, TASK_LOG } from '@shared/labels';
 import { HttpError } from '../../server/http/errors';
 import {
   decide,
@@ -32,6 +32,7 @@ const task = (over: Partial<Subject> = {}): Subject => ({
   creditedTo: null,
   onHold: false,
   holdReason: null,
+  dueAt: null,
   ...over,
 });
 const active = (over: Partial<Subject> = {}) =>
@@ -135,6 +136,7 @@ describe('the tasks table', () => {
     expect(mine.to).toBe('finalizada');
     expect(mine.patch(held, { at, actor: driver, when })).toEqual({
       completedAt: when,
+      lateS: null,
       creditedTo: driver.id,
       returnReason: null,
       lastReturnReason: null,
@@ -265,6 +267,10 @@ describe('the tasks table', () => {
       { type: 'reopened', driverId: driver.id, from: 'finalizada', to: 'bolsa_trabajo' },
     ]);
     expect(reopen.round).toBe(true);
+    // CONTRACT §20: reopened, it is not late any more.
+    const reopened = reopen.patch(task({ ...done, dueAt: at }), { at, actor: staff });
+    expect(reopened).toMatchObject({ completedAt: null, lateS: null, creditedTo: null, assignedTo: null });
+    expect(reopened).not.toHaveProperty('dueAt');
 
     const gone = decide('en_proceso', 'delete', 'staff');
     expect(gone.to).toBe('deleted');
@@ -293,5 +299,37 @@ describe('the tasks table', () => {
     expect(edit.logs(task(), f)[0]!.details).toBe(
       TASK_LOG.updated.details({ ...task(), trailerId: 'R-200' }, ['remolque']),
     );
+  });
+
+  it('a completion records how late it was after the deadline, from its believed time (CONTRACT §20)', () => {
+    const due = new Date(at.getTime() - 12 * 60_000);
+    const late = active({ dueAt: due });
+    const mine = decide('en_proceso', 'complete', 'driver');
+    // 12 min late at the transaction's instant; an offline completion 13 min earlier was on time: 0.
+    expect(mine.patch(late, { at, actor: driver })).toMatchObject({ completedAt: at, lateS: 720 });
+    const before = new Date(due.getTime() - 60_000);
+    expect(mine.patch(late, { at, actor: driver, when: before })).toMatchObject({
+      completedAt: before,
+      lateS: 0,
+    });
+    // Rounded to the second; staff's completion of a pool task too.
+    const pool = decide('bolsa_trabajo', 'complete', 'staff');
+    expect(pool.patch(task({ dueAt: new Date(at.getTime() - 1_600) }), { at, actor: staff })).toMatchObject({
+      lateS: 2,
+    });
+    expect(pool.patch(task(), { at, actor: staff })).toMatchObject({ lateS: null });
+  });
+
+  it('a changed deadline is an edit: its columns, an `updated` row, a log line naming it', () => {
+    const edit = decide('bolsa_trabajo', 'update', 'staff');
+    const dueAt = new Date(at.getTime() + 3_600_000);
+    const f: Facts = { at, actor: staff, edit: { dueAt }, fields: [TASK_FIELD_LABELS.due_at] };
+    expect(edit.to).toBe('same');
+    expect(edit.patch(task(), f)).toEqual({ dueAt });
+    expect(edit.events(task(), f)).toEqual([{ type: 'updated', from: 'bolsa_trabajo', to: 'bolsa_trabajo' }]);
+    expect(edit.logs(task(), f)).toEqual([
+      { action: TASK_LOG.updated.action, details: TASK_LOG.updated.details(task(), ['hora límite']) },
+    ]);
+    expect(roundFollows(edit, task(), f)).toBe(false);
   });
 });

@@ -131,7 +131,7 @@ export const useDriver = create<DriverState>((set, get) => ({
   async loadSwap() {
     const swap = await api.get<Task[]>('/tasks/swap-available');
     set((s) => ({
-      swap: swap.filter((t) => !t.on_hold).sort(byUrgency),
+      swap: swap.filter((t) => !t.on_hold).sort(byUrgency(serverNow())),
       swapLoaded: true,
       failing: recovered(s.failing, 'swap'),
     }));
@@ -145,7 +145,8 @@ export const useDriver = create<DriverState>((set, get) => ({
       const current = s.swap.find((t) => t.id === task.id);
       let swap = s.swap;
       if (!fresher(current, task)) return { activeId };
-      if (isClaimableSwap(task)) swap = [task, ...s.swap.filter((t) => t.id !== task.id)].sort(byUrgency);
+      if (isClaimableSwap(task))
+        swap = [task, ...s.swap.filter((t) => t.id !== task.id)].sort(byUrgency(serverNow()));
       else if (current) swap = s.swap.filter((t) => t.id !== task.id);
       return { activeId, swap };
     });

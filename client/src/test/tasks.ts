@@ -21,6 +21,8 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     destination_location_id: null,
     trailer_id: `R-${1000 + n}`,
     load_state_after: null,
+    due_at: null,
+    late_s: null,
     priority: 'normal',
     status: 'bolsa_trabajo',
     vehicle_type: 'semiremolque',

@@ -12,6 +12,9 @@ import { asConflict, insertTasks } from '../apply';
 import { change } from '../change';
 import { holdIfDamaged } from './damage';
 import { plateKey } from '@shared/text';
+import { dueAtError } from '@shared/deadline';
+import { nowMs } from '../../clock';
+import { badRequest } from '../../http/errors';
 
 interface Creation {
   input: CreateTaskData;
@@ -35,6 +38,9 @@ let nextBatchScheduled = false;
  * burst the commit, the round and their round trips (PostgreSQL) are paid once per batch, not per task.
  */
 export function createTask(input: CreateTaskData, actor: UserRow): Promise<Task> {
+  // CONTRACT §20: a deadline in the past or too far ahead, by the server's clock, refuses only this one.
+  const refused = input.due_at ? dueAtError(input.due_at, nowMs()) : null;
+  if (refused) return Promise.reject(badRequest(refused));
   return new Promise((resolve, reject) => {
     creations.push({ input, actor, key: currentKey(), resolve, reject });
     if (nextBatchScheduled) return;
@@ -139,6 +145,7 @@ async function insertMany(batch: readonly Creation[], fx: ChangeSet): Promise<st
         destinationLocationId: places[i]!.destinationLocationId,
         trailerId: input.trailer_id,
         loadStateAfter: input.load_state_after ?? null,
+        dueAt: input.due_at ? new Date(input.due_at) : null,
         priority: input.priority,
         vehicleType: input.vehicle_type,
         createdBy: actor.id,

@@ -1,6 +1,7 @@
 // PUT /tasks/{id}: staff edit a task's fields and move it freely (assign, complete, reopen, back to the
 // pool, hold, release); a conductor's PUT is one of their own moves (claim, return, complete).
 import type { TaskStatus } from '@shared/enums';
+import { dueAtError, lateSeconds } from '@shared/deadline';
 import type { Task, UpdateTaskData } from '@shared/schemas';
 import { ASSIGNEE_NEEDS_EN_PROCESO, ERR, TASK_FIELD_LABELS } from '@shared/labels';
 import type { TaskRow, UserRow } from '../../db/tables';
@@ -29,7 +30,7 @@ const FIELD_COLUMNS = {
   priority: 'priority',
   vehicle_type: 'vehicleType',
   load_state_after: 'loadStateAfter',
-} as const satisfies Record<keyof typeof TASK_FIELD_LABELS, keyof TaskRow>;
+} as const satisfies Record<Exclude<keyof typeof TASK_FIELD_LABELS, 'due_at'>, keyof TaskRow>;
 
 /**
  * PUT /tasks/{id}: a conductor only under SPEC §4; staff edit fields and move the status freely. The
@@ -66,6 +67,11 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): Promise
       Object.assign(patch, { [column]: value });
       fields.push(TASK_FIELD_LABELS[key]);
     }
+    const deadline = deadlinePatch(row, input, fx.at);
+    if (deadline) {
+      Object.assign(patch, deadline);
+      fields.push(TASK_FIELD_LABELS.due_at);
+    }
     const placed = await placePatch(row, input);
     Object.assign(patch, placed);
     for (const side of ['origin', 'destination'] as const)
@@ -98,6 +104,22 @@ function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): Promise
     else if (hold === false) await releaseTask(row, actor, fx);
     return fx;
   });
+}
+
+/**
+ * A changed deadline (CONTRACT §20), judged against the server's clock: a new one in the past or too far
+ * is a 400, an unchanged one (even past) is no change. A finished task's lateness follows its deadline.
+ */
+function deadlinePatch(row: TaskRow, input: UpdateTaskData, at: Date): Partial<TaskRow> | null {
+  if (input.due_at === undefined) return null;
+  const dueAt = input.due_at === null ? null : new Date(input.due_at);
+  if ((dueAt?.getTime() ?? null) === (row.dueAt?.getTime() ?? null)) return null;
+  const refused = dueAt && dueAtError(dueAt, at.getTime());
+  if (refused) throw badRequest(refused);
+  return {
+    dueAt,
+    ...(row.status === 'finalizada' && row.completedAt ? { lateS: lateSeconds(row.completedAt, dueAt) } : {}),
+  };
 }
 
 /**

@@ -196,9 +196,10 @@ describe('driver store: task events', () => {
     applyTask(urgent);
     applyTask(makeTask({ vehicle_type: 'semiremolque' })); // not Swap: never in the list
     applyTask(swapTask({ on_hold: true, priority: 'high' })); // held: never in the list
-    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, old.id, fresh.id, low.id]);
+    // CONTRACT §20: past high priority, ties oldest first (low is no step of the rule).
+    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, low.id, old.id, fresh.id]);
     applyTask({ ...old, version: 2, status: 'en_proceso', assigned_to: 'd2' });
-    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, fresh.id, low.id]);
+    expect(useDriver.getState().swap.map((t) => t.id)).toEqual([urgent.id, low.id, fresh.id]);
     useDriver.getState().dropTask(fresh.id);
     applyTask({ ...urgent, version: 2, on_hold: true });
     expect(useDriver.getState().swap.map((t) => t.id)).toEqual([low.id]);

@@ -136,7 +136,7 @@ describe('pageStarts', () => {
 });
 
 describe('wall screen', () => {
-  it('shows the pool by urgency (held last, high first, oldest first) and En Proceso longest running first', async () => {
+  it('shows the pool by urgency (held last, high first, then oldest first) and En Proceso longest running first', async () => {
     const held = wallTask({
       priority: 'high',
       on_hold: true,
@@ -166,7 +166,8 @@ describe('wall screen', () => {
     await settle();
 
     expect(shownIds('bolsa_trabajo')).toEqual(
-      [oldHigh, newHigh, oldNormal, newNormal, oldLow, held].map((t) => t.id),
+      // CONTRACT §20 without deadlines: high first, then oldest first (low is no step of the rule).
+      [oldHigh, newHigh, oldLow, oldNormal, newNormal, held].map((t) => t.id),
     );
     expect(shownIds('en_proceso')).toEqual([long, mid, short].map((t) => t.id));
     // One page: no marks.
@@ -179,6 +180,20 @@ describe('wall screen', () => {
     expect(
       shown(STATUS_LABELS.en_proceso).getByText('Jesús Jiménez de la Fuente Martínez'),
     ).toBeInTheDocument();
+  });
+
+  it('orders the pool by deadline (CONTRACT §20) and again as the clock moves', async () => {
+    const inMinutes = (m: number) => new Date(NOW + m * 60_000).toISOString();
+    const high = wallTask({ priority: 'high', created_at: minutesAgo(30) });
+    const later = wallTask({ due_at: inMinutes(90), created_at: minutesAgo(2) });
+    const overdue = wallTask({ due_at: inMinutes(-5), created_at: minutesAgo(1) });
+    serve([high, later, overdue]);
+    renderWall();
+    await settle();
+    expect(shownIds('bolsa_trabajo')).toEqual([overdue, high, later].map((t) => t.id));
+    // 31 minutes on, the 90-minute deadline is within the hour: before high priority.
+    await act(async () => vi.advanceTimersByTimeAsync(31 * 60_000));
+    expect(shownIds('bolsa_trabajo')).toEqual([overdue, later, high].map((t) => t.id));
   });
 
   it('pages a column that does not fit every 10 s with page marks and +N más', async () => {

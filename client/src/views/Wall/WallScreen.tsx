@@ -26,7 +26,11 @@ export function WallScreen() {
   const navigate = useNavigate();
   const now = useClock();
   const tasks = useLiveTasks();
-  const pool = useMemo(() => tasks.filter((t) => t.status === 'bolsa_trabajo').sort(byUrgency), [tasks]);
+  // CONTRACT §20: urgency moves with the clock (a deadline comes within the hour, then passes).
+  const pool = useMemo(
+    () => tasks.filter((t) => t.status === 'bolsa_trabajo').sort(byUrgency(now)),
+    [tasks, now],
+  );
   const running = useMemo(
     () => tasks.filter((t) => t.status === 'en_proceso').sort(longestRunningFirst),
     [tasks],

@@ -1,0 +1,2 @@
+ALTER TABLE `tasks` ADD `due_at` integer;--> statement-breakpoint
+ALTER TABLE `tasks` ADD `late_s` integer;
