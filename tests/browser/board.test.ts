@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Priority, TaskStatus, VehicleType } from '@shared/enums';
 import type { Task } from '@shared/schemas';
+import { byUrgency } from '@shared/urgency';
 import {
   ERR,
   STATUS_LABELS,
@@ -84,7 +85,7 @@ async function drag(page: Page, from: Locator, to: Locator) {
 }
 
 describe('live board', () => {
-  it('a task created in one browser appears in another without reload, prepended in the pool', async () => {
+  it('a task created in one browser appears in another without reload, in the pool by urgency', async () => {
     const manager = await createUser('manager');
     const a = await openBoard(ADMIN);
     const b = await openBoard(manager);
@@ -115,9 +116,20 @@ describe('live board', () => {
     await expect(other.getByText('Alta').isVisible()).resolves.toBe(true);
     await expect(other.getByText('SWAP', { exact: true }).isVisible()).resolves.toBe(true);
     await expect(other.getByText(UI_BOARD.card.unassigned).isVisible()).resolves.toBe(true);
-    // Newest first: the new card heads the pool column.
-    const firstInPool = column(b.page, 'bolsa_trabajo').getByRole('article').first();
-    await expect(firstInPool.getAttribute('aria-label')).resolves.toContain(plateId);
+    // CONTRACT §20: the pool column in the order of urgency (the wall's), not newest first.
+    const { epoch_ms } = await apiCall<{ epoch_ms: number }>('GET', '/server-time');
+    const expected = (await apiCall<Task[]>('GET', '/tasks', { token }))
+      .filter((t) => t.status === 'bolsa_trabajo')
+      .sort(byUrgency(epoch_ms))
+      .slice(0, 5)
+      .map((t) => t.trailer_id);
+    const shown = await column(b.page, 'bolsa_trabajo')
+      .getByRole('article')
+      .evaluateAll(
+        (cards, n) => cards.slice(0, n).map((c) => c.getAttribute('aria-label') ?? ''),
+        expected.length,
+      );
+    expect(shown.map((label, i) => label.includes(expected[i]!))).toEqual(expected.map(() => true));
     await a.context.close();
     await b.context.close();
   });

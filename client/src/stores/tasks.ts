@@ -307,7 +307,8 @@ const lastFinishedFirst = (a: Task, b: Task) =>
   (b.completed_at ?? b.status_since).localeCompare(a.completed_at ?? a.status_since) || newestFirst(a, b);
 
 /**
- * A column's cards: the pool and En Proceso newest first (a new task is prepended, SPEC §7), Finalizada
+ * A column's cards: the pool and En Proceso newest first (a new task is prepended, SPEC §7; the pool's
+ * column orders them by urgency, KanbanColumn.useColumn), Finalizada
  * by completion, latest first. Use with `useShallow`: unchanged tasks keep their identity, so a push that
  * changes one card re-renders that card only.
  */

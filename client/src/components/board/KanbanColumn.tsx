@@ -1,11 +1,13 @@
-// One kanban column (SPEC §2): title (Finalizada says it holds the last 24 h), count, its cards newest first,
-// and the Spanish empty text.
+// One kanban column (SPEC §2): title (Finalizada says it holds the last 24 h), count, its cards (the pool by
+// urgency, CONTRACT §20; the others newest first) and the Spanish empty text.
 import { memo, useMemo } from 'react';
 import { Droppable } from '@hello-pangea/dnd';
 import { useShallow } from 'zustand/react/shallow';
 import type { TaskStatus } from '@shared/enums';
 import { COLUMN_EMPTY, STATUS_LABELS, UI_BOARD } from '@shared/labels';
+import { byUrgency } from '@shared/urgency';
 import { selectColumn, useTasks } from '../../stores/tasks';
+import { useClock } from '../attention/useAttention';
 import { cn } from '../cn';
 import { usePaged } from './hooks';
 import { DraggableTaskCard } from './TaskCard';
@@ -19,10 +21,21 @@ export const COLUMN_LOOK: Record<TaskStatus, { dot: string; head: string }> = {
   finalizada: { dot: 'bg-emerald-500', head: 'border-t-emerald-500' },
 };
 
-/** The tasks of a column, re-read only when one of them changes. */
+/** How often the pool's urgency is re-read: a deadline comes within the hour, then passes. */
+const URGENCY_TICK_MS = 30_000;
+
+/**
+ * The tasks of a column, re-read only when one of them changes; the pool in CONTRACT §20's order of
+ * urgency (shared/urgency.ts, as on the wall and the driver's Swap list), which moves with the clock.
+ */
 export function useColumn(status: TaskStatus) {
   const select = useMemo(() => selectColumn(status), [status]);
-  return useTasks(useShallow(select));
+  const tasks = useTasks(useShallow(select));
+  const now = useClock(URGENCY_TICK_MS);
+  return useMemo(
+    () => (status === 'bolsa_trabajo' ? [...tasks].sort(byUrgency(now)) : tasks),
+    [status, tasks, now],
+  );
 }
 
 export function ColumnCount({ n }: { n: number }) {
