@@ -141,6 +141,9 @@ export const UI_BOARD = {
     descriptionPlaceholder: 'Indicaciones para el conductor',
     priority: 'Prioridad',
     vehicleType: 'Tipo de vehículo',
+    /** CONTRACT §19: the trailer's load state once the move is completed; empty leaves it as it is. */
+    loadStateAfter: 'Carga al terminar',
+    loadStateUnchanged: 'Sin cambio',
     create: 'Crear Tarea',
     creating: 'Creando…',
     save: 'Guardar cambios',
