@@ -17,19 +17,17 @@ import {
   VEHICLE_TYPE_OPTIONS,
 } from '@shared/labels';
 import { DESKTOP, launch, openPage, screenshot } from './chromium';
-import { adminToken, apiCall, createUser, loginUi } from './helpers';
+import { adminToken, apiCall, createUser, deleteOpenTasksTagged, loginUi } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 
 let browser: Browser;
 let token: string;
 beforeAll(async () => {
-  browser = await launch();
-  token = await adminToken();
+  [browser, token] = await Promise.all([launch(), adminToken()]);
 });
-afterAll(async () => {
-  await browser.close();
-});
+// The task this file leaves open (with its driver) leaves the shared board with the browser.
+afterAll(() => Promise.all([browser.close(), deleteOpenTasksTagged(RUN)]));
 
 const taskOf = async (plate: string): Promise<Task | undefined> =>
   (await apiCall<Task[]>('GET', '/tasks', { token })).find((t) => t.trailer_id === plate);
