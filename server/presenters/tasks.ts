@@ -76,6 +76,7 @@ export function presentTask(
     return_reason: row.returnReason,
     on_hold: row.onHold,
     hold_reason: row.holdReason,
+    hold_source: row.onHold ? (row.holdSource ?? 'staff') : null,
     last_return_reason: row.lastReturnReason,
     assignee_online: assigned ? presence.online : null,
     assignee_offline_since: assigned && presence.online === false ? iso(presence.offlineSince) : null,

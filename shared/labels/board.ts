@@ -1,6 +1,8 @@
 // Spanish texts of the live board (SPEC §2 Dashboard view and Create-task modal, CONTRACT §5–§6).
 // Column titles, empty texts and badges are the shared enum labels of common.ts; toasts are `TOAST`.
 
+import { TRAILER_DAMAGE } from './trailers';
+
 export const UI_BOARD = {
   stats: {
     label: 'Resumen del patio',
@@ -88,6 +90,22 @@ export const UI_BOARD = {
       `${task} se dará por terminada y contará como movimiento de ${driver}. Su teléfono recibirá el aviso de que la torre la ha finalizado.`,
     confirm: 'Finalizar tarea',
   },
+  /**
+   * A held pool task moved by staff says the hold first: CONTRACT §19's question for a damage hold (assign,
+   * release, finish), the staff hold's reason before the driver picker (issue 28).
+   */
+  heldConfirm: {
+    damageTitle: TRAILER_DAMAGE.mark,
+    damage: TRAILER_DAMAGE.confirmMove,
+    move: 'Mover igualmente',
+    release: 'Liberar igualmente',
+    title: 'Tarea retenida',
+    held: (reason: string | null) =>
+      reason
+        ? `La tarea está retenida: ${reason}. ¿Asignarla igualmente?`
+        : 'La tarea está retenida. ¿Asignarla igualmente?',
+    assign: 'Asignar igualmente',
+  },
   deleteConfirm: {
     title: '¿Eliminar la tarea?',
     message: (task: string) =>
@@ -125,6 +143,9 @@ export const UI_BOARD = {
     descriptionPlaceholder: 'Indicaciones para el conductor',
     priority: 'Prioridad',
     vehicleType: 'Tipo de vehículo',
+    /** CONTRACT §19: the trailer's load state once the move is completed; empty leaves it as it is. */
+    loadStateAfter: 'Carga al terminar',
+    loadStateUnchanged: 'Sin cambio',
     create: 'Crear Tarea',
     creating: 'Creando…',
     save: 'Guardar cambios',

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { LOAD_STATES, PRIORITIES, RETURN_REASONS, TASK_STATUSES, TASK_TITLES, VEHICLE_TYPES } from '../enums';
-import type { LoadState, Priority, TaskStatus, TaskTitle, TrailerKind, VehicleType } from '../enums';
+import type {
+  HoldSource,
+  LoadState,
+  Priority,
+  TaskStatus,
+  TaskTitle,
+  TrailerKind,
+  VehicleType,
+} from '../enums';
 import { DESCRIPTION_MAX, TEXT_MAX } from '../constants';
 import { cleanMultiline, cleanText, identityKey } from '../text';
 import { DEADLINE_TEXT, HOLD_INPUT } from '../labels/tasks';
@@ -142,6 +150,8 @@ export interface Task {
   /** CONTRACT §15: a held task is never auto-assigned nor claimable until staff release it. */
   on_hold: boolean;
   hold_reason: string | null;
+  /** CONTRACT §19: who held it (staff, or the trailer's damage); null when not held. */
+  hold_source: HoldSource | null;
   /** The latest driver return's reason, kept until the task is completed. */
   last_return_reason: string | null;
   /** Derived when read, never a new `version`: null without an assignee. */

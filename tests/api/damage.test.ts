@@ -161,6 +161,35 @@ describe('damage', () => {
     });
   });
 
+  it('a task shows who held it: `hold_source` damage, staff, null once released', async () => {
+    const byDamage = await newTask({ trailer_id: 'R-3-H' });
+    const byStaff = await newTask({ trailer_id: 'R-4-H' });
+    expect(byDamage.hold_source).toBeNull();
+    expect((await damage('R-3-H', 'Puertas')).status).toBe(200);
+    // The board's list presents it as the pushes do (presenters/tasks.ts).
+    const get = async (id: string) => {
+      const res = await api().get('/api/tasks').set(manager.auth);
+      expect(res.status, res.text).toBe(200);
+      return (res.body as Task[]).find((t) => t.id === id);
+    };
+    expect(await get(byDamage.id)).toMatchObject({
+      on_hold: true,
+      hold_reason: 'Remolque con daños: Puertas',
+      hold_source: 'damage',
+    });
+    const held = await api()
+      .put(`/api/tasks/${byStaff.id}`)
+      .set(manager.auth)
+      .send({ on_hold: true, hold_reason: 'Espera' });
+    expect(held.status, held.text).toBe(200);
+    expect(held.body).toMatchObject({ on_hold: true, hold_source: 'staff' });
+    expect(await get(byStaff.id)).toMatchObject({ hold_source: 'staff' });
+    // Staff release the damage hold (the client asked first): the source goes with it.
+    const released = await api().put(`/api/tasks/${byDamage.id}`).set(manager.auth).send({ on_hold: false });
+    expect(released.status, released.text).toBe(200);
+    expect(released.body).toMatchObject({ on_hold: false, hold_reason: null, hold_source: null });
+  });
+
   it('a conductor may not mark damage (403)', async () => {
     const driver = await makeUser('conductor');
     const res = await api().post('/api/trailers/R-1/damage').set(driver.auth).send({ note: 'x' });

@@ -297,6 +297,7 @@ describe('what each result carries', () => {
       return_reason: null,
       on_hold: false,
       hold_reason: null,
+      hold_source: null,
       last_return_reason: null,
       assignee_online: null,
       assignee_offline_since: null,

@@ -110,6 +110,7 @@ describe('POST /api/tasks', () => {
       return_reason: null,
       on_hold: false,
       hold_reason: null,
+      hold_source: null,
       last_return_reason: null,
       assignee_online: null,
       assignee_offline_since: null,

@@ -134,6 +134,7 @@ export const useTasks = create<TasksState>((set, get) => {
       // Staff assigning a held task by hand release it (CONTRACT §15).
       on_hold: to === 'bolsa_trabajo' && t.on_hold,
       hold_reason: to === 'bolsa_trabajo' ? t.hold_reason : null,
+      hold_source: to === 'bolsa_trabajo' ? t.hold_source : null,
       // The presence of a new (or no) assignee arrives with the server's answer.
       ...(to === 'bolsa_trabajo' || (driver && driver.id !== t.assigned_to)
         ? { assignee_online: null, assignee_offline_since: null }

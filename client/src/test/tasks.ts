@@ -38,6 +38,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     return_reason: null,
     on_hold: false,
     hold_reason: null,
+    hold_source: null,
     last_return_reason: null,
     assignee_online: null,
     assignee_offline_since: null,

@@ -74,6 +74,17 @@ function layOut() {
   vi.spyOn(document.documentElement, 'clientHeight', 'get').mockReturnValue(1000);
 }
 
+/** A driver free to take a task. */
+const LUCIA: EligibleDriver = {
+  id: 'd1',
+  name: 'Lucía Romero',
+  is_online: true,
+  clocked_in: true,
+  busy: false,
+  available: true,
+  movements_count: 4,
+};
+
 const KEY = { Space: 32, ArrowLeft: 37, ArrowRight: 39 } as const;
 /** @hello-pangea/dnd's keyboard drag: lift with Space, move with the arrows, drop with Space. */
 function keyboardDrag(t: Task, arrows: ('ArrowLeft' | 'ArrowRight')[]) {
@@ -188,15 +199,7 @@ describe('staff board', { timeout: 20_000 }, () => {
     const t = makeTask();
     seed(t);
     const drivers: EligibleDriver[] = [
-      {
-        id: 'd1',
-        name: 'Lucía Romero',
-        is_online: true,
-        clocked_in: true,
-        busy: false,
-        available: true,
-        movements_count: 4,
-      },
+      LUCIA,
       {
         id: 'd2',
         name: 'Pablo Serrano',
@@ -326,6 +329,136 @@ describe('staff board', { timeout: 20_000 }, () => {
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
     expect(sentBody(fetch, 1)).toEqual({ on_hold: false });
     await waitFor(() => expect(within(cardOf(t)).queryByTestId('held-note')).toBeNull());
+  });
+
+  describe('a held pool task says its hold before staff move it', () => {
+    /** The server: the eligible drivers, and any PUT answered as the task assigned to Lucía (or released). */
+    const serve = (t: Task) =>
+      mockFetch((path, init) => {
+        if (path === `/tasks/${t.id}/eligible-drivers`) return json(200, [LUCIA]);
+        if (path === `/tasks/${t.id}` && init.method === 'PUT') {
+          const body = JSON.parse(String(init.body)) as { status?: string };
+          return json(200, {
+            ...t,
+            ...(body.status
+              ? { status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Lucía Romero' }
+              : {}),
+            on_hold: false,
+            hold_reason: null,
+            hold_source: null,
+            version: 2,
+          });
+        }
+        return json(404, {});
+      });
+    const puts = (fetch: ReturnType<typeof mockFetch>) =>
+      fetch.mock.calls.filter(([, init]) => init?.method === 'PUT');
+    /** Drags the card (keyboard) and answers the confirm that opens: the dialog, once its text is checked. */
+    const dragAsked = async (t: Task, arrows: 'ArrowRight'[], title: string, text: string) => {
+      keyboardDrag(t, arrows);
+      const dialog = await screen.findByRole('dialog', { name: title });
+      expect(dialog).toHaveTextContent(text);
+      return dialog;
+    };
+    /** Cancelar: the dialog goes, nothing is sent. */
+    const cancel = async (dialog: HTMLElement, fetch: ReturnType<typeof mockFetch>) => {
+      await user().click(within(dialog).getByRole('button', { name: UI_COMMON.cancel }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect(fetch).not.toHaveBeenCalled();
+    };
+    /** The picker the accepted confirm opened: Lucía is chosen and the assignment PUT. */
+    const pickLucia = async (fetch: ReturnType<typeof mockFetch>) => {
+      const picker = await screen.findByRole('dialog', { name: UI_BOARD.picker.title });
+      await within(picker).findByText('Lucía Romero');
+      await user().click(within(picker).getByRole('button', { name: UI_BOARD.picker.confirm }));
+      await waitFor(() => expect(puts(fetch)).toHaveLength(1));
+      expect(JSON.parse(String(puts(fetch)[0][1]!.body))).toEqual({
+        status: 'en_proceso',
+        assigned_to: 'd1',
+        version: 1,
+      });
+    };
+
+    it('damage hold, dragged onto En Proceso: Cancelar sends nothing; accepting opens the picker', async () => {
+      signIn('gestor');
+      const t = makeTask({
+        on_hold: true,
+        hold_reason: 'Remolque con daños: Lona rota',
+        hold_source: 'damage',
+      });
+      seed(t);
+      const fetch = serve(t);
+      render(<Kanban mode="staff" />);
+      const question = 'El remolque tiene daños. ¿Moverlo igualmente?';
+      await cancel(await dragAsked(t, ['ArrowRight'], UI_BOARD.heldConfirm.damageTitle, question), fetch);
+      expect(within(column('bolsa_trabajo')).getByRole('article')).toBe(cardOf(t));
+
+      const dialog = await dragAsked(t, ['ArrowRight'], UI_BOARD.heldConfirm.damageTitle, question);
+      await user().click(within(dialog).getByRole('button', { name: UI_BOARD.heldConfirm.move }));
+      await pickLucia(fetch);
+      expect(screen.queryByRole('dialog', { name: UI_BOARD.heldConfirm.damageTitle })).toBeNull();
+      await waitFor(() => expect(within(column('en_proceso')).getByText('Lucía Romero')).toBeInTheDocument());
+    });
+
+    it("damage hold, 'Liberar': Cancelar sends nothing; accepting PUTs the release", async () => {
+      signIn('manager');
+      const t = makeTask({ on_hold: true, hold_reason: 'Remolque con daños: Eje', hold_source: 'damage' });
+      seed(t);
+      const fetch = serve(t);
+      render(<Kanban mode="staff" />);
+      await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.release }));
+      let dialog = screen.getByRole('dialog', { name: UI_BOARD.heldConfirm.damageTitle });
+      expect(dialog).toHaveTextContent(UI_BOARD.heldConfirm.damage);
+      await cancel(dialog, fetch);
+      expect(within(cardOf(t)).getByTestId('held-note')).toBeInTheDocument();
+
+      await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.release }));
+      dialog = screen.getByRole('dialog', { name: UI_BOARD.heldConfirm.damageTitle });
+      await user().click(within(dialog).getByRole('button', { name: UI_BOARD.heldConfirm.release }));
+      await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+      expect(sentBody(fetch)).toEqual({ on_hold: false });
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      await waitFor(() => expect(within(cardOf(t)).queryByTestId('held-note')).toBeNull());
+    });
+
+    it('damage hold, dropped on Finalizada: asked too; a staff hold is released without a question', async () => {
+      signIn('admin');
+      const t = makeTask({ on_hold: true, hold_reason: 'Remolque con daños: Eje', hold_source: 'damage' });
+      const staff = makeTask({ on_hold: true, hold_reason: 'Espera', hold_source: 'staff' });
+      seed(t, staff);
+      const fetch = mockFetch((_path, init) =>
+        json(200, { ...t, ...JSON.parse(String(init.body)), version: 2 }),
+      );
+      render(<Kanban mode="staff" />);
+      const [title, question] = [UI_BOARD.heldConfirm.damageTitle, UI_BOARD.heldConfirm.damage];
+      await cancel(await dragAsked(t, ['ArrowRight', 'ArrowRight'], title, question), fetch);
+      const dialog = await dragAsked(t, ['ArrowRight', 'ArrowRight'], title, question);
+      await user().click(within(dialog).getByRole('button', { name: UI_BOARD.heldConfirm.move }));
+      await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+      expect(sentBody(fetch)).toEqual({ status: 'finalizada', version: 1 });
+
+      await user().click(within(cardOf(staff)).getByRole('button', { name: UI_BOARD.card.release }));
+      await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(sentBody(fetch, 1)).toEqual({ on_hold: false });
+    });
+
+    it('staff hold, dragged onto En Proceso: the confirm names the reason; Cancelar sends nothing', async () => {
+      signIn('gestor');
+      const t = makeTask({ on_hold: true, hold_reason: 'Remolque dañado', hold_source: 'staff' });
+      seed(t);
+      const fetch = serve(t);
+      render(<Kanban mode="staff" />);
+      const question = 'La tarea está retenida: Remolque dañado. ¿Asignarla igualmente?';
+      await cancel(await dragAsked(t, ['ArrowRight'], UI_BOARD.heldConfirm.title, question), fetch);
+
+      // The card's 'Asignar' asks the same.
+      await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.picker.confirm }));
+      const dialog = screen.getByRole('dialog', { name: UI_BOARD.heldConfirm.title });
+      expect(dialog).toHaveTextContent(question);
+      await user().click(within(dialog).getByRole('button', { name: UI_BOARD.heldConfirm.assign }));
+      await pickLucia(fetch);
+    });
   });
 
   it('a refused hold (no longer in the pool) toasts the server detail and leaves the card as it was', async () => {

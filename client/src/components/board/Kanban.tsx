@@ -1,7 +1,9 @@
 // The kanban board (SPEC §2, §4, §5; CONTRACT §5) in two modes:
 // - staff (admin, manager, gestor): drag any card to any visible column; En Proceso asks for the driver
 //   (DriverPicker); a driver's En Proceso card dropped on Finalizada asks first (CONTRACT §15); edit,
-//   assign/reassign, hold/release (pool) and delete (with confirmation) on every card;
+//   assign/reassign, hold/release (pool) and delete (with confirmation) on every card; a held pool task says
+//   its hold before it is assigned, and a damage-held one asks CONTRACT §19's question before it is
+//   assigned, released or finished;
 // - driver: 'Asignarme' on pool tasks, 'Devolver' on their own task, drags only under SPEC §4 (anything
 //   else is refused here with the SPEC §5 text), the Finalizada column, and tabs on a phone.
 // Moves are optimistic (stores/tasks) and rolled back with the server's detail as the toast. What the drag
@@ -40,10 +42,19 @@ import { ReasonDialog, type ReasonField } from './ReasonDialog';
 import { COLUMN_LOOK, KanbanColumn } from './KanbanColumn';
 import { TaskForm } from './TaskForm';
 
-type Dialog = {
-  kind: 'assign' | 'edit' | 'delete' | 'claim' | 'return' | 'complete' | 'hold' | 'finish';
-  task: Task;
-};
+type Dialog =
+  | {
+      kind: 'assign' | 'edit' | 'delete' | 'claim' | 'return' | 'complete' | 'hold' | 'finish';
+      task: Task;
+    }
+  /** A held pool task staff are about to move: the hold is said first, then `next` goes on. */
+  | { kind: 'held'; task: Task; next: HeldNext };
+type HeldNext = 'assign' | 'release' | 'finish';
+
+/** CONTRACT §19: a damage hold is only released, assigned or finished after the question. */
+const damageHeld = (t: Task) => t.status === 'bolsa_trabajo' && t.on_hold && t.hold_source === 'damage';
+/** Issue 28: any held pool task opens the driver picker only after the hold is said. */
+const heldInPool = (t: Task) => t.status === 'bolsa_trabajo' && t.on_hold;
 
 const PHONE = '(max-width: 767px)';
 const named = (t: Task) => `${t.title} ${t.trailer_id}`;
@@ -97,24 +108,25 @@ export function Kanban({ mode, className }: KanbanProps) {
   const user = useSession((s) => s.user);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const close = useCallback(() => setDialog(null), []);
+  // The hold's question closes itself once answered: the picker it opened stays.
+  const closeHeld = useCallback(() => setDialog((d) => (d?.kind === 'held' ? null : d)), []);
   const userId = user?.id ?? '';
   const userName = user?.name ?? '';
 
   const statuses = boardColumns(mode, user?.role ?? 'conductor');
 
   const actions = useMemo<BoardActions>(() => {
-    const open = (kind: Dialog['kind']) => (task: Task) => setDialog({ kind, task });
+    const open = (kind: Exclude<Dialog['kind'], 'held'>) => (task: Task) => setDialog({ kind, task });
     return {
       edit: open('edit'),
       remove: open('delete'),
-      assign: open('assign'),
+      assign(task) {
+        setDialog(heldInPool(task) ? { kind: 'held', task, next: 'assign' } : { kind: 'assign', task });
+      },
       hold: open('hold'),
       release(task) {
-        void run(
-          () => useTasks.getState().releaseHold(task.id),
-          () => TOAST.taskUpdated,
-          TOAST.updateTaskError,
-        ).catch(() => undefined);
+        if (damageHeld(task)) return setDialog({ kind: 'held', task, next: 'release' });
+        quiet(releaseHold(task));
       },
       claim(task) {
         // SPEC §5: refused on the client when the task is no longer free; CONTRACT §15: or held.
@@ -147,6 +159,7 @@ export function Kanban({ mode, className }: KanbanProps) {
         // Finishing a driver's task credits them and tells their phone: asked first (CONTRACT §15).
         if (to === 'finalizada' && task.status === 'en_proceso' && task.assigned_to)
           return setDialog({ kind: 'finish', task });
+        if (to === 'finalizada' && damageHeld(task)) return setDialog({ kind: 'held', task, next: 'finish' });
         return quiet(moveTo(task, to));
       }
       // SPEC §4: a driver claims a pool task, or moves their own task (return or complete); nothing else.
@@ -187,7 +200,12 @@ export function Kanban({ mode, className }: KanbanProps) {
           </div>
         )}
       </DragDropContext>
-      <BoardDialogs dialog={dialog} close={close} me={{ id: userId, name: userName }} />
+      <BoardDialogs
+        dialog={dialog}
+        close={close}
+        me={{ id: userId, name: userName }}
+        held={{ close: closeHeld, pick: (task) => setDialog({ kind: 'assign', task }) }}
+      />
     </BoardContext.Provider>
   );
 }
@@ -217,6 +235,13 @@ function announceDrop(result: DropResult, provided: ResponderProvided) {
       : UI_BOARD.dnd.dropped(name, columnName(result.destination.droppableId)),
   );
 }
+
+const releaseHold = (task: Task) =>
+  run(
+    () => useTasks.getState().releaseHold(task.id),
+    () => TOAST.taskUpdated,
+    TOAST.updateTaskError,
+  );
 
 function claimTask(task: Task, me: Assignee) {
   return run(
@@ -272,9 +297,11 @@ interface DialogsProps {
   dialog: Dialog | null;
   close: () => void;
   me: Assignee;
+  /** The hold's question: closing it, and opening the driver picker once it is answered. */
+  held: { close: () => void; pick: (task: Task) => void };
 }
 
-function BoardDialogs({ dialog, close, me }: DialogsProps) {
+function BoardDialogs({ dialog, close, me, held }: DialogsProps) {
   const onOpenChange = (open: boolean) => !open && close();
   const task = dialog?.task;
   return (
@@ -293,6 +320,17 @@ function BoardDialogs({ dialog, close, me }: DialogsProps) {
         onOpenChange={onOpenChange}
         task={dialog?.kind === 'edit' ? task : null}
       />
+      {dialog?.kind === 'held' && (
+        <HeldConfirm
+          task={dialog.task}
+          next={dialog.next}
+          onClose={held.close}
+          onConfirm={() => {
+            if (dialog.next === 'assign') return held.pick(dialog.task);
+            return dialog.next === 'release' ? releaseHold(dialog.task) : moveTo(dialog.task, 'finalizada');
+          }}
+        />
+      )}
       {dialog?.kind === 'delete' && (
         <ConfirmDialog
           open
@@ -366,5 +404,30 @@ function BoardDialogs({ dialog, close, me }: DialogsProps) {
         />
       )}
     </>
+  );
+}
+
+/** The hold said before staff move a held pool task: the damage's question, or the staff hold's reason. */
+function HeldConfirm(props: {
+  task: Task;
+  next: HeldNext;
+  onClose: () => void;
+  onConfirm: () => Promise<unknown> | void;
+}) {
+  const { task, next } = props;
+  const texts = UI_BOARD.heldConfirm;
+  const damage = task.hold_source === 'damage';
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(open) => !open && props.onClose()}
+      variant="warning"
+      title={damage ? texts.damageTitle : texts.title}
+      message={damage ? texts.damage : texts.held(task.hold_reason)}
+      confirmLabel={next === 'release' ? texts.release : damage ? texts.move : texts.assign}
+      onConfirm={props.onConfirm}
+    >
+      <p className="font-medium text-slate-800">{named(task)}</p>
+    </ConfirmDialog>
   );
 }

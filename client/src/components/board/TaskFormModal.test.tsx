@@ -8,6 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import {
   ERR,
+  LOAD_STATE_LABELS,
   TOAST,
   UI_BOARD,
   UI_COMMON,
@@ -200,6 +201,44 @@ describe('edit', { timeout: 20_000 }, () => {
     await user().type(field(UI_BOARD.form.trailer), 'R-1');
     await submit(UI_BOARD.form.save);
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(ERR.trailerBusy('R-1')));
+  });
+});
+
+describe('Carga al terminar (CONTRACT §19 load_state_after)', { timeout: 20_000 }, () => {
+  const options = () =>
+    within(field(UI_BOARD.form.loadStateAfter))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+
+  it('creating: starts at `Sin cambio` (omitted from the body); a load state picked is sent', async () => {
+    const fetch = mockFetch(() => json(201, { ...created, load_state_after: 'vacio' }));
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    expect(options()).toEqual(['Sin cambio', 'Cargado', 'Vacío', 'Desconocido']);
+    expect(field(UI_BOARD.form.loadStateAfter)).toHaveValue('');
+    await fill();
+    await user().selectOptions(field(UI_BOARD.form.loadStateAfter), LOAD_STATE_LABELS.vacio);
+    await submit();
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith(TOAST.taskCreated));
+    expect(sentBody(fetch)).toMatchObject({ trailer_id: 'R-77-XYZ', load_state_after: 'vacio' });
+  });
+
+  it('editing: a value set is sent; back to `Sin cambio` sends null; untouched it is not sent', async () => {
+    const loaded = { ...created, load_state_after: 'cargado' as const };
+    const fetch = mockFetch(() => json(200, { ...loaded, load_state_after: null, version: 2 }));
+    const { unmount } = render(<TaskFormModal open onOpenChange={vi.fn()} task={loaded} />);
+    expect(field(UI_BOARD.form.loadStateAfter)).toHaveValue('cargado');
+    await user().selectOptions(field(UI_BOARD.form.loadStateAfter), UI_BOARD.form.loadStateUnchanged);
+    await submit(UI_BOARD.form.save);
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+    expect(sentBody(fetch)).toEqual({ load_state_after: null, version: 1 });
+    unmount();
+
+    render(<TaskFormModal open onOpenChange={vi.fn()} task={created} />);
+    await user().selectOptions(field(UI_BOARD.form.loadStateAfter), LOAD_STATE_LABELS.desconocido);
+    await user().selectOptions(field(UI_BOARD.form.priority), 'normal');
+    await submit(UI_BOARD.form.save);
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
+    expect(sentBody(fetch, 1)).toEqual({ priority: 'normal', load_state_after: 'desconocido', version: 1 });
   });
 });
 

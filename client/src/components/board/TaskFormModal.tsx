@@ -7,9 +7,10 @@
 // Origin and destination autocomplete from the yard's catalogue (CONTRACT §17): a picked place travels as
 // its id, typed text lets the server map it; creating, the origin starts as the trailer's current place;
 // a full destination's 409 is shown on its field. The destination's suggestions say each place's free
-// room (CONTRACT §19), live through the places feed.
+// room (CONTRACT §19), live through the places feed. `Carga al terminar` (CONTRACT §19 load_state_after):
+// `Sin cambio` is omitted when creating, and sent as null when editing only if the task had a value.
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { PRIORITIES, TASK_TITLES, VEHICLE_TYPES } from '@shared/enums';
+import { LOAD_STATES, PRIORITIES, TASK_TITLES, VEHICLE_TYPES } from '@shared/enums';
 import {
   createTaskSchema,
   type CreateTaskData,
@@ -20,6 +21,7 @@ import {
 import { DESCRIPTION_MAX, TEXT_MAX } from '@shared/constants';
 import {
   ERR,
+  LOAD_STATE_LABELS,
   PRIORITY_LABELS,
   TOAST,
   TRAILER_OFFER,
@@ -50,6 +52,8 @@ type Values = {
   description: string;
   priority: string;
   vehicle_type: string;
+  /** '' is `Sin cambio`. */
+  load_state_after: string;
 };
 type FieldName = keyof Values;
 
@@ -61,6 +65,7 @@ const EMPTY: Values = {
   description: '',
   priority: 'normal',
   vehicle_type: 'semiremolque',
+  load_state_after: '',
 };
 
 const valuesOf = (t: Task): Values => ({
@@ -71,6 +76,7 @@ const valuesOf = (t: Task): Values => ({
   description: t.description ?? '',
   priority: t.priority,
   vehicle_type: t.vehicle_type,
+  load_state_after: t.load_state_after ?? '',
 });
 
 /** The text fields a draft fills in. */
@@ -106,7 +112,11 @@ const pickedOf = (t: Pick<Task, 'origin_location_id' | 'destination_location_id'
  */
 function changes(task: Task, data: CreateTaskData): UpdateTaskInput {
   const patch: Record<string, unknown> = {};
-  for (const key of Object.keys(EMPTY) as FieldName[]) if (data[key] !== task[key]) patch[key] = data[key];
+  for (const key of Object.keys(EMPTY) as FieldName[]) {
+    // `Sin cambio` is null to the task: sent only when it had a value.
+    const value = key === 'load_state_after' ? (data[key] ?? null) : data[key];
+    if (value !== task[key]) patch[key] = value;
+  }
   for (const side of SIDES) {
     const id = data[ID_FIELD[side]];
     if (id && id !== task[ID_FIELD[side]]) patch[ID_FIELD[side]] = id;
@@ -197,6 +207,14 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
     setFormError(null);
   };
 
+  /** What a select of the form shows and changes. */
+  const selectProps = (name: FieldName) => ({
+    name,
+    value: values[name],
+    onChange: set(name),
+    error: errors[name],
+  });
+
   const setPlace = (side: Side) => (text: string, place: Location | null) => {
     if (side === 'origin') setOriginFollowsTrailer(false);
     set(side)(text);
@@ -220,6 +238,7 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
     if (busy) return;
     const parsed = createTaskSchema.safeParse({
       ...values,
+      load_state_after: values.load_state_after || undefined,
       origin,
       origin_location_id: originId ?? undefined,
       destination_location_id: picked.destination ?? undefined,
@@ -299,10 +318,7 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
       <form id={formId} noValidate onSubmit={(e) => void submit(e)} className="grid gap-4 sm:grid-cols-2">
         <NativeSelect
           label={UI_BOARD.form.movement}
-          name="title"
-          value={values.title}
-          onChange={set('title')}
-          error={errors.title}
+          {...selectProps('title')}
           options={TASK_TITLES.map((t) => ({ value: t, label: t }))}
           placeholder={UI_BOARD.form.movementPlaceholder}
         />
@@ -370,19 +386,21 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
         </Field>
         <NativeSelect
           label={UI_BOARD.form.priority}
-          name="priority"
-          value={values.priority}
-          onChange={set('priority')}
-          error={errors.priority}
+          {...selectProps('priority')}
           options={[...PRIORITIES].reverse().map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))}
         />
         <NativeSelect
           label={UI_BOARD.form.vehicleType}
-          name="vehicle_type"
-          value={values.vehicle_type}
-          onChange={set('vehicle_type')}
-          error={errors.vehicle_type}
+          {...selectProps('vehicle_type')}
           options={VEHICLE_TYPES.map((v) => ({ value: v, label: VEHICLE_TYPE_OPTIONS[v] }))}
+        />
+        <NativeSelect
+          label={UI_BOARD.form.loadStateAfter}
+          {...selectProps('load_state_after')}
+          options={[
+            { value: '', label: UI_BOARD.form.loadStateUnchanged },
+            ...LOAD_STATES.map((l) => ({ value: l, label: LOAD_STATE_LABELS[l] })),
+          ]}
         />
         {formError && <FormAlert className="sm:col-span-2">{formError}</FormAlert>}
       </form>
