@@ -29,6 +29,10 @@ async function fingerprint() {
     ),
     events: await one('SELECT count(*) AS n, sum(at) AS at FROM task_events'),
     punches: await all('SELECT user_id, clock_type, timestamp FROM punches ORDER BY timestamp, user_id'),
+    visits: await all(
+      `SELECT id, truck_plate, carrier, entered_at, exited_at, dropped_trailer_id, picked_trailer_id
+        FROM gate_visits ORDER BY entered_at, id`,
+    ),
   };
 }
 
@@ -49,6 +53,7 @@ describe('the generator is deterministic', () => {
     const other = await fingerprint();
 
     expect(first.tasks).toHaveLength(410);
+    expect(first.visits.length).toBeGreaterThan(200);
     expect(again).toEqual(first);
     const emails = (f: typeof first) => f.users.map((u) => (u as { email: string }).email);
     const trailers = (f: typeof first) => f.tasks.map((t) => (t as { trailer_id: string }).trailer_id);
@@ -66,6 +71,9 @@ describe('the generator is deterministic', () => {
     expect((await one<{ n: number }>('SELECT max(at) AS n FROM task_events')).n).toBeLessThanOrEqual(
       now.getTime(),
     );
+    expect(
+      Number((await one<{ n: number }>('SELECT max(exited_at) AS n FROM gate_visits')).n),
+    ).toBeLessThanOrEqual(now.getTime());
   });
 });
 
