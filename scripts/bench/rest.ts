@@ -318,34 +318,17 @@ async function runWrites(
   });
   log(`writes: POST /api/tasks for ${opts.writeSeconds} s`);
   const startedAt = Date.now();
-  let n = 0;
-  const m = await cannon({
-    url,
-    connections: opts.writeConnections,
-    duration: opts.writeSeconds,
-    headers,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/tasks',
-        setupRequest: (req) => {
-          n += 1;
-          // A new trailer per request: one open task per trailer (CONTRACT §5). Each leaves through the
-          // gate: the catalogue's places are mapped and the destination's room checked (CONTRACT §17),
-          // and a gate never fills, so thousands of writes meet no 409.
-          req.body = JSON.stringify({
-            title: 'Mover',
-            origin: `Campa ${'ABCDEF'[n % 6]}-${(n % 30) + 1}`,
-            destination: GATE,
-            trailer_id: `BW-${n}`,
-            priority: n % 7 ? 'normal' : 'high',
-            vehicle_type: n % 8 ? 'semiremolque' : 'semiremolque_out_km0',
-          });
-          return req;
-        },
-      },
-    ],
-  });
+  // A new trailer per request: one open task per trailer (CONTRACT §5). Each leaves through the gate: the
+  // catalogue's places are mapped and the destination's room checked (CONTRACT §17), and a gate never
+  // fills, so thousands of writes meet no 409.
+  const m = await postEach(url, headers, opts, '/api/tasks', (n) => ({
+    title: 'Mover',
+    origin: `Campa ${'ABCDEF'[n % 6]}-${(n % 30) + 1}`,
+    destination: GATE,
+    trailer_id: `BW-${n}`,
+    priority: n % 7 ? 'normal' : 'high',
+    vehicle_type: n % 8 ? 'semiremolque' : 'semiremolque_out_km0',
+  }));
   running = false;
   await Promise.all(work);
   return { m, completions, startedAt };
@@ -364,6 +347,26 @@ async function runGateEntries(
   log: (line: string) => void,
 ): Promise<Measured> {
   log(`gate: POST /api/gate/entries for ${opts.writeSeconds} s`);
+  return postEach(url, headers, opts, '/api/gate/entries', (n) => ({
+    truck_plate: `${String(n % 10_000).padStart(4, '0')} BNC`,
+    carrier: `Transportes Banco ${n % 12}`,
+    trailer: {
+      trailer_id: `BG-${n}`,
+      load_state: n % 3 ? 'cargado' : 'vacio',
+      seal: n % 3 ? String(100_000 + n) : null,
+      location_id: campaId,
+    },
+  }));
+}
+
+/** POSTs to `path` over the writes' connections for their seconds, the body of the nth request `body(n)`. */
+function postEach(
+  url: string,
+  headers: Record<string, string>,
+  opts: RestOptions,
+  path: string,
+  body: (n: number) => unknown,
+): Promise<Measured> {
   let n = 0;
   return cannon({
     url,
@@ -373,19 +376,10 @@ async function runGateEntries(
     requests: [
       {
         method: 'POST',
-        path: '/api/gate/entries',
+        path,
         setupRequest: (req) => {
           n += 1;
-          req.body = JSON.stringify({
-            truck_plate: `${String(n % 10_000).padStart(4, '0')} BNC`,
-            carrier: `Transportes Banco ${n % 12}`,
-            trailer: {
-              trailer_id: `BG-${n}`,
-              load_state: n % 3 ? 'cargado' : 'vacio',
-              seal: n % 3 ? String(100_000 + n) : null,
-              location_id: campaId,
-            },
-          });
+          req.body = JSON.stringify(body(n));
           return req;
         },
       },
