@@ -2,11 +2,14 @@
 // with enough drivers to have done them, as the generator's CLI sizes it) and `open` open tasks is
 // generated; then autocannon reads each endpoint for a few seconds over one connection (so the latency
 // is the server's time, not a queue), and finally POSTs new tasks as fast as it can while drivers are
-// online and clocked in, completing their tasks, so the engine assigns as the tasks arrive.
+// online and clocked in, completing their tasks, so the engine assigns as the tasks arrive; then trucks
+// enter through the gate as fast as it lets them, each dropping a new trailer at one big campa.
 import autocannon from 'autocannon';
 import { madridDay } from '@shared/time';
 import type { YardLocation } from '@shared/schemas';
-import { query } from '../../server/db';
+import { placeKey } from '@shared/text';
+import { db, query, tx } from '../../server/db';
+import { locations } from '../../server/db/tables';
 import { createDatabase, ENGINE } from './database';
 import type { Section, Row } from './report';
 import type { EngineName } from './sections';
@@ -27,11 +30,20 @@ export interface RestOptions {
   seed: number;
 }
 
-export const BUDGETS: Record<EngineName, { statsP50: number; readP99: number; writesPerSecond: number }> = {
-  sqlite: { statsP50: 2, readP99: 100, writesPerSecond: 500 },
+export const BUDGETS: Record<
+  EngineName,
+  { statsP50: number; readP99: number; writesPerSecond: number; entriesPerSecond: number }
+> = {
+  sqlite: { statsP50: 2, readP99: 100, writesPerSecond: 500, entriesPerSecond: 200 },
   // A network round trip per query (loopback TCP) instead of a function call: the stats take a few more.
-  postgres: { statsP50: 5, readP99: 100, writesPerSecond: 500 },
+  postgres: { statsP50: 5, readP99: 100, writesPerSecond: 500, entriesPerSecond: 200 },
 };
+
+/**
+ * The bench's own campa, where every truck of the gate's writes drops its trailer: created straight in
+ * the database with room for any run (the API's places hold at most 500), so no entry meets a full place.
+ */
+const BENCH_CAMPA = { code: 'BENCH-CAMPA', name: 'Campa Banco', capacity: 10_000_000 };
 
 /** Issue 18: the yard's map answers within this at the 99th percentile, on both engines. */
 const YARD_P99_MS = 50;
@@ -77,6 +89,24 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
       openTasks: opts.open,
       drivers: driversFor(opts.tasks),
     });
+    const campaId = await database.use(() =>
+      tx(async () => {
+        const id = crypto.randomUUID();
+        const at = new Date();
+        await db.insert(locations).values({
+          id,
+          code: BENCH_CAMPA.code,
+          name: BENCH_CAMPA.name,
+          nameKey: placeKey(BENCH_CAMPA.name),
+          kind: 'campa',
+          zone: BENCH_CAMPA.name,
+          capacity: BENCH_CAMPA.capacity,
+          createdAt: at,
+          updatedAt: at,
+        });
+        return id;
+      }),
+    );
     const server = await startServer(database);
     try {
       const admin = yard.logins[0];
@@ -126,6 +156,9 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
         yardRows.push(await measureRead(server.url, token, read, opts.seconds, log));
 
       const writes = await runWrites(server.url, headers, yard.logins, opts, log);
+      const entries = await runGateEntries(server.url, headers, campaId, opts, log);
+      const e = percentiles(entries.latencies, 1);
+      const entryRate = entries.ok / entries.seconds;
       await server.stop();
       // Straight from the database once the server is down: how many tasks the engine handed out meanwhile.
       const [{ n: assigned }] = await database.use(() =>
@@ -165,6 +198,18 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
               measure: `meanwhile: ${opts.drivers} drivers online and clocked in`,
               result: `${writes.completions} completions, ${assigned} auto-assignments`,
             },
+          ],
+        },
+        {
+          name: `Gate entries (POST /api/gate/entries, ${opts.writeConnections} connections, ${opts.writeSeconds} s, a new trailer each)`,
+          rows: [
+            {
+              measure: 'POST /gate/entries: visits opened per second, failed requests',
+              result: `${fmt(entryRate, 0)}/s, ${entries.failed} failed`,
+              budget: `≥ ${budgets.entriesPerSecond}/s, none failed`,
+              ok: entryRate >= budgets.entriesPerSecond && entries.failed === 0,
+            },
+            { measure: 'POST /gate/entries latency p50 / p99', result: `${fmt(e.p50)} / ${fmt(e.p99)} ms` },
           ],
         },
       ];
@@ -273,8 +318,57 @@ async function runWrites(
   });
   log(`writes: POST /api/tasks for ${opts.writeSeconds} s`);
   const startedAt = Date.now();
+  // A new trailer per request: one open task per trailer (CONTRACT §5). Each leaves through the gate: the
+  // catalogue's places are mapped and the destination's room checked (CONTRACT §17), and a gate never
+  // fills, so thousands of writes meet no 409.
+  const m = await postEach(url, headers, opts, '/api/tasks', (n) => ({
+    title: 'Mover',
+    origin: `Campa ${'ABCDEF'[n % 6]}-${(n % 30) + 1}`,
+    destination: GATE,
+    trailer_id: `BW-${n}`,
+    priority: n % 7 ? 'normal' : 'high',
+    vehicle_type: n % 8 ? 'semiremolque' : 'semiremolque_out_km0',
+  }));
+  running = false;
+  await Promise.all(work);
+  return { m, completions, startedAt };
+}
+
+/**
+ * Trucks entering as fast as the gate lets them (CONTRACT §19): each drops a new trailer (one plate per
+ * request) at the bench's campa, so every entry locks the place, checks its room, fills the trailer's
+ * record and places it, as Portería does.
+ */
+async function runGateEntries(
+  url: string,
+  headers: Record<string, string>,
+  campaId: string,
+  opts: RestOptions,
+  log: (line: string) => void,
+): Promise<Measured> {
+  log(`gate: POST /api/gate/entries for ${opts.writeSeconds} s`);
+  return postEach(url, headers, opts, '/api/gate/entries', (n) => ({
+    truck_plate: `${String(n % 10_000).padStart(4, '0')} BNC`,
+    carrier: `Transportes Banco ${n % 12}`,
+    trailer: {
+      trailer_id: `BG-${n}`,
+      load_state: n % 3 ? 'cargado' : 'vacio',
+      seal: n % 3 ? String(100_000 + n) : null,
+      location_id: campaId,
+    },
+  }));
+}
+
+/** POSTs to `path` over the writes' connections for their seconds, the body of the nth request `body(n)`. */
+function postEach(
+  url: string,
+  headers: Record<string, string>,
+  opts: RestOptions,
+  path: string,
+  body: (n: number) => unknown,
+): Promise<Measured> {
   let n = 0;
-  const m = await cannon({
+  return cannon({
     url,
     connections: opts.writeConnections,
     duration: opts.writeSeconds,
@@ -282,26 +376,13 @@ async function runWrites(
     requests: [
       {
         method: 'POST',
-        path: '/api/tasks',
+        path,
         setupRequest: (req) => {
           n += 1;
-          // A new trailer per request: one open task per trailer (CONTRACT §5). Each leaves through the
-          // gate: the catalogue's places are mapped and the destination's room checked (CONTRACT §17),
-          // and a gate never fills, so thousands of writes meet no 409.
-          req.body = JSON.stringify({
-            title: 'Mover',
-            origin: `Campa ${'ABCDEF'[n % 6]}-${(n % 30) + 1}`,
-            destination: GATE,
-            trailer_id: `BW-${n}`,
-            priority: n % 7 ? 'normal' : 'high',
-            vehicle_type: n % 8 ? 'semiremolque' : 'semiremolque_out_km0',
-          });
+          req.body = JSON.stringify(body(n));
           return req;
         },
       },
     ],
   });
-  running = false;
-  await Promise.all(work);
-  return { m, completions, startedAt };
 }

@@ -5,18 +5,40 @@
 //   notes, the same mix of types and priorities), and waits while the pool is full;
 // - a driver clocks in, gets automatic tasks from the engine, claims Swap tasks when they have the type,
 //   works each one a short random time, completes it or now and then returns it with a reason, and
-//   clocks out when the shift ends (after finishing the task in hand), to come back after a break.
-import type { MessageResponse, SearchTask, Task, TimeclockStatus, YardLocation } from '@shared/schemas';
+//   clocks out when the shift ends (after finishing the task in hand), to come back after a break;
+// - the gate (the gestor at Portería) has a few trucks in the yard from the start and, every while, lets
+//   one in (a carrier's truck, most dropping a trailer at a place GET /gate/suggestions offers, its
+//   inspection now and then finding something wrong) or lets the oldest one out, often taking a trailer
+//   an earlier truck left.
+import type {
+  GateEntryInput,
+  GateEntryResult,
+  GateExitResult,
+  GateSuggestion,
+  GateVisit,
+  GateVisitList,
+  InspectionInput,
+  MessageResponse,
+  SearchTask,
+  Task,
+  TimeclockStatus,
+  YardLocation,
+} from '@shared/schemas';
+import { INSPECTION_CODES } from '@shared/schemas';
+import type { LoadState } from '@shared/enums';
 import { madridDay } from '@shared/time';
 import { Rng } from '../generator/random';
 import { PRIORITY_WEIGHTS, RETURN_WEIGHTS, TYPE_WEIGHTS } from '../generator/tasks';
 import {
+  CARRIERS,
   description,
   initialPlace,
   moveFor,
   placeNamed,
+  personName,
   planOf,
   plate,
+  truckPlate,
   type Place,
 } from '../generator/vocabulary';
 import { DemoClient, isConflict } from './client';
@@ -42,6 +64,14 @@ export interface Pace {
   rest: Range;
   /** Before the first clock-in of a driver who is not clocked in when the demo starts. */
   firstClockIn: Range;
+  /** Between two trucks at the gate (an entry or an exit). */
+  gateEvery: Range;
+  /** Trucks in the yard (open visits) once the demo has started. */
+  openVisits: number;
+  /** With this many trucks in, the gate lets the oldest out; with fewer, one look in two. */
+  maxOpenVisits: number;
+  /** Chance that an entry's inspection finds something wrong (the trailer is marked damaged). */
+  damageChance: number;
 }
 
 // Five drivers on shift most of the time finish about one task every 7 s; a task every 10 s keeps them
@@ -56,6 +86,10 @@ export const DEMO_PACE: Pace = {
   shift: [5 * 60_000, 10 * 60_000],
   rest: [30_000, 90_000],
   firstClockIn: [0, 20_000],
+  gateEvery: [20_000, 45_000],
+  openVisits: 4,
+  maxOpenVisits: 8,
+  damageChance: 0.1,
 };
 
 // The same mix of types, priorities and return reasons as the generated history.
@@ -76,6 +110,8 @@ export interface SimulationCounts {
   claimed: number;
   completed: number;
   returned: number;
+  gateEntries: number;
+  gateExits: number;
   errors: number;
 }
 
@@ -258,6 +294,98 @@ class DriverBot extends Bot {
   }
 }
 
+/** What an inspection at the gate finds now and then: the item and the note the porter writes. */
+const FAULTS: readonly (readonly [(typeof INSPECTION_CODES)[number], string | null])[] = [
+  ['luces', 'Piloto trasero roto'],
+  ['neumaticos', 'Rueda desgastada'],
+  ['lona_techo', 'Lona rasgada'],
+  ['puertas', null],
+  ['chasis', 'Golpe en el paragolpes'],
+];
+/** Trucks that drop a trailer; the rest come only to take one (or with nothing). */
+const DROP_CHANCE = 0.85;
+/** Trucks leaving that take a trailer an earlier truck left. */
+const PICK_CHANCE = 0.6;
+
+class GateBot extends Bot {
+  /** Trailers the gate left in the yard, oldest first: the next trucks take them. */
+  private readonly left: string[] = [];
+
+  protected pause(): number {
+    return this.wait(this.pace.gateEvery);
+  }
+
+  /** Trucks in the yard now: opens visits until there are `openVisits`. */
+  async begin(): Promise<void> {
+    const { visits } = await this.client.get<GateVisitList>('/gate/visits?open=true');
+    for (const v of visits) if (v.dropped_trailer_id) this.left.push(v.dropped_trailer_id);
+    for (let i = visits.length; i < this.pace.openVisits; i++) await this.enter();
+  }
+
+  protected async step(): Promise<void> {
+    const { visits } = await this.client.get<GateVisitList>('/gate/visits?open=true');
+    const oldest = visits[0];
+    if (oldest && (visits.length >= this.pace.maxOpenVisits || this.rng.chance(0.5)))
+      return this.exit(oldest);
+    return this.enter();
+  }
+
+  private async enter(): Promise<void> {
+    const rng = this.rng;
+    const loadState: LoadState = rng.chance(0.6) ? 'cargado' : 'vacio';
+    const body: GateEntryInput = {
+      truck_plate: truckPlate(rng),
+      carrier: rng.pick(CARRIERS),
+      driver_name: rng.chance(0.7) ? personName(rng).name : null,
+      appointment_at: rng.chance(0.4)
+        ? new Date(Date.now() + rng.between(-30, 20) * 60_000).toISOString()
+        : null,
+    };
+    let place: string | null = null;
+    if (rng.chance(DROP_CHANCE)) {
+      const offered = await this.client.get<GateSuggestion[]>(`/gate/suggestions?load_state=${loadState}`);
+      if (offered.length) {
+        const { location } = rng.pick(offered.slice(0, 3));
+        place = location.name;
+        body.trailer = {
+          trailer_id: plate(rng, false),
+          load_state: loadState,
+          seal: loadState === 'cargado' ? String(rng.int(100000, 999999)) : null,
+          location_id: location.id,
+          inspection: this.inspection(),
+        };
+      }
+    }
+    const { visit } = await this.client.post<GateEntryResult>('/gate/entries', body);
+    if (visit.dropped_trailer_id) this.left.push(visit.dropped_trailer_id);
+    this.counts.gateEntries += 1;
+    this.say(DEMO_TEXT.gateEntry(this.client.name, visit, place));
+  }
+
+  /** Every item checked; now and then one is not ok. */
+  private inspection(): InspectionInput {
+    const fault = this.rng.chance(this.pace.damageChance) ? this.rng.pick(FAULTS) : null;
+    return {
+      items: INSPECTION_CODES.map((code) =>
+        code === fault?.[0] ? { code, ok: false, note: fault[1] } : { code, ok: true, note: null },
+      ),
+      photo_ids: [],
+    };
+  }
+
+  private async exit(visit: GateVisit): Promise<void> {
+    // Never the trailer the truck itself dropped: it takes one an earlier truck left.
+    const i = this.left.findIndex((id) => id !== visit.dropped_trailer_id);
+    const trailerId = i >= 0 && this.rng.chance(PICK_CHANCE) ? this.left.splice(i, 1)[0] : undefined;
+    const { visit: closed } = await this.client.post<GateExitResult>('/gate/exits', {
+      visit_id: visit.id,
+      ...(trailerId && { trailer: { trailer_id: trailerId } }),
+    });
+    this.counts.gateExits += 1;
+    this.say(DEMO_TEXT.gateExit(this.client.name, closed));
+  }
+}
+
 export interface Account {
   email: string;
   password: string;
@@ -288,11 +416,15 @@ export async function startSimulation(opts: {
     claimed: 0,
     completed: 0,
     returned: 0,
+    gateEntries: 0,
+    gateExits: 0,
     errors: 0,
   };
   const client = (a: Account) => new DemoClient(opts.url, a.email, a.password);
 
   const gestor = new GestorBot(client(opts.gestor), root.fork('gestor'), pace, counts, say);
+  // The gate is the gestor's too (Portería is a staff screen), with a session of its own.
+  const gate = new GateBot(client(opts.gestor), root.fork('gate'), pace, counts, say);
   const drivers = opts.drivers.map(
     (a, i) => new DriverBot(client(a), root.fork(`driver-${i}`), pace, counts, say),
   );
@@ -300,13 +432,16 @@ export async function startSimulation(opts: {
     await bot.client.login();
     await bot.client.connect();
   }
+  await gate.client.login();
   await gestor.learnFleet();
+  await gate.begin();
   for (const d of drivers) await d.begin();
-  for (const bot of [gestor, ...drivers]) bot.schedule();
+  const bots = [gestor, gate, ...drivers];
+  for (const bot of bots) bot.schedule();
   return {
     counts,
     stop: async () => {
-      await Promise.all([gestor, ...drivers].map((b) => b.stop()));
+      await Promise.all(bots.map((b) => b.stop()));
     },
   };
 }

@@ -10,6 +10,13 @@ interface TaskLine {
   priority: Priority;
 }
 
+interface GateLine {
+  truck_plate: string;
+  carrier: string;
+  dropped_trailer_id: string | null;
+  picked_trailer_id: string | null;
+}
+
 const move = (t: TaskLine) => `${t.title} ${t.trailer_id}: ${t.origin} → ${t.destination}`;
 
 export const DEMO_TEXT = {
@@ -39,5 +46,9 @@ export const DEMO_TEXT = {
   completed: (who: string, t: TaskLine) => `${who} completa ${t.title} ${t.trailer_id} (en ${t.destination})`,
   returned: (who: string, t: TaskLine, reason: string) =>
     `${who} devuelve ${t.trailer_id} a la bolsa: ${reason}`,
+  gateEntry: (who: string, v: GateLine, place: string | null) =>
+    `${who} registra la entrada de ${v.truck_plate} (${v.carrier})${v.dropped_trailer_id ? `, deja ${v.dropped_trailer_id}${place ? ` en ${place}` : ''}` : ''}`,
+  gateExit: (who: string, v: GateLine) =>
+    `${who} registra la salida de ${v.truck_plate} (${v.carrier})${v.picked_trailer_id ? `, se lleva ${v.picked_trailer_id}` : ''}`,
   failed: (who: string, detail: string) => `⚠ ${who}: ${detail}`,
 };

@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   console.log(
     `  historial: ${counts.taskEvents} eventos de tarea, ${counts.punches} fichajes, ` +
       `${counts.presenceIntervals} conexiones, ${counts.notifications} notificaciones, ` +
-      `${counts.activityLog} registros de actividad`,
+      `${counts.activityLog} registros de actividad, ${counts.gateVisits} visitas de portería`,
   );
 }
 

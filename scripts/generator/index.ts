@@ -8,6 +8,7 @@ import { ACCOUNT_LOG, PENDING_NOTIFICATION } from '@shared/labels';
 import { db, tx } from '../../server/db';
 import {
   activityLog,
+  gateVisits,
   notifications,
   presenceIntervals,
   punches,
@@ -18,6 +19,7 @@ import {
 import { now as clockNow } from '../../server/clock';
 import { hashPassword } from '../../server/services/passwords';
 import { settleAllTrailers } from '../../server/services/yard';
+import { writeGateHistory } from './gate';
 import { makePeople, type Person } from './people';
 import { Rng } from './random';
 import { planShifts, writeShifts } from './shifts';
@@ -77,6 +79,8 @@ export interface YardCounts {
   presenceIntervals: number;
   notifications: number;
   activityLog: number;
+  /** Closed visits of the gate's history (scripts/generator/gate.ts). */
+  gateVisits: number;
 }
 
 export interface YardResult {
@@ -250,6 +254,13 @@ export async function generateYard(options: YardOptions): Promise<YardResult> {
     await sim.history(historicalTasks);
     sim.current(o.openTasks, inProgress);
     trailers = sim.trailerCount;
+    writeGateHistory(root.fork('gate'), root.fork('gate-ids'), w, {
+      nowMs,
+      historyStart,
+      staff: people.gestores.length ? people.gestores : [admin],
+      places,
+      taken: sim.hasPlate,
+    });
     await w.flush();
     await rebuildIndexes();
     // Where every trailer stands now: the destination of its latest completed move.
@@ -313,5 +324,6 @@ async function countRows(): Promise<Omit<YardCounts, 'trailers' | 'clockedInDriv
     presenceIntervals: await rows(presenceIntervals),
     notifications: await rows(notifications),
     activityLog: await rows(activityLog),
+    gateVisits: await rows(gateVisits),
   };
 }

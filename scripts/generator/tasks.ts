@@ -153,6 +153,9 @@ export class TaskSimulation {
     return this.plates.size;
   }
 
+  /** Whether a trailer of the fleet has this plate. */
+  readonly hasPlate = (p: string): boolean => this.plates.has(p);
+
   // ---- history ----------------------------------------------------------------------------------
 
   /** `count` finished tasks created over the history window, oldest first, written as they go. */

@@ -270,3 +270,15 @@ const NOTES: readonly ((rng: Rng) => string)[] = [
 
 /** A task's description: often none, otherwise a short yard note. */
 export const description = (rng: Rng): string | null => (rng.chance(0.4) ? null : rng.pick(NOTES)(rng));
+
+// ---- The gate -----------------------------------------------------------------------------------
+
+/** The line-haul carriers whose trucks come through the gate (invented names, none a real company). */
+export const CARRIERS = [
+  'Transportes Hermanos Ebro', 'Trans Meseta Norte', 'Logística Guadalquivir Sur', 'Cargas Sierra de Gata',
+  'Cargas Rápidas del Cantábrico', 'Frigoríficos Vega del Segura', 'Rutas Ibéricas del Duero', 'Transmoncayo',
+  'Levante Exprés Carga', 'Tajo Logística Integral', 'Portes Galaicos Atlántico', 'Trans Pirineo Central',
+] as const; // prettier-ignore
+
+/** A truck's (tractor's) plate: '1234 BCD'. */
+export const truckPlate = (rng: Rng): string => `${digits(rng, 4)} ${letters(rng, 3)}`;

@@ -12,12 +12,15 @@ import { placeKey } from '@shared/text';
 import { execute, isPostgres, query } from '../../server/db';
 import {
   activityLog,
+  gateVisits,
   locations,
   notifications,
   presenceIntervals,
   punches,
   taskEvents,
   tasks,
+  trailerEvents,
+  trailers,
   users,
 } from '../../server/db/tables';
 import type { Rng } from './random';
@@ -171,7 +174,32 @@ export function openWriter(ids: Rng) {
   const activity = new Batch(queue, activityLog, [
     'type', 'userId', 'userName', 'action', 'details', 'timestamp',
   ]); // prettier-ignore
-  const all = [user, location, task, event, notification, punch, presence, activity];
+  // The gate's history (scripts/generator/gate.ts): visits and the records of the trailers they dropped.
+  const trailer = new Batch(queue, trailers, [
+    'trailerKey', 'trailerId', 'kind', 'loadState', 'carrier', 'seal', 'locationId', 'since', 'taskId',
+    'placedAt', 'version', 'createdAt', 'updatedAt',
+  ], [location]); // prettier-ignore
+  const trailerEvent = new Batch(queue, trailerEvents, [
+    'trailerKey', 'kind', 'locationId', 'note', 'actorId', 'at',
+  ], [user, location]); // prettier-ignore
+  const visit = new Batch(queue, gateVisits, [
+    'id', 'truckPlate', 'carrier', 'carrierKey', 'driverName', 'appointmentAt', 'enteredAt', 'exitedAt',
+    'droppedTrailerId', 'droppedTrailerKey', 'pickedTrailerId', 'pickedTrailerKey', 'entrySeal', 'exitSeal',
+    'sealMismatch', 'enteredBy', 'exitedBy',
+  ], [user]); // prettier-ignore
+  const all = [
+    user,
+    location,
+    task,
+    event,
+    notification,
+    punch,
+    presence,
+    activity,
+    trailer,
+    trailerEvent,
+    visit,
+  ];
   const afterwards = `UPDATE users SET movements_count = ?, is_online = ?, idle_since = ?, last_activity_at = ?
     WHERE id = ?`;
   /** A task's history waits for the task row it references. */
@@ -277,6 +305,12 @@ export function openWriter(ids: Rng) {
         time,
       );
     },
+    /** A trailer's record (CONTRACT §19), as the gate's history leaves it. */
+    trailer: (row: Row<typeof trailers>) => trailer.add(row),
+    /** A positional event of a trailer (the gate's `entry` and `exit`). */
+    trailerEvent: (row: Row<typeof trailerEvents>) => trailerEvent.add(row),
+    /** One truck's stay (CONTRACT §19 "Gate visits"). */
+    visit: (row: Row<typeof gateVisits>) => visit.add(row),
     presence(userId: string, start: number, end: number | null) {
       presence.add({ userId, startedAt: date(start)!, endedAt: date(end) });
     },

@@ -65,6 +65,10 @@ function checkSections(sections: Section[]): void {
   ]);
   expect(section('Yard with').rows[0]!.result).toMatch(/^[\d,]+ places, [1-9][\d,]* trailers$/);
   expect(measures('Writes')[0]).toContain('tasks created per second');
+  expect(measures('Gate entries')).toEqual([
+    'POST /gate/entries: visits opened per second, failed requests',
+    'POST /gate/entries latency p50 / p99',
+  ]);
   expect(measures('Push vs SPEC polling')).toEqual([
     expect.stringContaining('server CPU'),
     expect.stringContaining('HTTP requests'),

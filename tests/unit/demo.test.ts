@@ -11,6 +11,7 @@ import { query } from '../../server/db';
 import { startServer, type RunningServer } from '../../server/server';
 import { DEMO_DB, demoEnv, demoSettings } from '../../scripts/demo/settings';
 import { startSimulation, type Pace, type Simulation } from '../../scripts/demo/simulation';
+import { CARRIERS } from '../../scripts/generator/vocabulary';
 import { prepareDemoYard, splitDrivers, type DemoAccount } from '../../scripts/demo/yard';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-demo-test-'));
@@ -59,6 +60,14 @@ describe('the demo yard', () => {
       return out?.n;
     };
     const tasks = mark('SELECT count(*) AS n FROM tasks');
+    // The gate's history: closed visits of the carriers (Tiempos de espera has data), none open.
+    expect(mark('SELECT count(*) AS n FROM gate_visits WHERE exited_at IS NOT NULL')).toBeGreaterThan(200);
+    expect(mark('SELECT count(*) AS n FROM gate_visits WHERE exited_at IS NULL')).toBe(0);
+    expect(mark('SELECT count(DISTINCT carrier) AS n FROM gate_visits')).toBeGreaterThanOrEqual(10);
+    expect(
+      mark(`SELECT count(*) AS n FROM gate_visits WHERE exited_at - max(entered_at,
+      coalesce(appointment_at, 0)) > 3600000`),
+    ).toBeGreaterThan(0);
     mark("UPDATE users SET name = 'Marca de la prueba' WHERE role = 'manager' RETURNING 1 AS n");
     const again = await prepareDemoYard({ dbPath, fresh: false, seed: 7 }, quiet);
     expect(again.generated).toBe(false);
@@ -93,6 +102,10 @@ describe('the simulation', () => {
     shift: [1_500, 2_500],
     rest: [200, 400],
     firstClockIn: [0, 100],
+    gateEvery: [60, 150],
+    openVisits: 3,
+    maxOpenVisits: 5,
+    damageChance: 0.5,
   };
   let server: RunningServer;
   let simulation: Simulation;
@@ -123,6 +136,14 @@ describe('the simulation', () => {
   it('creates tasks, and drivers clock in, take, finish, return and clock out through the API', async () => {
     simulation = await startSimulation({ url: server.url, gestor, drivers: simulated, pace: FAST, seed: 3 });
     const { counts } = simulation;
+    // Trucks are in the yard once it has started: visits opened through the API by the gestor.
+    const gestorId = await idOf(gestor.email);
+    const opened = await all<{ entered_by: string }>(
+      'SELECT entered_by FROM gate_visits WHERE exited_at IS NULL AND entered_at >= ?',
+      started,
+    );
+    expect(opened.length).toBe(3);
+    for (const v of opened) expect(v.entered_by).toBe(gestorId);
     await vi.waitFor(
       () => {
         expect(counts.created).toBeGreaterThanOrEqual(8);
@@ -131,6 +152,8 @@ describe('the simulation', () => {
         expect(counts.returned).toBeGreaterThanOrEqual(1);
         expect(counts.clockIns).toBeGreaterThanOrEqual(1);
         expect(counts.clockOuts).toBeGreaterThanOrEqual(1);
+        expect(counts.gateEntries).toBeGreaterThanOrEqual(6);
+        expect(counts.gateExits).toBeGreaterThanOrEqual(3);
       },
       { timeout: 45_000, interval: 200 },
     );
@@ -176,6 +199,36 @@ describe('the simulation', () => {
     expect(punched.some((p) => p.clock_type === 'entrada')).toBe(true);
     expect(punched.some((p) => p.clock_type === 'salida')).toBe(true);
     for (const p of punched) expect(simulatedIds).toContain(p.user_id);
+
+    // The gate: entries that dropped a trailer at a place with room (some found damaged at the
+    // inspection), and exits that took a trailer an earlier truck left, out of the yard now.
+    const entered = await all<{ dropped_trailer_key: string | null; carrier: string }>(
+      'SELECT dropped_trailer_key, carrier FROM gate_visits WHERE entered_at >= ?',
+      started,
+    );
+    expect(entered.length).toBeGreaterThanOrEqual(counts.gateEntries);
+    for (const v of entered) expect(CARRIERS).toContain(v.carrier);
+    const placed = await all<{ location_id: string | null; damaged: number; kind: string }>(
+      `SELECT t.location_id, t.damaged, l.kind FROM gate_visits v JOIN trailers t ON t.trailer_key = v.dropped_trailer_key
+         LEFT JOIN locations l ON l.id = t.location_id
+        WHERE v.entered_at >= ?`,
+      started,
+    );
+    expect(placed.filter((t) => t.location_id).length).toBeGreaterThan(0);
+    for (const t of placed.filter((p) => p.location_id))
+      expect(['campa', 'aparcamiento', 'muelle', 'zona_swap']).toContain(t.kind);
+    expect(placed.some((t) => t.damaged === 1)).toBe(true);
+    const exited = await all<{ location_id: string | null }>(
+      `SELECT t.location_id FROM gate_visits v JOIN trailers t ON t.trailer_key = v.picked_trailer_key
+        WHERE v.exited_at >= ?`,
+      started,
+    );
+    expect(exited.length).toBeGreaterThan(0);
+    for (const t of exited) expect(t.location_id).toBeNull();
+    expect(
+      (await all('SELECT 1 FROM gate_visits WHERE exited_at >= ? AND exited_by = ?', started, gestorId))
+        .length,
+    ).toBe(counts.gateExits);
 
     // Nothing was done for or by the humans' drivers.
     const humanIds = await Promise.all(human.map((d) => idOf(d.email)));

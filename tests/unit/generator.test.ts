@@ -4,11 +4,13 @@
 import supertest from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RETURN_REASONS, VEHICLE_TYPES } from '@shared/enums';
-import type { YardLocation } from '@shared/schemas';
+import type { TruckStaysReport, YardLocation } from '@shared/schemas';
+import { madridDay } from '@shared/time';
 import { query } from '../../server/db';
 import { FALSE, TRUE } from '../../server/db/dialect';
 import { driverStates } from '../../server/services/availability';
 import { generateYard, type YardResult } from '../../scripts/generator';
+import { CARRIERS } from '../../scripts/generator/vocabulary';
 import { now, setupDb } from '../helpers/context';
 
 const HOUR = 3_600_000;
@@ -27,6 +29,10 @@ async function fingerprint() {
     ),
     events: await one('SELECT count(*) AS n, sum(at) AS at FROM task_events'),
     punches: await all('SELECT user_id, clock_type, timestamp FROM punches ORDER BY timestamp, user_id'),
+    visits: await all(
+      `SELECT id, truck_plate, carrier, entered_at, exited_at, dropped_trailer_id, picked_trailer_id
+        FROM gate_visits ORDER BY entered_at, id`,
+    ),
   };
 }
 
@@ -47,6 +53,7 @@ describe('the generator is deterministic', () => {
     const other = await fingerprint();
 
     expect(first.tasks).toHaveLength(410);
+    expect(first.visits.length).toBeGreaterThan(200);
     expect(again).toEqual(first);
     const emails = (f: typeof first) => f.users.map((u) => (u as { email: string }).email);
     const trailers = (f: typeof first) => f.tasks.map((t) => (t as { trailer_id: string }).trailer_id);
@@ -64,6 +71,9 @@ describe('the generator is deterministic', () => {
     expect((await one<{ n: number }>('SELECT max(at) AS n FROM task_events')).n).toBeLessThanOrEqual(
       now.getTime(),
     );
+    expect(
+      Number((await one<{ n: number }>('SELECT max(exited_at) AS n FROM gate_visits')).n),
+    ).toBeLessThanOrEqual(now.getTime());
   });
 });
 
@@ -307,11 +317,68 @@ describe('a generated yard keeps the rules of the product', () => {
     }
   }); // prettier-ignore
 
+  it("has the gate's history: closed visits of the carriers, with waits for Tiempos de espera", async () => {
+    const visits = await all<{
+      carrier: string;
+      entered_at: number | string;
+      exited_at: number | string | null;
+      appointment_at: number | string | null;
+      dropped_trailer_key: string | null;
+      picked_trailer_key: string | null;
+    }>('SELECT carrier, entered_at, exited_at, appointment_at, dropped_trailer_key, picked_trailer_key FROM gate_visits');
+    expect(visits.length).toBeGreaterThan(200);
+    expect(yard.counts.gateVisits).toBe(visits.length);
+    expect(visits.filter((v) => v.exited_at === null)).toEqual([]);
+    expect(new Set(visits.map((v) => v.carrier)).size).toBeGreaterThanOrEqual(10);
+    for (const v of visits) expect(CARRIERS).toContain(v.carrier);
+    expect(visits.filter((v) => v.appointment_at !== null).length).toBeGreaterThan(visits.length / 4);
+
+    // The report of Informes reads them: most waits under 1 h, some over 1 h and a few over 2 h.
+    const manager = yard.logins.find((l) => l.role === 'manager')!;
+    const login = await app.post('/api/auth/login').send({ email: manager.email, password: manager.password });
+    const report = await app
+      .get('/api/admin/reports/truck-stays')
+      .query({ from: madridDay(now().getTime() - 31 * 24 * HOUR), to: madridDay(now().getTime()) })
+      .set('Authorization', `Bearer ${login.body.access_token}`);
+    expect(report.status).toBe(200);
+    const body = report.body as TruckStaysReport;
+    expect(body.carriers.length).toBeGreaterThanOrEqual(10);
+    const total = body.carriers.reduce((n, c) => n + c.visits, 0);
+    expect(total).toBe(visits.length);
+    expect(body.visits.length).toBeGreaterThan(total * 0.1);
+    expect(body.visits.length).toBeLessThan(total * 0.4);
+    expect(body.visits.filter((v) => v.wait_s > 2 * 3600).length).toBeGreaterThan(0);
+
+    // Every trailer a truck left was taken by a later one: its record says so (out of the yard, the
+    // visit's carrier), with its entry and exit events; the yard now is the tasks' alone.
+    const dropped = visits.filter((v) => v.dropped_trailer_key !== null);
+    expect(dropped.length).toBeGreaterThan(visits.length / 2);
+    const picked = new Set(visits.map((v) => v.picked_trailer_key));
+    for (const v of dropped) expect(picked.has(v.dropped_trailer_key)).toBe(true);
+    const records = await all<{ trailer_key: string; carrier: string; location_id: string | null }>(
+      `SELECT t.trailer_key, t.carrier, t.location_id FROM trailers t
+        JOIN gate_visits v ON v.dropped_trailer_key = t.trailer_key`,
+    );
+    expect(records).toHaveLength(dropped.length);
+    for (const r of records) expect(r.location_id).toBeNull();
+    expect(records.every((r) => CARRIERS.includes(r.carrier as (typeof CARRIERS)[number]))).toBe(true);
+    const events = await one<{ entries: number; exits: number }>(
+      `SELECT sum(CASE WHEN kind = 'entry' THEN 1 ELSE 0 END) AS entries,
+              sum(CASE WHEN kind = 'exit' THEN 1 ELSE 0 END) AS exits FROM trailer_events`,
+    );
+    expect(Number(events.entries)).toBe(dropped.length);
+    expect(Number(events.exits)).toBe(dropped.length);
+    const inTasks = await one<{ n: number }>(
+      'SELECT count(*) AS n FROM tasks t JOIN gate_visits v ON v.dropped_trailer_key = t.trailer_key',
+    );
+    expect(Number(inTasks.n)).toBe(0);
+  }); // prettier-ignore
+
   it('logs the activity of every kind of change', async () => {
     const types = (await all<{ type: string }>('SELECT DISTINCT type FROM activity_log ORDER BY 1')).map(
       (r) => r.type,
     );
-    expect(types).toEqual(['auth', 'task', 'timeclock', 'user']);
+    expect(types).toEqual(['auth', 'gate', 'task', 'timeclock', 'user']);
     expect(yard.counts.activityLog).toBeGreaterThan(yard.counts.taskEvents);
   });
 
