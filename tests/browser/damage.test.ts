@@ -17,7 +17,7 @@ import {
   VEHICLE_TYPE_OPTIONS,
 } from '@shared/labels';
 import { DESKTOP, launch, openPage, screenshot } from './chromium';
-import { adminToken, apiCall, createUser, deleteOpenTasksTagged, loginUi } from './helpers';
+import { adminToken, apiCall, cardInColumn, createUser, deleteOpenTasksTagged, loginUi } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 
@@ -76,8 +76,8 @@ describe('a damaged trailer on the board', () => {
       token,
       body: { note: 'Lona rota' },
     });
-    const pool = page.getByTestId('column-bolsa_trabajo');
-    const card = pool.getByRole('article', { name: new RegExp(plate) });
+    // Held tasks come last in the pool (CONTRACT §20's order of urgency).
+    const card = await cardInColumn(page, 'bolsa_trabajo', new RegExp(plate));
     await card.getByText(UI_ATTENTION.held('Remolque con daños: Lona rota')).waitFor();
     const held = (await taskOf(plate))!;
     expect(held).toMatchObject({ on_hold: true, hold_source: 'damage' });

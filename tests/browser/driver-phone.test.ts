@@ -121,12 +121,15 @@ describe.each([
     await page.getByText(PUNCH_MSG.entrada).first().waitFor();
     await prompt.waitFor({ state: 'detached' });
     await expect(button(item, S.selfAssign).isEnabled()).resolves.toBe(true);
-    // The board's `Asignarme` on the pool's card: a 44 px touch target too (issue 28).
+    // The board's `Asignarme` on a pool card (the first by urgency; this run's task may sit further down
+    // the pool among other runs' tasks): a 44 px touch target too (issue 28).
     const boardClaim = page
       .getByTestId('task-card')
-      .filter({ hasText: swap.trailer_id })
-      .getByRole('button', { name: UI_BOARD.card.selfAssign, exact: true });
+      .getByRole('button', { name: UI_BOARD.card.selfAssign, exact: true })
+      .first();
+    await boardClaim.scrollIntoViewIfNeeded();
     expect((await boardClaim.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await page.evaluate(() => window.scrollTo(0, 0));
 
     // An automatic task reaches the driver: the toast sits at the top, alone, clear of the actions.
     const auto = await createTask(AUTO);

@@ -2,7 +2,7 @@
 // API (register → admin approves), a UI login, and the test clock. Every test uses unique emails,
 // since all browser test files share one server and one database.
 import { inject } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { Role } from '@shared/enums';
 import type { AuthResponse, SessionUser } from '@shared/schemas';
 import { UI_LOGIN } from '@shared/labels';
@@ -102,4 +102,25 @@ export async function deleteOpenTasksTagged(tag: string): Promise<void> {
       [t.trailer_id, t.origin, t.destination].some((s) => s.toUpperCase().includes(tag.toUpperCase()))
     )
       await apiCall('DELETE', `/tasks/${t.id}`, { token });
+}
+
+/**
+ * A board column's card, mounted: a column mounts its first cards and the next ones as it scrolls
+ * (KanbanColumn's paging), and the pool is in the order of urgency (CONTRACT §20), so a fresh or held
+ * task may sit below other runs' cards, and move when it changes. Scrolls the column down until every
+ * card of it is mounted (a column never unmounts what it paged in) and the card is there.
+ */
+export async function cardInColumn(page: Page, status: string, name: RegExp): Promise<Locator> {
+  const column = page.getByTestId(`column-${status}`);
+  const cards = column.getByRole('article');
+  const card = column.getByRole('article', { name });
+  const until = Date.now() + 20_000;
+  const counter = column.getByTestId('column-count'); // a phone's tabbed column has none: one page
+  const allMounted = async () =>
+    (await counter.count()) === 0 || (await cards.count()) >= Number(await counter.textContent());
+  while (Date.now() < until && ((await card.count()) === 0 || !(await allMounted()))) {
+    if ((await cards.count()) > 0) await cards.last().scrollIntoViewIfNeeded();
+    await page.waitForTimeout(150);
+  }
+  return card;
 }
