@@ -154,7 +154,10 @@ describe('wall screen /pantalla', () => {
     const expected = await expectedPool();
     expect(expected.length).toBeGreaterThanOrEqual(POOL_TASKS);
     const pool = column(page, 'bolsa_trabajo');
-    await expect(pool.getByTestId('wall-count').textContent()).resolves.toBe(String(expected.length));
+    // The board mounts before its first answer: wait for the count rather than read it once.
+    await expect
+      .poll(() => pool.getByTestId('wall-count').textContent())
+      .toBe(String(expected.length));
 
     // Page 1 at once: the oldest high-priority task that is not held leads it.
     const mark = pool.getByTestId('wall-page-mark');
