@@ -134,6 +134,18 @@ export type TrailerEventKind = (typeof TRAILER_EVENT_KINDS)[number];
 export const HOLD_SOURCES = ['staff', 'damage'] as const;
 export type HoldSource = (typeof HOLD_SOURCES)[number];
 
+/** CONTRACT §20 "Proof of the move": how a completion was proven (`scan` only from a camera decode). */
+export const PROOF_KINDS = ['scan', 'manual', 'staff'] as const;
+export type ProofKind = (typeof PROOF_KINDS)[number];
+
+/** CONTRACT §20 "Escalation": the rules a task can meet, each at most once. */
+export const ESCALATION_RULES = ['espera', 'plazo', 'retraso'] as const;
+export type EscalationRule = (typeof ESCALATION_RULES)[number];
+
+/** CONTRACT §20 "Shift handover": the shifts of SHIFT_STARTS, in the day's order. */
+export const SHIFTS = ['manana', 'tarde', 'noche'] as const;
+export type Shift = (typeof SHIFTS)[number];
+
 export const VIEWS = [
   'dashboard',
   'yard',

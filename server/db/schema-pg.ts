@@ -26,6 +26,9 @@ import {
 } from 'drizzle-orm/pg-core';
 import type {
   HoldSource,
+  EscalationRule,
+  ProofKind,
+  Shift,
   ClockType,
   LoadState,
   LocationKind,
@@ -136,6 +139,10 @@ export const tasks = pgTable(
     dueAt: ms('due_at'),
     /** CONTRACT §20: seconds after due_at it was completed (0 on time; null without deadline or not completed). */
     lateS: integer('late_s'),
+    /** CONTRACT §20 "Proof of the move": how the completion was proven (null while not completed). */
+    proof: text('proof').$type<ProofKind>(),
+    /** CONTRACT §20: where the driver really left the trailer when not at the destination (null: at it). */
+    droppedAtLocationId: text('dropped_at_location_id').references(() => locations.id),
     version: integer('version').notNull().default(1),
     deletedAt: ms('deleted_at'),
   },
@@ -522,6 +529,39 @@ export const gateVisits = pgTable(
     index('gate_visits_dropped').on(t.droppedTrailerKey, t.enteredAt),
     index('gate_visits_picked').on(t.pickedTrailerKey, t.exitedAt),
   ],
+);
+
+/**
+ * CONTRACT §20 "Escalation": the first time a task met a rule. The primary key makes it once per task and rule
+ * across nodes: the node whose insert lands is the one that notifies.
+ */
+export const taskEscalations = pgTable(
+  'task_escalations',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    rule: text('rule').$type<EscalationRule>().notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.rule] }), index('task_escalations_created').on(t.createdAt)],
+);
+
+/** CONTRACT §20 "Shift handover": a note to the next shift, kept under the shift and Madrid date it was written in. */
+export const handoverNotes = pgTable(
+  'handover_notes',
+  {
+    id: text('id').primaryKey(),
+    text: text('text').notNull(),
+    authorId: text('author_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The author's name when written: the note outlives a deleted account. */
+    authorName: text('author_name').notNull(),
+    shift: text('shift').$type<Shift>().notNull(),
+    /** The shift's Madrid date, YYYY-MM-DD (a night shift belongs to the day it starts). */
+    date: text('date').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('handover_notes_shift').on(t.date, t.shift, t.createdAt)],
 );
 
 export type UserRow = typeof users.$inferSelect;
