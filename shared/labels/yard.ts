@@ -228,6 +228,12 @@ export const UI_PLACE_INPUT = {
   full: 'completa',
 } as const;
 
+/**
+ * CONTRACT §20: a place holding more trailers than its capacity (a completion is never refused for room: the
+ * trailer is where the driver left it). Shown on the Patio's places and in the Attention lists.
+ */
+export const OVERFULL_LABEL = 'Sobreocupada';
+
 /** The Patio view (CONTRACT §17): the live map by zone, the trailer list, and a trailer's panel. */
 export const UI_YARD = {
   tabs: { label: 'Vista del patio', map: 'Mapa', list: 'Remolques' },
