@@ -15,7 +15,7 @@ import type {
   TruckStaysReport,
 } from '@shared/schemas';
 import { inspectionDamage } from '@shared/schemas';
-import type { LocationKind, TaskStatus } from '@shared/enums';
+import type { LocationKind } from '@shared/enums';
 import {
   GATE_PICKED_AT_GATE_MS,
   GATE_SUGGESTIONS_MAX,
@@ -37,9 +37,8 @@ import { claimPhotos } from './gate-photos';
 import { loadTrailers, lockRecord, markDamaged } from './trailers';
 import { ensureRoom, occupancy, placeTrailer } from './yard';
 import { record } from '../changes/commit';
+import { openTaskSql } from '../tasks/visibility';
 
-const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
-const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
 
 // ---- presenting ------------------------------------------------------------------------------------------
 
@@ -259,7 +258,7 @@ export async function exitGate(input: GateExitData, actor: Actor): Promise<GateV
         const [open] = await db
           .select({ id: tasks.id })
           .from(tasks)
-          .where(and(eq(tasks.trailerKey, key), isOpen))
+          .where(and(eq(tasks.trailerKey, key), openTaskSql))
           .limit(1);
         if (open) throw conflict(GATE_ERR.pendingMove);
         if (row.locationId) {

@@ -3,7 +3,7 @@
 // the one-open-task rule (tasks/apply.ts calls claimTrailers), the staff's reads, edits and corrections of
 // where a trailer stands. Where it stands is settled by services/yard.ts (docs/GATE.md).
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { LoadState, TaskStatus } from '@shared/enums';
+import type { LoadState } from '@shared/enums';
 import type { Trailer, TrailerDetail, UpdateTrailerData } from '@shared/schemas';
 import { TRAILER_MOVES_MAX, TRAILER_SEARCH_MAX } from '@shared/constants';
 import { ERR, TRAILER_ERR, TRAILER_FIELD_LABELS, TRAILER_LOG } from '@shared/labels';
@@ -20,9 +20,8 @@ import { visitsOfTrailer } from './gate';
 import { change } from '../tasks/change';
 import { damageTrailerTasks, releaseDamageHolds } from '../tasks/commands/damage';
 import { record } from '../changes/commit';
+import { openTaskSql } from '../tasks/visibility';
 
-const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
-const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
 
 // ---- the record's lock and the one-open-task rule ------------------------------------------------------
 
@@ -77,7 +76,7 @@ export async function claimTrailers(claims: readonly Claim[]): Promise<string[]>
     .where(
       and(
         inArray(tasks.trailerKey, keys),
-        isOpen,
+        openTaskSql,
         ...(except.length ? [sql`${tasks.id} NOT IN ${except}`] : []),
       ),
     )
@@ -161,7 +160,7 @@ export async function trailerDetail(trailerId: string): Promise<TrailerDetail> {
   const [open] = await db
     .select({ id: tasks.id })
     .from(tasks)
-    .where(and(eq(tasks.trailerKey, key), isOpen))
+    .where(and(eq(tasks.trailerKey, key), openTaskSql))
     .limit(1);
   const moves = await queryTasks(
     `WHERE t.trailer_key = ? AND t.status = 'finalizada' AND t.deleted_at IS NULL ORDER BY t.completed_at DESC LIMIT ${TRAILER_MOVES_MAX}`,

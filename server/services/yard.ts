@@ -8,7 +8,7 @@
 // changes/processors/yard.ts), so the map reads one small table instead of the history. Trailers are
 // told apart by their plate key (plateKey(), shared/text.ts; docs/GATE.md).
 import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import type { TaskStatus, TrailerEventKind } from '@shared/enums';
+import type { TrailerEventKind } from '@shared/enums';
 import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/schemas';
 import { placeKey, plateKey } from '@shared/text';
 import { YARD_ERR, YARD_LOG } from '@shared/labels';
@@ -20,6 +20,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { logActivity, type Actor } from './activity';
 import { sharedAnswer, type SharedAnswer } from './shared-answers';
 import { record } from '../changes/commit';
+import { openTaskSql } from '../tasks/visibility';
 import {
   marksOfRaw,
   presentMarks,
@@ -28,8 +29,6 @@ import {
   type TrailerMarksRaw,
 } from '../presenters/tasks';
 
-const OPEN: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
-const isOpen = and(inArray(tasks.status, OPEN), isNull(tasks.deletedAt));
 
 // ---- the catalogue places of a task ---------------------------------------------------------------
 
@@ -162,7 +161,7 @@ export async function occupancy(
     .where(
       and(
         ids ? inArray(trailers.locationId, ids) : isNotNull(trailers.locationId),
-        sql`NOT EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.trailerKey} = ${trailers.trailerKey} AND ${isOpen})`,
+        sql`NOT EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.trailerKey} = ${trailers.trailerKey} AND ${openTaskSql})`,
       ),
     )
     .groupBy(trailers.locationId);
@@ -173,7 +172,7 @@ export async function occupancy(
     .where(
       and(
         ids ? inArray(tasks.destinationLocationId, ids) : isNotNull(tasks.destinationLocationId),
-        isOpen,
+        openTaskSql,
         ...(except ? [ne(tasks.id, except)] : []),
       ),
     )
@@ -380,7 +379,7 @@ export async function placeInUse(id: string): Promise<boolean> {
   const [expected] = await db
     .select({ id: tasks.id })
     .from(tasks)
-    .where(and(eq(tasks.destinationLocationId, id), isOpen))
+    .where(and(eq(tasks.destinationLocationId, id), openTaskSql))
     .limit(1);
   return !!expected;
 }
@@ -406,7 +405,7 @@ export async function leaveYard(trailerId: string, actor: Actor): Promise<{ plac
       const [open] = await db
         .select({ id: tasks.id })
         .from(tasks)
-        .where(and(eq(tasks.trailerKey, key), isOpen))
+        .where(and(eq(tasks.trailerKey, key), openTaskSql))
         .limit(1);
       if (open) throw conflict(YARD_ERR.trailerHasOpenTask(position.trailerId));
       await placeTrailer(key, null, 'leave', actor, null);
@@ -502,7 +501,7 @@ async function openTasks() {
       holdReason: tasks.holdReason,
     })
     .from(tasks)
-    .where(isOpen);
+    .where(openTaskSql);
 }
 type OpenRow = Awaited<ReturnType<typeof openTasks>>[number];
 const presentOpen = (t: OpenRow | undefined): YardOpenTask | null =>

@@ -15,7 +15,7 @@ import { logActivities, type Actor } from '../services/activity';
 import { notify } from '../services/notifications';
 import type { ChangeSet } from '../changes/change-set';
 import { decide, roundFollows, type Facts, type Notice, type Subject, type Transition } from './transitions';
-import { onBoard } from './visibility';
+import { OPEN_STATUSES, onBoard } from './visibility';
 import { claimTrailers, setLoadState } from '../services/trailers';
 import { plateKey } from '@shared/text';
 
@@ -225,8 +225,6 @@ export async function writeTask(
   if (!written) throw conflict(ERR.taskChangedMeanwhile);
   return written;
 }
-
-const OPEN_STATUSES: readonly TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
 
 /**
  * A task that becomes open (reopened) or, open, names another trailer: its trailer must have no other

@@ -13,7 +13,7 @@ import { loadTask, presentJoined, selectTasks } from '../presenters/tasks';
 import { driverStates } from '../services/availability';
 import { findUserById } from '../services/users';
 import { seesFinished } from '@shared/visibility';
-import { OPEN_STATUSES } from './visibility';
+import { openTaskSql } from './visibility';
 
 /**
  * A live (not deleted) task, read inside the caller's transaction to decide a change on it; 404
@@ -71,7 +71,7 @@ const newestFirst = (a: Task, b: Task) =>
  */
 export async function listTasks(user: UserRow): Promise<Task[]> {
   const driver = user.role === 'conductor';
-  const open: SQL[] = [inArray(tasks.status, OPEN_STATUSES), isNull(tasks.deletedAt)];
+  const open: SQL[] = [openTaskSql];
   if (driver)
     open.push(
       or(

@@ -2,7 +2,7 @@
 // (one rule with the client); here, a row's place and whether a task is on a board at all, read by the
 // socket pushes (changes/processors/sockets.ts through realtime/emit.ts) and by the writes that must know
 // whether any screen holds a task (apply.ts).
-import { and, gt, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { BOARD_FINISHED_WINDOW_MS } from '@shared/constants';
 import type { TaskStatus } from '@shared/enums';
 import type { TaskPlace } from '@shared/visibility';
@@ -16,7 +16,17 @@ export const placeOfRow = (r: TaskRow): TaskPlace => ({
   assigned_to: r.assignedTo,
 });
 
-export const OPEN_STATUSES: TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
+export const OPEN_STATUSES: readonly TaskStatus[] = ['bolsa_trabajo', 'en_proceso'];
+
+/**
+ * A live open task, as SQL over `tasks`, its statuses written as literals like the partial indexes' own
+ * predicate (db/schema.ts: tasks_incoming, tasks_open_trailer_key, tasks_open_trailer). SQLite uses a
+ * partial index only when the query's WHERE implies it, which a bound `status IN (?, ?)` never does: it
+ * then walks every open task by tasks_status (the gate's room check cost 4 ms an entry that way).
+ */
+export const openTaskSql: SQL = sql`${tasks.status} IN (${sql.raw(
+  OPEN_STATUSES.map((s) => `'${s}'`).join(', '),
+)}) AND ${tasks.deletedAt} IS NULL`;
 
 /**
  * Whether a task is on some board (GET /tasks, CONTRACT §5): live, and open or finished within the
@@ -32,7 +42,7 @@ export const onBoardSql = (at: Date): SQL =>
   and(
     isNull(tasks.deletedAt),
     or(
-      inArray(tasks.status, OPEN_STATUSES),
+      inArray(tasks.status, [...OPEN_STATUSES]),
       gt(tasks.completedAt, new Date(at.getTime() - BOARD_FINISHED_WINDOW_MS)),
     ),
   )!;

@@ -1,8 +1,8 @@
-import { and, inArray, isNull, notInArray } from 'drizzle-orm';
+import { and, inArray, notInArray } from 'drizzle-orm';
 import { tasks } from '../../db/tables';
 import type { ChangeSet } from '../../changes/change-set';
 import { writeTasksWhere } from '../apply';
-import { OPEN_STATUSES } from '../visibility';
+import { openTaskSql } from '../visibility';
 
 /**
  * Trailers' records changed (CONTRACT §19: every task shows its trailer's marks): their open tasks change
@@ -16,8 +16,7 @@ export async function showTrailerMarks(keys: readonly string[], fx: ChangeSet): 
   await writeTasksWhere(
     and(
       inArray(tasks.trailerKey, keys),
-      inArray(tasks.status, OPEN_STATUSES),
-      isNull(tasks.deletedAt),
+      openTaskSql,
       ...(changed.length ? [notInArray(tasks.id, changed)] : []),
     )!,
     {},
