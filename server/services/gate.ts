@@ -35,10 +35,9 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { logActivity, type Actor } from './activity';
 import { claimPhotos } from './gate-photos';
 import { loadTrailers, lockRecord, markDamaged } from './trailers';
-import { ensureRoom, occupancy, placeTrailer } from './yard';
+import { occupancy, placeTrailer, refuseOverfull } from './yard';
 import { record } from '../changes/commit';
 import { openTaskSql } from '../tasks/visibility';
-
 
 // ---- presenting ------------------------------------------------------------------------------------------
 
@@ -143,8 +142,11 @@ export async function suggestPlaces(q: GateSuggestionsQuery): Promise<GateSugges
 /**
  * POST /gate/entries: opens the visit; a dropped trailer gets its record filled from the form and stands
  * at `location_id` from now. Refusals (§19): an unknown or inactive place, a gate (400), a full place, a
- * trailer already in the yard (409). Places are locked before records (as a task's creation does), so two
- * entries of one trailer are decided one after the other: the second finds it in the yard.
+ * trailer already in the yard (409). The trailer's record is locked first, so two entries of one trailer
+ * are decided one after the other (the second finds it in the yard); the place is locked last, its room
+ * counted with this entry's trailer already on it: entries to one busy place wait on each other only for
+ * the end of the transaction (PostgreSQL; a deadlock with a task naming the same trailer and place is run
+ * again by tx()).
  */
 export async function enterGate(input: GateEntryData, actor: Actor): Promise<GateEntryResult> {
   return tx(
@@ -155,6 +157,7 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
       let key: string | null = null;
       let trailerId: string | null = null;
       let placeName: string | null = null;
+      let placeId: string | null = null;
       if (t) {
         const [place] = await db
           .select()
@@ -164,7 +167,6 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
         if (place.kind === 'puerta') throw badRequest(GATE_ERR.gateHoldsNoTrailer);
         key = plateKey(t.trailer_id);
         await refuseInYard(key);
-        await ensureRoom(new Map([[place.id, 1]]));
         const row = await lockRecord(t.trailer_id);
         await refuseInYard(key); // again under the lock: another entry may have placed it meanwhile
         trailerId = row.trailerId;
@@ -187,10 +189,10 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
           const damage = inspectionDamage(t.inspection);
           if (damage.damaged) await markDamaged(key, damage.note!, actor);
         }
-        const placeId = place.id;
+        placeId = place.id;
         const trailerKey = key;
         record((changes) => {
-          changes.yardPlacesChanged([placeId]);
+          changes.yardPlacesChanged([place.id]);
           changes.trailerChanged(trailerKey);
         });
       }
@@ -215,10 +217,12 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
       );
       record((changes) => changes.visitChanged(id));
       const [visit] = await db.select().from(gateVisits).where(eq(gateVisits.id, id));
-      return {
+      const entered = {
         visit: presentVisit(visit!),
         trailer: key ? ((await loadTrailers([key])).get(key) ?? null) : null,
       };
+      if (placeId) await refuseOverfull([placeId]);
+      return entered;
     },
     { shownWriter: true },
   );

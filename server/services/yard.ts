@@ -29,7 +29,6 @@ import {
   type TrailerMarksRaw,
 } from '../presenters/tasks';
 
-
 // ---- the catalogue places of a task ---------------------------------------------------------------
 
 /** The active places the texts stand for, by each text's placeKey(): a name first, else a code. */
@@ -144,6 +143,13 @@ export async function ensureRoom(wanted: ReadonlyMap<string, number>, except?: s
   for (const p of holding)
     if ((used.get(p.id) ?? 0) + wanted.get(p.id)! > p.capacity) throw conflict(YARD_ERR.locationFull(p.name));
 }
+
+/**
+ * ensureRoom() once this transaction has put its trailers at these places: refuses a place now holding more
+ * than its capacity. Checked last, its lock is held for the shortest time (services/gate.ts).
+ */
+export const refuseOverfull = (ids: readonly string[]): Promise<void> =>
+  ensureRoom(new Map(ids.map((id) => [id, 0])));
 
 /**
  * Per place (these, or every place with `null`): its trailers with no open task (not booked to leave) plus

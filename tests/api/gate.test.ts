@@ -427,6 +427,27 @@ describe('races', () => {
     expect(await db.select().from(gateVisits)).toHaveLength(3);
   });
 
+  it('two trailers entering the last free slot of a place at once: one 201, one 409 full', async () => {
+    const campa = await place('CAMPA-1', 'Campa 1'); // capacity 1
+    for (let round = 0; round < 3; round++) {
+      const [x, y] = await Promise.all(
+        ['A', 'B'].map((s) =>
+          enter({
+            ...truck,
+            trailer: { trailer_id: `R-${round}-${s}`, load_state: 'vacio', location_id: campa.id },
+          }),
+        ),
+      );
+      expect([x!.status, y!.status].sort(), `${x!.text} ${y!.text}`).toEqual([201, 409]);
+      const [winner, loser] = x!.status === 201 ? [x!, y!] : [y!, x!];
+      expect(loser.body.detail).toBe('La ubicación Campa 1 está completa');
+      const { visit } = winner.body as { visit: GateVisit };
+      const out = await exit({ visit_id: visit.id, trailer: { trailer_id: visit.dropped_trailer_id } });
+      expect(out.status, out.text).toBe(200);
+    }
+    expect(await db.select().from(gateVisits)).toHaveLength(3);
+  });
+
   it('two exits of one visit at once: one 200, one 409', async () => {
     const campa = await place('CAMPA-1', 'Campa 1');
     for (let round = 0; round < 3; round++) {
