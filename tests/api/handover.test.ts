@@ -20,6 +20,8 @@ import {
   type TestUser,
 } from '../helpers/context';
 import { fetchWorkbook, sheetTable } from '../helpers/excel';
+import { checkConfig, config, configure, loadConfig } from '../../server/config';
+import { DEFAULT_SHIFT_STARTS, parseShiftStarts } from '@shared/shifts';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let gestor: TestUser;
@@ -299,5 +301,36 @@ describe('GET /handover/export-excel', () => {
     const bad = await api().get('/api/handover/export-excel').query({ shift: 'x' }).set(gestor.auth);
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toBe(HANDOVER_ERR.shiftInvalid);
+  });
+});
+
+describe('SHIFT_STARTS', () => {
+  it('is read once from the environment; a wrong one stops the start with one Spanish line', () => {
+    expect(loadConfig({ ...process.env, SHIFT_STARTS: undefined }).shiftStarts).toEqual(DEFAULT_SHIFT_STARTS);
+    expect(loadConfig({ ...process.env, SHIFT_STARTS: '07:00,15:00,23:00' }).shiftStarts).toEqual([
+      420, 900, 1380,
+    ]);
+    const bad = loadConfig({ ...process.env, SHIFT_STARTS: '22:00,06:00' });
+    const before = process.env.SHIFT_STARTS;
+    process.env.SHIFT_STARTS = '22:00,06:00';
+    try {
+      expect(() => checkConfig({ ...config, shiftStarts: bad.shiftStarts })).toThrow(
+        HANDOVER_ERR.startupShiftStarts('22:00,06:00'),
+      );
+    } finally {
+      if (before === undefined) delete process.env.SHIFT_STARTS;
+      else process.env.SHIFT_STARTS = before;
+    }
+  });
+
+  it('cuts the shifts the handover reports and files notes under', async () => {
+    const saved = config.shiftStarts;
+    configure({ shiftStarts: parseShiftStarts('07:30,15:30,23:30')! });
+    try {
+      const r = await report({ shift: 'noche', date: '2026-11-24' });
+      expect([r.from, r.to]).toEqual(['2026-11-24T22:30:00.000Z', '2026-11-25T06:30:00.000Z']);
+    } finally {
+      configure({ shiftStarts: saved });
+    }
   });
 });
