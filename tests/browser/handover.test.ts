@@ -13,7 +13,7 @@ import type { Shift } from '@shared/enums';
 import { HANDOVER_UI, UI_HEADER, VIEW_LABELS } from '@shared/labels';
 import { nextShift } from '@shared/shifts';
 import { DESKTOP, launch, openPage, screenshot } from './chromium';
-import { createUser, submitLogin } from './helpers';
+import { ADMIN, adminToken, apiCall, createUser, loginUi, submitLogin } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 
@@ -27,6 +27,23 @@ afterAll(async () => {
 
 describe('Relevo de turno', () => {
   it('a note to the next shift shows there as the previous shift’s; the page prints on A4', async () => {
+    // Something to hand over: a move due within the hour and a truck in the yard.
+    const token = await adminToken();
+    const { epoch_ms } = await apiCall<{ epoch_ms: number }>('GET', '/server-time', { token });
+    await apiCall('POST', '/tasks', {
+      token,
+      body: {
+        title: 'Mover',
+        origin: 'Muelle 3',
+        destination: 'Campa A-12',
+        trailer_id: `RLV-${RUN}`,
+        due_at: new Date(epoch_ms + 45 * 60_000).toISOString(),
+      },
+    });
+    await apiCall('POST', '/gate/entries', {
+      token,
+      body: { truck_plate: `TRV-${RUN}`, carrier: 'Transportes Relevo' },
+    });
     const gestor = await createUser('gestor');
     const { page } = await openPage(browser, inject('baseUrl'), DESKTOP);
     await page.goto('/relevo');
@@ -53,6 +70,8 @@ describe('Relevo de turno', () => {
       has: page.getByRole('heading', { name: HANDOVER_UI.currentNotes }),
     });
     await thisShift.getByText(text).waitFor();
+    await page.getByRole('cell', { name: `RLV-${RUN}` }).waitFor();
+    await page.getByRole('cell', { name: `TRV-${RUN}` }).waitFor();
     await screenshot(page, 'relevo-1440');
 
     // The next shift: this note is its previous shift's.
@@ -85,5 +104,16 @@ describe('Relevo de turno', () => {
       // Headless shells without printing answer with an error: the screenshot stands for the page.
       if (!/pdf|print/i.test(String(err))) throw err;
     }
+  });
+
+  it('an admin, with every view in the header, reaches it at 1440×900', async () => {
+    const { page } = await openPage(browser, inject('baseUrl'), DESKTOP);
+    await loginUi(page, ADMIN);
+    const button = page.getByRole('navigation').getByRole('button', { name: VIEW_LABELS.handover });
+    await button.click();
+    await page.getByRole('heading', { name: HANDOVER_UI.title, level: 1 }).waitFor();
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(DESKTOP.width);
+    await screenshot(page, 'relevo-1440-admin');
   });
 });
