@@ -256,7 +256,13 @@ function Table({ head, rows }: { head: string[]; rows: string[][] }) {
         {rows.map((row, i) => (
           <tr key={i}>
             {row.map((cell, j) => (
-              <td key={j} className={cn('px-4 py-2 align-top text-slate-800', j === 0 && 'font-medium whitespace-nowrap')}>
+              <td
+                key={j}
+                className={cn(
+                  'px-4 py-2 align-top text-slate-800',
+                  j === 0 && 'font-medium whitespace-nowrap',
+                )}
+              >
                 {cell}
               </td>
             ))}
