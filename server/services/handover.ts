@@ -19,6 +19,7 @@ import { formatDate } from '@shared/time';
 import { db, insertRows, query, tx } from '../db';
 import { handoverNotes } from '../db/tables';
 import { nowMs } from '../clock';
+import { record } from '../changes/commit';
 import { config } from '../config';
 import { conflict, forbidden, notFound } from '../http/errors';
 import { queryTasks } from '../presenters/tasks';
@@ -183,6 +184,7 @@ export async function addNote(input: HandoverNoteData, actor: Actor): Promise<Ha
     };
     await insertRows(handoverNotes, [row]);
     await logActivity('system', actor, HANDOVER_LOG.noteAdded, logDetails(row));
+    record((changes) => changes.person({ kind: 'handover-notes', shift: row.shift, date: row.date }));
     return presentNote(row);
   });
 }
@@ -196,5 +198,6 @@ export async function deleteNote(id: string, actor: Actor): Promise<void> {
     if (nowMs() - row.createdAt.getTime() > NOTE_DELETE_MS) throw conflict(HANDOVER_ERR.noteTooOld);
     await db.delete(handoverNotes).where(eq(handoverNotes.id, id));
     await logActivity('system', actor, HANDOVER_LOG.noteDeleted, logDetails(row));
+    record((changes) => changes.person({ kind: 'handover-notes', shift: row.shift, date: row.date }));
   });
 }

@@ -24,10 +24,11 @@ import {
   useHandover,
 } from '../../stores/handover';
 import { toastError } from '../../toast';
+import { useSocketEvent } from '../../socket';
 import { toast } from 'sonner';
 import './handover.css';
 
-/** How often the page reads the shift again while open (the notes are not pushed live). */
+/** How often the page reads the shift again while open (its figures move; notes come by `handover:changed`). */
 const REFRESH_MS = 60_000;
 const NOTE_DELETE_MS = 60 * 60 * 1000;
 
@@ -43,6 +44,8 @@ export function HandoverView() {
     const timer = setInterval(() => void load(), REFRESH_MS);
     return () => clearInterval(timer);
   }, [shift, date]);
+  // A note written or deleted anywhere: read the shift again (its notes or its previous shift's may have moved).
+  useSocketEvent('handover:changed', () => void loadHandover().catch(() => undefined));
 
   return (
     <div className="handover-page mx-auto max-w-7xl space-y-4">
