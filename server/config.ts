@@ -5,6 +5,8 @@ import crypto from 'node:crypto';
 import express from 'express';
 import { PUSH_STARTUP_ERR, STARTUP_ERR } from '@shared/labels';
 import { email, newPassword } from '@shared/schemas/auth';
+import { HANDOVER_ERR } from '@shared/labels/handover';
+import { DEFAULT_SHIFT_STARTS, parseShiftStarts, type ShiftStarts } from '@shared/shifts';
 
 /**
  * An operator's mistake found at start-up (CONTRACT §14): server/index.ts prints its message, one
@@ -55,6 +57,11 @@ export interface Config {
   pushAllowedHosts: string[];
   /** PUSH_PROXY: an http(s) proxy the pushes go through (web-push's `proxy` option). */
   pushProxy: string | undefined;
+  /**
+   * SHIFT_STARTS (CONTRACT §20, §22): where the shifts start, minutes after Madrid midnight (shared/shifts.ts);
+   * empty when the variable is not three ascending HH:mm (checkConfig refuses it).
+   */
+  shiftStarts: ShiftStarts;
 }
 
 /** Who the push services may contact about this server's pushes, unless VAPID_SUBJECT says otherwise. */
@@ -89,6 +96,7 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
       .filter(Boolean)
       .map((h) => hostName(h) ?? h),
     pushProxy: env.PUSH_PROXY?.trim() || undefined,
+    shiftStarts: env.SHIFT_STARTS?.trim() ? (parseShiftStarts(env.SHIFT_STARTS) ?? []) : DEFAULT_SHIFT_STARTS,
   };
 }
 
@@ -178,6 +186,8 @@ export function checkConfig(c: Config = config): void {
     throw new StartupError(STARTUP_ERR.proxySecretShort(c.proxySecret.length));
   if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel))
     throw new StartupError(STARTUP_ERR.logLevel(c.logLevel, LOG_LEVELS));
+  if (c.shiftStarts.length !== DEFAULT_SHIFT_STARTS.length)
+    throw new StartupError(HANDOVER_ERR.startupShiftStarts(process.env.SHIFT_STARTS ?? ''));
   checkVapid(c);
   checkPush(c);
   checkTls(c);

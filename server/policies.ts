@@ -38,6 +38,8 @@ export const POLICY = {
   'gate:write': STAFF, // POST /gate/entries, /gate/exits
   'trailers:read': STAFF, // CONTRACT §24: GET /trailers, /trailers/{id}
   'trailers:write': STAFF, // PUT /trailers/{id}, …/position (…/damage, …/clear-damage)
+  'handover:read': STAFF, // CONTRACT §24: GET /handover and its Excel
+  'handover:write': STAFF, // POST /handover/notes, DELETE /handover/notes/{id} (its author only)
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof POLICY;

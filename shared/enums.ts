@@ -150,6 +150,7 @@ export const VIEWS = [
   'dashboard',
   'yard',
   'gate',
+  'handover',
   'searcher',
   'timecontrol',
   'reports',

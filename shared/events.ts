@@ -1,5 +1,5 @@
 // Socket.IO event names and payloads (CONTRACT §9). Payloads reuse the REST shapes.
-import type { RevokeReason } from './enums';
+import type { RevokeReason, Shift } from './enums';
 import type {
   AdminUser,
   DashboardStats,
@@ -30,6 +30,7 @@ export const EV = {
   yardChanged: 'yard:changed',
   trailerChanged: 'trailer:changed',
   gateChanged: 'gate:changed',
+  handoverChanged: 'handover:changed',
 } as const;
 
 export interface ServerToClientEvents {
@@ -54,6 +55,8 @@ export interface ServerToClientEvents {
   'trailer:changed': (p: { trailer: Trailer }) => void;
   /** CONTRACT §19/§24: a gate visit opened or closed, as it stands now (to staff). */
   'gate:changed': (p: { visit: GateVisit }) => void;
+  /** CONTRACT §20: a handover note written or deleted in this shift (to staff: open Relevo pages read again). */
+  'handover:changed': (p: { shift: Shift; date: string }) => void;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type

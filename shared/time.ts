@@ -67,11 +67,11 @@ export function madridOffsetMs(t: Instant): number {
 }
 
 /**
- * The first instant whose Madrid wall time is at or after the given whole hour. In the spring gap
+ * The first instant whose Madrid wall time is at or after the given hour (and minute). In the spring gap
  * (02:00 does not exist) that is the jump itself; in the autumn repeat it is the first 02:00.
  */
-export function madridWallToUtc(year: number, month: number, day: number, hour = 0): number {
-  const wallAsUtc = Date.UTC(year, month - 1, day, hour);
+export function madridWallToUtc(year: number, month: number, day: number, hour = 0, minute = 0): number {
+  const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute);
   const matches = [2, 1]
     .map((h) => wallAsUtc - h * 3_600_000)
     .filter((c) => {

@@ -8,6 +8,7 @@ import { useSession } from './stores/session';
 import { DashboardPage } from './views/Dashboard/DashboardPage';
 import { ShellOnView } from './views/Dashboard/ShellOnView';
 import { GATE_PATH } from './views/Gate/path';
+import { HANDOVER_PATH } from './views/Handover/path';
 import { WALL_PATH } from './views/Wall/path';
 import { PATIO_PATH } from './views/Yard/path';
 import { PatioPage } from './views/Yard/PatioPage';
@@ -17,7 +18,7 @@ const WallScreen = lazy(() => import('./views/Wall/WallScreen').then((m) => ({ d
 // a wall screen or a staff shell that is already signed in never needs them (initial JavaScript budget).
 const LoginPage = lazy(() => import('./views/Login/LoginPage').then((m) => ({ default: m.LoginPage })));
 /** The staff-only pages a login sent from returns to; any other login lands on the dashboard. */
-const STAFF_PAGES = [WALL_PATH, PATIO_PATH, GATE_PATH];
+const STAFF_PAGES = [WALL_PATH, PATIO_PATH, GATE_PATH, HANDOVER_PATH];
 const afterLogin = (state: unknown): string => {
   const from = (state as { from?: unknown } | null)?.from;
   return STAFF_PAGES.find((path) => path === from) ?? '/dashboard';
@@ -76,6 +77,7 @@ export function App() {
       />
       <Route path={PATIO_PATH} element={staffOnly(PATIO_PATH, <PatioPage />)} />
       <Route path={GATE_PATH} element={staffOnly(GATE_PATH, <ShellOnView view="gate" />)} />
+      <Route path={HANDOVER_PATH} element={staffOnly(HANDOVER_PATH, <ShellOnView view="handover" />)} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );

@@ -11,6 +11,7 @@ export const VIEW_ROLES: Record<View, readonly Role[]> = {
   dashboard: STAFF,
   yard: STAFF, // CONTRACT §17: the Patio map, also at /patio
   gate: STAFF, // CONTRACT §19: the Portería, also at /porteria
+  handover: STAFF, // CONTRACT §20, §24: the Relevo de turno, also at /relevo
   searcher: STAFF,
   timecontrol: SUPERVISORS,
   reports: SUPERVISORS,

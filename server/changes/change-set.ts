@@ -3,7 +3,7 @@
 // (./processors/) read the set — before the commit, inside the transaction, and after it — and do the
 // pushes, the Web Push, the caches and the yard's bookkeeping. Every transaction level has its set
 // (db/index.ts; record() in ./commit.ts reaches the running one); docs/TASKS.md › The change log.
-import type { RevokeReason } from '@shared/enums';
+import type { RevokeReason, Shift } from '@shared/enums';
 import type {
   AdminUser,
   GateVisit,
@@ -55,7 +55,9 @@ export type PeopleChange =
   /** A driver's time clock status (a punch, a correction). */
   | { kind: 'timeclock'; userId: string; status: TimeclockStatus }
   /** A user left presence on every node (deleted, revoked): the other nodes drop what they hold. */
-  | { kind: 'presence-forgotten'; userId: string };
+  | { kind: 'presence-forgotten'; userId: string }
+  /** CONTRACT §20: the notes of a shift changed (one written or deleted). */
+  | { kind: 'handover-notes'; shift: Shift; date: string };
 
 export class ChangeSet {
   /** The tasks changed, the first change of each deciding its kind and its "before". */

@@ -29,6 +29,7 @@ export const {
   trailers,
   trailerEvents,
   gateVisits,
+  handoverNotes,
 } = chosen;
 
 export type {

@@ -11,7 +11,7 @@ import {
   type ClientToServerEvents,
   type ServerToClientEvents,
 } from '@shared/events';
-import type { RevokeReason } from '@shared/enums';
+import type { RevokeReason, Shift } from '@shared/enums';
 import type {
   AdminUser,
   DashboardStats,
@@ -98,6 +98,11 @@ export function trailerChanged(trailer: Trailer): void {
 /** CONTRACT §19/§24: a gate visit as it stands now (opened or closed), to staff. */
 export function gateChanged(visit: GateVisit): void {
   io?.to(ROOMS.staff).emit(EV.gateChanged, { visit });
+}
+
+/** CONTRACT §20: a shift's handover notes changed, to staff (their Relevo pages read it again). */
+export function handoverChanged(shift: Shift, date: string): void {
+  io?.to(ROOMS.staff).emit(EV.handoverChanged, { shift, date });
 }
 
 // ---- figures --------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import { yardRoutes } from './yard';
 import { gatePhotoRoutes } from './gate-photos';
 import { gateRoutes } from './gate';
 import { trailerRoutes } from './trailers';
+import { handoverRoutes } from './handover';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -34,4 +35,5 @@ apiRoutes.use(
   gatePhotoRoutes,
   gateRoutes,
   trailerRoutes,
+  handoverRoutes,
 );

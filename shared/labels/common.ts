@@ -86,6 +86,7 @@ export const VIEW_LABELS: Record<View, string> = {
   dashboard: 'Dashboard',
   yard: 'Patio',
   gate: 'Portería',
+  handover: 'Relevo de turno',
   searcher: 'Buscador',
   timecontrol: 'Control Conductores',
   reports: 'Informes',

@@ -11,3 +11,4 @@ export * from './offline';
 export * from './yard';
 export * from './gate';
 export * from './trailers';
+export * from './handover';

@@ -167,6 +167,11 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /trailers/{id} (unknown: 404)',              () => ({ method: 'get', path: `/api/trailers/${newTrailer()}` }),                                                401, 401, 401, 401, 401, 403, 404, 404, 404],
   ['PUT /trailers/{id} (unknown: 404)',              () => ({ method: 'put', path: `/api/trailers/${newTrailer()}`, body: { version: 1, kind: 'lona' } }),             401, 401, 401, 401, 401, 403, 404, 404, 404],
   ['POST /trailers/{id}/position',                   async () => ({ method: 'post', path: `/api/trailers/${newTrailer()}/position`, body: { location_id: await placeId() } }), 401, 401, 401, 401, 401, 403, 200, 200, 200],
+  // CONTRACT §24: the handover is staff's; a note is deleted only by its author (another's: 403, unknown: 404).
+  ['GET /handover',                                  () => ({ method: 'get', path: '/api/handover?shift=tarde&date=2026-11-24' }),                                    401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['GET /handover/export-excel',                     () => ({ method: 'get', path: '/api/handover/export-excel' }),                                                   401, 401, 401, 401, 401, 403, 200, 200, 200],
+  ['POST /handover/notes',                           () => ({ method: 'post', path: '/api/handover/notes', body: { text: 'Nota' } }),                                 401, 401, 401, 401, 401, 403, 201, 201, 201],
+  ['DELETE /handover/notes/{id} (unknown: 404)',     () => ({ method: 'delete', path: `/api/handover/notes/${crypto.randomUUID()}` }),                                401, 401, 401, 401, 401, 403, 404, 404, 404],
   // The admin passes the gate on both engines; PostgreSQL's backups are the database's (CONTRACT §18): 409.
   ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, isPostgres ? 409 : 200],
 ];

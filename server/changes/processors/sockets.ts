@@ -79,5 +79,7 @@ function pushPerson(change: PeopleChange): void {
       return emit.timeclockChanged(change.userId, change.status);
     case 'presence-forgotten':
       return emit.presenceForgotten(change.userId);
+    case 'handover-notes':
+      return emit.handoverChanged(change.shift, change.date);
   }
 }

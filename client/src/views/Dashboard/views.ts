@@ -6,6 +6,7 @@ import {
   Clock,
   DoorOpen,
   FileText,
+  Handshake,
   House,
   Map as MapIcon,
   MapPin,
@@ -23,6 +24,7 @@ export const VIEW_COMPONENTS: Record<View, ComponentType> = {
   dashboard: BoardView,
   yard: lazy(() => import('../Yard/YardView').then((m) => ({ default: m.YardView }))),
   gate: lazy(() => import('../Gate/GateView').then((m) => ({ default: m.GateView }))),
+  handover: lazy(() => import('../Handover/HandoverView').then((m) => ({ default: m.HandoverView }))),
   searcher: lazy(() => import('../Searcher/SearcherView').then((m) => ({ default: m.SearcherView }))),
   timecontrol: lazy(() =>
     import('../TimeControl/TimeControlView').then((m) => ({ default: m.TimeControlView })),
@@ -40,6 +42,7 @@ export const VIEW_ICONS: Record<View, LucideIcon> = {
   dashboard: House,
   yard: MapIcon,
   gate: DoorOpen,
+  handover: Handshake,
   searcher: Search,
   timecontrol: Clock,
   reports: FileText,
