@@ -14,3 +14,4 @@ export * from './push';
 export * from './yard';
 export * from './gate';
 export * from './trailers';
+export * from './deadlines';
