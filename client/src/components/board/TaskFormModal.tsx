@@ -358,6 +358,8 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
       open={open}
       onOpenChange={(o) => !busy && onOpenChange(o)}
       dismissible={!busy}
+      // Wide enough that every select shows its whole value at 1440×900 (issue 28 item 7).
+      size="lg"
       title={editing ? UI_BOARD.form.editTitle : UI_BOARD.form.createTitle}
       description={
         editing ? `${(base ?? task)!.title} ${(base ?? task)!.trailer_id}` : UI_BOARD.form.createDescription
@@ -457,6 +459,7 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
         <NativeSelect
           label={UI_BOARD.form.vehicleType}
           {...selectProps('vehicle_type')}
+          className="sm:col-span-2"
           options={VEHICLE_TYPES.map((v) => ({ value: v, label: VEHICLE_TYPE_OPTIONS[v] }))}
         />
         <NativeSelect
@@ -481,12 +484,22 @@ interface NativeSelectProps {
   options: { value: string; label: string }[];
   error?: string;
   placeholder?: string;
+  className?: string;
 }
 
 /** A native select: the phone's own picker, and a required choice can start empty. */
-function NativeSelect({ label, name, value, onChange, options, error, placeholder }: NativeSelectProps) {
+function NativeSelect({
+  label,
+  name,
+  value,
+  onChange,
+  options,
+  error,
+  placeholder,
+  className,
+}: NativeSelectProps) {
   return (
-    <Field label={label} error={error}>
+    <Field label={label} error={error} className={className}>
       {(control) => (
         <select
           {...control}
