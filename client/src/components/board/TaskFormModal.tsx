@@ -536,13 +536,13 @@ function DeadlineField({ due, error, onChange }: DeadlineFieldProps) {
   return (
     <Field label={UI_DEADLINE.field} error={error} hint={kept ?? UI_DEADLINE.hint}>
       {(control) => (
-        <div className="flex gap-2" data-testid="deadline-field">
+        <div className="grid grid-cols-[7.5rem_minmax(0,1fr)_auto] gap-2" data-testid="deadline-field">
           <select
             aria-label={UI_DEADLINE.day}
             name="due_day"
             value={due.day}
             onChange={(e) => onChange({ day: e.target.value as DueDay })}
-            className={cn(inputClass, 'w-auto flex-none pr-8')}
+            className={inputClass}
           >
             {DUE_DAYS.map((d) => (
               <option key={d} value={d}>
@@ -556,7 +556,7 @@ function DeadlineField({ due, error, onChange }: DeadlineFieldProps) {
             name="due_time"
             value={due.time}
             onChange={(e) => onChange({ time: e.target.value })}
-            className={cn(inputClass, 'min-w-0 flex-1 tabular-nums')}
+            className={cn(inputClass, 'tabular-nums')}
           />
           {(due.time || due.kept) && (
             <Button
@@ -565,7 +565,7 @@ function DeadlineField({ due, error, onChange }: DeadlineFieldProps) {
               aria-label={UI_DEADLINE.clear}
               title={UI_DEADLINE.clear}
               onClick={() => onChange({ time: '' })}
-              className="h-10 flex-none px-2.5"
+              className="h-10 px-2.5"
             >
               <X aria-hidden className="size-4" />
             </Button>
