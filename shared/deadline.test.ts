@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DEADLINE_TEXT } from './labels/tasks';
-import { DEADLINE_MAX_AHEAD_MS, deadlineLabel, dueAtError, lateSeconds } from './deadline';
+import {
+  DEADLINE_MAX_AHEAD_MS,
+  deadlineLabel,
+  dueAtError,
+  dueAtFromPicker,
+  latenessLabel,
+  lateSeconds,
+  pickerOf,
+  waitTone,
+} from './deadline';
 
 const MIN = 60_000;
 const at = (iso: string) => Date.parse(iso);
@@ -89,5 +98,55 @@ describe('deadline rules (CONTRACT §20)', () => {
     expect(lateSeconds(now, now - 1_499)).toBe(1);
     expect(lateSeconds(now, now + MIN)).toBe(0);
     expect(lateSeconds(now, null)).toBeNull();
+  });
+});
+
+describe('the waiting timer colour (issue 28: no alarm on a fresh task)', () => {
+  it('is neutral up to §20 espera (20 min), amber after, red past 40 min', () => {
+    expect(waitTone(0)).toBe('neutral');
+    expect(waitTone(20 * MIN)).toBe('neutral');
+    expect(waitTone(20 * MIN + 1000)).toBe('amber');
+    expect(waitTone(40 * MIN)).toBe('amber');
+    expect(waitTone(40 * MIN + 1000)).toBe('red');
+  });
+});
+
+describe('lateness of a finished task', () => {
+  it('says Retrasada in red, A tiempo, or nothing without a deadline', () => {
+    expect(latenessLabel(12 * 60 + 30)).toEqual({ text: 'Retrasada 12 min', tone: 'red' });
+    expect(latenessLabel(0)).toEqual({ text: 'A tiempo', tone: 'neutral' });
+    expect(latenessLabel(null)).toBeNull();
+  });
+});
+
+describe('the Hora límite picker (Madrid time, Hoy / Mañana)', () => {
+  it('turns a Madrid HH:mm today or tomorrow into a UTC instant (winter: UTC+1)', () => {
+    const now = at('2026-11-27T17:00:00.000Z'); // 18:00 Madrid
+    expect(dueAtFromPicker('today', '21:30', now)).toBe('2026-11-27T20:30:00.000Z');
+    expect(dueAtFromPicker('tomorrow', '06:00', now)).toBe('2026-11-28T05:00:00.000Z');
+    expect(dueAtFromPicker('today', '25:00', now)).toBeNull();
+    expect(dueAtFromPicker('today', '', now)).toBeNull();
+    // Late evening in Madrid is already the next UTC day's eve: "today" is Madrid's day.
+    const lateEvening = at('2026-11-27T23:30:00.000Z'); // 00:30 Madrid on the 28th
+    expect(dueAtFromPicker('today', '08:00', lateEvening)).toBe('2026-11-28T07:00:00.000Z');
+  });
+
+  it('is right across daylight saving (tomorrow is the 29 March 2026 spring change)', () => {
+    const now = at('2026-03-28T12:00:00.000Z'); // Saturday 13:00 CET
+    // Sunday 10:00 is summer time (UTC+2).
+    expect(dueAtFromPicker('tomorrow', '10:00', now)).toBe('2026-03-29T08:00:00.000Z');
+    // 01:30 is still winter time (UTC+1).
+    expect(dueAtFromPicker('tomorrow', '01:30', now)).toBe('2026-03-29T00:30:00.000Z');
+    // Autumn: Sunday 25 October 2026, 10:00 is winter time again (UTC+1).
+    expect(dueAtFromPicker('tomorrow', '10:00', at('2026-10-24T12:00:00.000Z'))).toBe(
+      '2026-10-25T09:00:00.000Z',
+    );
+  });
+
+  it('shows a deadline of today or tomorrow, and none for a later day', () => {
+    const now = at('2026-11-27T17:00:00.000Z');
+    expect(pickerOf('2026-11-27T20:30:00.000Z', now)).toEqual({ day: 'today', time: '21:30' });
+    expect(pickerOf('2026-11-28T05:00:00.000Z', now)).toEqual({ day: 'tomorrow', time: '06:00' });
+    expect(pickerOf('2026-11-29T05:00:00.000Z', now)).toBeNull();
   });
 });

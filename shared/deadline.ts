@@ -1,7 +1,8 @@
 // Deadlines (CONTRACT §20): the one rule for a task's `due_at` — what create and PUT accept, the
 // lateness a completion records, and what a card says of it — used by the server and the client alike.
 import { DEADLINE_TEXT } from './labels/tasks';
-import { formatDuration, formatTime, madridDay, madridDayRange, madridWall } from './time';
+import { UI_DEADLINE } from './labels/deadlines';
+import { formatDuration, formatTime, madridDay, madridDayRange, madridWall, madridWallToUtc } from './time';
 
 /** A new `due_at` may be at most this far ahead (CONTRACT §20: 30 days). */
 export const DEADLINE_MAX_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
@@ -67,4 +68,55 @@ export function deadlineLabel(dueAt: Instant, now: number): DeadlineLabel {
   if (day === madridDay(madridDayRange(today).end))
     return { text: DEADLINE_TEXT.tomorrow(time), tone: 'neutral' };
   return { text: DEADLINE_TEXT.later(dayMonth(due), time), tone: 'neutral' };
+}
+
+/** A waiting timer turns amber past §20's `espera` (20 min: the task escalates then) … */
+export const WAIT_AMBER_MS = 20 * 60 * 1000;
+/** … and red past twice that. */
+export const WAIT_RED_MS = 2 * WAIT_AMBER_MS;
+
+/**
+ * The colour of a card's time in its state (issue 28, docs/DECISIONS.md): none while fresh, amber past
+ * §20's `espera` (20 min), red past 40 min. A fresh task without a deadline carries no alarm colour.
+ */
+export function waitTone(elapsedMs: number): DeadlineTone {
+  if (elapsedMs > WAIT_RED_MS) return 'red';
+  return elapsedMs > WAIT_AMBER_MS ? 'amber' : 'neutral';
+}
+
+/** What a finished task says of its lateness: `Retrasada 12 min`, `A tiempo`, or null without a deadline. */
+export function latenessLabel(lateS: number | null | undefined): DeadlineLabel | null {
+  if (lateS === null || lateS === undefined) return null;
+  return lateS > 0
+    ? { text: DEADLINE_TEXT.late(formatDuration(lateS * 1000)), tone: 'red' }
+    : { text: UI_DEADLINE.onTime, tone: 'neutral' };
+}
+
+/** The form's day choice: `Hoy` or `Mañana` (Madrid days). */
+export const DUE_DAYS = ['today', 'tomorrow'] as const;
+export type DueDay = (typeof DUE_DAYS)[number];
+
+const madridDayOf = (day: DueDay, now: number): string => {
+  const today = madridDay(now);
+  return day === 'today' ? today : madridDay(madridDayRange(today).end);
+};
+
+/**
+ * The UTC ISO `due_at` of a Madrid wall time `HH:mm` today or tomorrow (right across DST: a time in the
+ * spring gap is the same minutes after the jump; in the autumn repeat the first one). Null when `time`
+ * is not `HH:mm`.
+ */
+export function dueAtFromPicker(day: DueDay, time: string, now: number): string | null {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(time);
+  if (!m) return null;
+  const [y, mo, d] = madridDayOf(day, now).split('-').map(Number);
+  return new Date(madridWallToUtc(y, mo, d, Number(m[1])) + Number(m[2]) * 60_000).toISOString();
+}
+
+/** What the picker shows of a `due_at`: its day and `HH:mm`, or null when it is neither today nor tomorrow. */
+export function pickerOf(dueAt: string, now: number): { day: DueDay; time: string } | null {
+  const ms = Date.parse(dueAt);
+  if (!Number.isFinite(ms)) return null;
+  const day = DUE_DAYS.find((d) => madridDayOf(d, now) === madridDay(ms));
+  return day ? { day, time: formatTime(ms) } : null;
 }

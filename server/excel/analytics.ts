@@ -10,6 +10,7 @@ import {
   tasksFinishedIn,
   type DriverPerformance,
 } from '../services/analytics';
+import { deadlineColumns } from './deadline-columns';
 import { trailerMarkColumns } from './trailer-columns';
 import { addTableSheet, newWorkbook } from './workbook';
 
@@ -58,6 +59,7 @@ export async function analyticsWorkbook(from: string, to: string): Promise<Excel
       { header: t.assignedAt, kind: 'datetime', value: (r) => r.assigned_at },
       { header: t.completedAt, kind: 'datetime', value: (r) => r.completed_at },
       { header: t.minutes, kind: 'minutes', value: durationMinutes },
+      ...deadlineColumns<Task>((r) => r),
       ...trailerMarkColumns<Task>((r) => r.trailer),
     ],
     finished,

@@ -72,6 +72,9 @@ export const UI_BOARD = {
     reassign: 'Reasignar',
     selfAssign: 'Asignarme',
     giveBack: 'Devolver',
+    /** The keys of a focused card (docs/DECISIONS.md: one Tab stop a card). */
+    keysHint:
+      'Intro: acciones de la tarea (flechas para elegir, Esc para volver). Flechas: otra tarjeta o columna. Espacio: levantar la tarjeta para moverla',
     dragHint:
       'Pulsa Espacio para levantar la tarjeta, las flechas para moverla entre columnas y Espacio para soltarla',
   },

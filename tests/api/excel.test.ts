@@ -3,8 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { eq } from 'drizzle-orm';
-import { ERR, EXCEL, SUPERVISION_ERR, TRAILER_EXCEL_HEADERS } from '@shared/labels';
-import { users } from '../../server/db/tables';
+import { DEADLINE_COLUMNS, ERR, EXCEL, SUPERVISION_ERR, TRAILER_EXCEL_HEADERS } from '@shared/labels';
+import { tasks as taskTable, users } from '../../server/db/tables';
 import { EXPORT_MAX_DAYS } from '../../server/services/timeclock-summary';
 import { fetchWorkbook, sheetTable } from '../helpers/excel';
 import { db, makePunch, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
@@ -49,8 +49,21 @@ beforeAll(async () => {
       completedAt,
     });
   };
-  await done(ana, '2026-11-19T22:00:00Z', 20, 'Báscula');
-  await done(ana, '2026-11-20T03:00:00Z', 40);
+  const first = await done(ana, '2026-11-19T22:00:00Z', 20, 'Báscula');
+  const second = await done(ana, '2026-11-20T03:00:00Z', 40);
+  // CONTRACT §20: the first was due 12 min before it was done; the second on time.
+  await tx(() =>
+    db
+      .update(taskTable)
+      .set({ dueAt: at('2026-11-19T21:48:00Z'), lateS: 12 * 60 })
+      .where(eq(taskTable.id, first.id)),
+  );
+  await tx(() =>
+    db
+      .update(taskTable)
+      .set({ dueAt: at('2026-11-20T03:30:00Z'), lateS: 0 })
+      .where(eq(taskTable.id, second.id)),
+  );
   await done(bruno, '2026-11-20T10:00:00Z', 15);
   await done(diego, '2026-11-20T11:00:00Z', 30);
   await done(bruno, '2026-11-21T10:00:00Z', 15); // outside the range
@@ -189,7 +202,7 @@ describe('GET /api/admin/analytics/export-excel', () => {
     ]);
 
     const taskWs = wb.getWorksheet(tasks.sheet)!;
-    expectTableSheet(taskWs, { ...tasks.headers, ...TRAILER_EXCEL_HEADERS }, 4);
+    expectTableSheet(taskWs, { ...tasks.headers, ...DEADLINE_COLUMNS, ...TRAILER_EXCEL_HEADERS }, 4);
     const { rows } = sheetTable(taskWs);
     expect(rows.map((r) => [r[3], r[5], r[6], r[7], r[10], r[11]])).toEqual([
       ['Báscula', 'Normal', 'SEMIREMOLQUE', 'Ana Ruiz', wall('2026-11-19T23:00:00'), 20],
@@ -198,6 +211,13 @@ describe('GET /api/admin/analytics/export-excel', () => {
       ['Muelle 1', 'Normal', 'SEMIREMOLQUE', 'Diego Paz', wall('2026-11-20T12:00:00'), 30],
     ]);
     expect(rows[0][9]).toEqual(wall('2026-11-19T22:40:00')); // assigned 20 min before
+    // Hora límite (Madrid) and Retraso: late, on time, none.
+    expect(rows.map((r) => [r[12], r[13]])).toEqual([
+      [wall('2026-11-19T22:48:00'), 'Retrasada 12 min'],
+      [wall('2026-11-20T04:30:00'), 'A tiempo'],
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
   });
 
   it('is for the admin only; dates validated', async () => {

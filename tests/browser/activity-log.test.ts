@@ -16,6 +16,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { LOGS_DEFAULT_LIMIT } from '@shared/constants';
 import type { LogType, Role } from '@shared/enums';
 import {
+  CARD_ACTION_NAME,
   LOG_TYPE_LABELS,
   ROLE_LABELS,
   UI_BOARD,
@@ -425,13 +426,19 @@ describe('dialogs give focus back to the button that opened them', () => {
       const page = await openAdmin();
       await page.getByTestId('kanban').waitFor();
       const card = page.getByRole('article', { name: new RegExp(task.trailer_id) });
-      const edit = card.getByRole('button', { name: UI_BOARD.card.edit, exact: true });
+      const edit = card.getByRole('button', {
+        name: CARD_ACTION_NAME(UI_BOARD.card.edit, task.trailer_id),
+        exact: true,
+      });
       // A click on a card's button leaves focus where it was (the card is a drag handle): the dialog
       // still gives it to the button that opened it.
       await closesBackTo(page, edit, byKeyboard(page, edit), UI_BOARD.form.editTitle, 'Escape');
       await closesBackTo(page, edit, () => edit.click(), UI_BOARD.form.editTitle, 'Escape');
       await closesBackTo(page, edit, () => edit.click(), UI_BOARD.form.editTitle, 'Cancelar');
-      const remove = card.getByRole('button', { name: UI_BOARD.card.delete, exact: true });
+      const remove = card.getByRole('button', {
+        name: CARD_ACTION_NAME(UI_BOARD.card.delete, task.trailer_id),
+        exact: true,
+      });
       await closesBackTo(page, remove, byKeyboard(page, remove), UI_BOARD.deleteConfirm.title, 'Escape');
       await closesBackTo(page, remove, () => remove.click(), UI_BOARD.deleteConfirm.title, 'Cancelar');
       // The task is still there, untouched.

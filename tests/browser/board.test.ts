@@ -9,6 +9,7 @@ import type { Priority, TaskStatus, VehicleType } from '@shared/enums';
 import type { Task } from '@shared/schemas';
 import { byUrgency } from '@shared/urgency';
 import {
+  CARD_ACTION_NAME,
   ERR,
   STATUS_LABELS,
   TOAST,
@@ -235,7 +236,9 @@ describe('live board', () => {
     const task = await createTask();
     const { context, page } = await openBoard(ADMIN);
     const pool = column(page, 'bolsa_trabajo');
-    await card(pool, task).getByRole('button', { name: UI_BOARD.card.hold, exact: true }).click();
+    await card(pool, task)
+      .getByRole('button', { name: CARD_ACTION_NAME(UI_BOARD.card.hold, task.trailer_id), exact: true })
+      .click();
     const dialog = page.getByRole('dialog', { name: UI_BOARD.holdConfirm.title });
     await dialog.getByLabel(UI_BOARD.holdConfirm.reason).fill('Remolque dañado, esperando taller');
     await dialog.getByRole('button', { name: UI_BOARD.holdConfirm.confirm, exact: true }).click();
@@ -243,7 +246,9 @@ describe('live board', () => {
     const held = await taskById(task.id);
     expect(held).toMatchObject({ on_hold: true, hold_reason: 'Remolque dañado, esperando taller' });
 
-    await card(pool, task).getByRole('button', { name: UI_BOARD.card.release, exact: true }).click();
+    await card(pool, task)
+      .getByRole('button', { name: CARD_ACTION_NAME(UI_BOARD.card.release, task.trailer_id), exact: true })
+      .click();
     await card(pool, task)
       .getByText(/Retenida/)
       .waitFor({ state: 'detached' });

@@ -6,7 +6,16 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import type { Role } from '@shared/enums';
 import type { EligibleDriver, Task } from '@shared/schemas';
-import { COLUMN_EMPTY, ERR, STATUS_LABELS, TOAST, UI_BOARD, UI_COMMON, UI_DRIVER } from '@shared/labels';
+import {
+  CARD_ACTION_NAME,
+  COLUMN_EMPTY,
+  ERR,
+  STATUS_LABELS,
+  TOAST,
+  UI_BOARD,
+  UI_COMMON,
+  UI_DRIVER,
+} from '@shared/labels';
 import { json, mockFetch, sentBody } from '../../test/http';
 import { makeTask } from '../../test/tasks';
 import { useSession } from '../../stores/session';
@@ -40,6 +49,8 @@ const column = (status: string) =>
   screen.getByRole('region', { name: STATUS_LABELS[status as keyof typeof STATUS_LABELS] });
 const cardOf = (t: Task) => screen.getByRole('article', { name: `${t.title} ${t.trailer_id}` });
 const handleOf = (t: Task) => cardOf(t).parentElement!;
+/** A staff button of a card, named with its task (`Editar tarea R-4136-FVR`). */
+const named = (action: string, t: Task) => CARD_ACTION_NAME(action, t.trailer_id);
 
 /**
  * jsdom lays nothing out, and @hello-pangea/dnd moves a card between columns by their boxes: columns
@@ -137,7 +148,7 @@ describe('staff board', { timeout: 20_000 }, () => {
       expect(within(card).getByText(text)).toBeInTheDocument();
     expect(card).toHaveTextContent(`${UI_BOARD.card.returnReason}: Remolque dañado`);
     for (const action of [UI_BOARD.card.edit, UI_BOARD.picker.confirm, UI_BOARD.card.delete])
-      expect(within(card).getByRole('button', { name: action })).toBeInTheDocument();
+      expect(within(card).getByRole('button', { name: named(action, t) })).toBeInTheDocument();
   });
 
   it('mounts a long column a page at a time; the count is the whole column', async () => {
@@ -173,7 +184,7 @@ describe('staff board', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('region', { name: STATUS_LABELS.finalizada })).toBeNull();
   });
 
-  it('colours the time in state by the SPEC §9 delay thresholds', () => {
+  it('colours the time in state: none while fresh, amber past §20 espera (20 min), red past 40', () => {
     signIn('admin');
     const fresh = makeTask({ status_since: minutesAgo(5) });
     const late = makeTask({ status_since: minutesAgo(25) });
@@ -186,12 +197,91 @@ describe('staff board', { timeout: 20_000 }, () => {
     seed(fresh, late, stuck);
     render(<Kanban mode="staff" />);
     const tone = (t: Task) => within(cardOf(t)).getByTestId('time-in-state');
-    expect(tone(fresh)).toHaveAttribute('data-tone', 'yellow');
+    expect(tone(fresh)).toHaveAttribute('data-tone', 'slate');
     expect(tone(fresh)).toHaveTextContent('5 min');
-    expect(tone(late)).toHaveAttribute('data-tone', 'orange');
+    expect(tone(late)).toHaveAttribute('data-tone', 'amber');
     expect(tone(stuck)).toHaveAttribute('data-tone', 'red');
     expect(tone(stuck)).toHaveTextContent('45 min');
     expect(within(cardOf(stuck)).getByText('Lucía')).toBeInTheDocument();
+  });
+
+  it('each card is one Tab stop: Intro reaches its buttons named with the task, arrows move between cards and columns', async () => {
+    signIn('admin');
+    const a = makeTask({ created_at: minutesAgo(9) });
+    const b = makeTask({ created_at: minutesAgo(8) });
+    const busy = makeTask({ status: 'en_proceso', assigned_to: 'd1', assigned_to_name: 'Lucía' });
+    seed(a, b, busy);
+    render(<Kanban mode="staff" />);
+    const handles = within(column('bolsa_trabajo'))
+      .getAllByRole('article')
+      .map((el) => el.parentElement!);
+    expect(handles.map((h) => h.querySelector('article')!.dataset.taskId)).toEqual([a.id, b.id]);
+    // No button of a card is a Tab stop: Tab goes from card to card.
+    for (const button of within(cardOf(a)).getAllByRole('button'))
+      expect(button).toHaveAttribute('tabindex', '-1');
+    handles[0].focus();
+    await user().tab();
+    expect(handleOf(b)).toHaveFocus();
+    await user().tab({ shift: true });
+    expect(handleOf(a)).toHaveFocus();
+    // Intro: the first button, named with the task; ←/→ among them; Esc back to the card.
+    await user().keyboard('{Enter}');
+    expect(document.activeElement).toBe(
+      within(cardOf(a)).getByRole('button', { name: `Editar tarea ${a.trailer_id}` }),
+    );
+    await user().keyboard('{ArrowRight}');
+    expect(document.activeElement).toBe(
+      within(cardOf(a)).getByRole('button', { name: named(UI_BOARD.picker.confirm, a) }),
+    );
+    await user().keyboard('{ArrowLeft}{ArrowLeft}');
+    expect(document.activeElement).toBe(
+      within(cardOf(a)).getByRole('button', { name: `Eliminar tarea ${a.trailer_id}` }),
+    );
+    // From a button Tab leaves the card for the next one.
+    await user().tab();
+    expect(handleOf(b)).toHaveFocus();
+    await user().keyboard('{ArrowUp}');
+    expect(handleOf(a)).toHaveFocus();
+    await user().keyboard('{ArrowDown}');
+    expect(handleOf(b)).toHaveFocus();
+    await user().keyboard('{Enter}{Escape}');
+    expect(handleOf(b)).toHaveFocus();
+    // ←/→: the first card of the neighbouring column (an empty one is skipped).
+    await user().keyboard('{ArrowRight}');
+    expect(handleOf(busy)).toHaveFocus();
+    await user().keyboard('{ArrowRight}');
+    expect(handleOf(busy)).toHaveFocus();
+    await user().keyboard('{ArrowLeft}');
+    expect(handleOf(a)).toHaveFocus();
+  });
+
+  it("shows each deadline on its card (CONTRACT §20) and a finished task's lateness", () => {
+    signIn('admin');
+    const soon = makeTask({ due_at: new Date(Date.now() + 25 * 60_000 + 30_000).toISOString() });
+    const late = makeTask({ due_at: minutesAgo(12.5) });
+    const none = makeTask();
+    const done = makeTask({
+      status: 'finalizada',
+      completed_at: minutesAgo(1),
+      due_at: minutesAgo(20),
+      late_s: 19 * 60,
+    });
+    const onTime = makeTask({
+      status: 'finalizada',
+      completed_at: minutesAgo(1),
+      due_at: minutesAgo(-5),
+      late_s: 0,
+    });
+    seed(soon, late, none, done, onTime);
+    render(<Kanban mode="staff" />);
+    const chip = (t: Task) => within(cardOf(t)).getByTestId('deadline');
+    expect(chip(soon)).toHaveTextContent('Faltan 25 min');
+    expect(chip(soon)).toHaveAttribute('data-tone', 'amber');
+    expect(chip(late)).toHaveTextContent('Retrasada 12 min');
+    expect(chip(late)).toHaveAttribute('data-tone', 'red');
+    expect(within(cardOf(none)).queryByTestId('deadline')).toBeNull();
+    expect(chip(done)).toHaveTextContent('Retrasada 19 min');
+    expect(chip(onTime)).toHaveTextContent('A tiempo');
   });
 
   it('a pool card dragged by keyboard to En Proceso asks for the driver; busy ones cannot be chosen', async () => {
@@ -310,8 +400,8 @@ describe('staff board', { timeout: 20_000 }, () => {
       });
     });
     render(<Kanban mode="staff" />);
-    expect(within(cardOf(t)).queryByRole('button', { name: UI_BOARD.card.release })).toBeNull();
-    await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.hold }));
+    expect(within(cardOf(t)).queryByRole('button', { name: named(UI_BOARD.card.release, t) })).toBeNull();
+    await user().click(within(cardOf(t)).getByRole('button', { name: named(UI_BOARD.card.hold, t) }));
     const dialog = screen.getByRole('dialog', { name: UI_BOARD.holdConfirm.title });
     expect(fetch).not.toHaveBeenCalled();
     await user().type(within(dialog).getByLabelText(UI_BOARD.holdConfirm.reason), '  Remolque dañado ');
@@ -323,9 +413,9 @@ describe('staff board', { timeout: 20_000 }, () => {
     await waitFor(() =>
       expect(within(cardOf(t)).getByTestId('held-note')).toHaveTextContent('Retenida: Remolque dañado'),
     );
-    expect(within(cardOf(t)).queryByRole('button', { name: UI_BOARD.card.hold })).toBeNull();
+    expect(within(cardOf(t)).queryByRole('button', { name: named(UI_BOARD.card.hold, t) })).toBeNull();
 
-    await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.release }));
+    await user().click(within(cardOf(t)).getByRole('button', { name: named(UI_BOARD.card.release, t) }));
     await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
     expect(sentBody(fetch, 1)).toEqual({ on_hold: false });
     await waitFor(() => expect(within(cardOf(t)).queryByTestId('held-note')).toBeNull());
@@ -406,13 +496,13 @@ describe('staff board', { timeout: 20_000 }, () => {
       seed(t);
       const fetch = serve(t);
       render(<Kanban mode="staff" />);
-      await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.release }));
+      await user().click(within(cardOf(t)).getByRole('button', { name: named(UI_BOARD.card.release, t) }));
       let dialog = screen.getByRole('dialog', { name: UI_BOARD.heldConfirm.damageTitle });
       expect(dialog).toHaveTextContent(UI_BOARD.heldConfirm.damage);
       await cancel(dialog, fetch);
       expect(within(cardOf(t)).getByTestId('held-note')).toBeInTheDocument();
 
-      await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.release }));
+      await user().click(within(cardOf(t)).getByRole('button', { name: named(UI_BOARD.card.release, t) }));
       dialog = screen.getByRole('dialog', { name: UI_BOARD.heldConfirm.damageTitle });
       await user().click(within(dialog).getByRole('button', { name: UI_BOARD.heldConfirm.release }));
       await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
@@ -437,7 +527,9 @@ describe('staff board', { timeout: 20_000 }, () => {
       await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
       expect(sentBody(fetch)).toEqual({ status: 'finalizada', version: 1 });
 
-      await user().click(within(cardOf(staff)).getByRole('button', { name: UI_BOARD.card.release }));
+      await user().click(
+        within(cardOf(staff)).getByRole('button', { name: named(UI_BOARD.card.release, staff) }),
+      );
       await waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
       expect(screen.queryByRole('dialog')).toBeNull();
       expect(sentBody(fetch, 1)).toEqual({ on_hold: false });
@@ -453,7 +545,7 @@ describe('staff board', { timeout: 20_000 }, () => {
       await cancel(await dragAsked(t, ['ArrowRight'], UI_BOARD.heldConfirm.title, question), fetch);
 
       // The card's 'Asignar' asks the same.
-      await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.picker.confirm }));
+      await user().click(within(cardOf(t)).getByRole('button', { name: named(UI_BOARD.picker.confirm, t) }));
       const dialog = screen.getByRole('dialog', { name: UI_BOARD.heldConfirm.title });
       expect(dialog).toHaveTextContent(question);
       await user().click(within(dialog).getByRole('button', { name: UI_BOARD.heldConfirm.assign }));
@@ -467,7 +559,7 @@ describe('staff board', { timeout: 20_000 }, () => {
     seed(t);
     mockFetch(() => json(409, { detail: ERR.holdOnlyPool }));
     render(<Kanban mode="staff" />);
-    await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.hold }));
+    await user().click(within(cardOf(t)).getByRole('button', { name: named(UI_BOARD.card.hold, t) }));
     const dialog = screen.getByRole('dialog', { name: UI_BOARD.holdConfirm.title });
     await user().click(within(dialog).getByRole('button', { name: UI_BOARD.holdConfirm.confirm }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(ERR.holdOnlyPool));
@@ -542,7 +634,7 @@ describe('staff board', { timeout: 20_000 }, () => {
     seed(t);
     const fetch = mockFetch(() => json(200, { message: 'Tarea eliminada' }));
     render(<Kanban mode="staff" />);
-    await user().click(within(cardOf(t)).getByRole('button', { name: UI_BOARD.card.delete }));
+    await user().click(within(cardOf(t)).getByRole('button', { name: named(UI_BOARD.card.delete, t) }));
     const dialog = screen.getByRole('dialog', { name: UI_BOARD.deleteConfirm.title });
     expect(fetch).not.toHaveBeenCalled();
     await user().click(within(dialog).getByRole('button', { name: UI_BOARD.deleteConfirm.confirm }));

@@ -64,6 +64,7 @@ export const KanbanColumn = memo(function KanbanColumn({ status, bare }: KanbanC
     <section
       aria-label={STATUS_LABELS[status]}
       data-testid={`column-${status}`}
+      data-kanban-column
       className={cn(
         'flex min-w-0 flex-col rounded-xl bg-slate-200/60',
         !bare && 'border-t-4',

@@ -3,7 +3,7 @@
 // held, whether its driver is offline, and the actions the viewer may take. Memoised: the store keeps a task's object until its data changes, so a push re-renders
 // only the card it is about.
 import { TrailerMarks } from '../trailers/TrailerMarks';
-import { memo, useContext } from 'react';
+import { memo, useContext, type KeyboardEvent } from 'react';
 import { Draggable } from '@hello-pangea/dnd';
 import {
   ArrowRight,
@@ -21,12 +21,21 @@ import {
   WifiOff,
 } from 'lucide-react';
 import type { Task } from '@shared/schemas';
-import { PRIORITY_LABELS, STATUS_LABELS, UI_ATTENTION, UI_BOARD, VEHICLE_BADGES } from '@shared/labels';
+import { waitTone } from '@shared/deadline';
+import {
+  CARD_ACTION_NAME,
+  PRIORITY_LABELS,
+  STATUS_LABELS,
+  UI_ATTENTION,
+  UI_BOARD,
+  VEHICLE_BADGES,
+} from '@shared/labels';
 import { formatDuration, formatTime } from '@shared/time';
 import { PriorityBadge, VehicleBadge } from '../Badge';
 import { cn } from '../cn';
-import { BADGE_TONE, delayTone } from '../tones';
+import { BADGE_TONE } from '../tones';
 import { BoardContext, type BoardActions, type Density } from './context';
+import { DEADLINE_BADGE, DeadlineChip } from './DeadlineChip';
 import { useElapsed } from './hooks';
 
 const PRIORITY_EDGE = {
@@ -35,7 +44,10 @@ const PRIORITY_EDGE = {
   low: 'border-l-slate-300',
 } as const;
 
-/** The time in the current state: a chip coloured by delay while the task waits or runs. */
+/**
+ * The time in the current state: a chip coloured by how long the task waits or runs (shared waitTone: no
+ * colour while fresh, amber past §20's `espera`, red past twice that).
+ */
 export function TimeInState({ task, compact }: { task: Task; compact?: boolean }) {
   const elapsed = useElapsed(task.status_since);
   const finished = task.status === 'finalizada';
@@ -45,7 +57,7 @@ export function TimeInState({ task, compact }: { task: Task; compact?: boolean }
       ? finishedAt
       : UI_BOARD.card.finishedAt(finishedAt)
     : formatDuration(elapsed);
-  const tone = finished ? 'slate' : delayTone(Math.floor(elapsed / 60_000));
+  const tone = finished ? 'slate' : DEADLINE_BADGE[waitTone(elapsed)];
   return (
     <span
       title={`${UI_BOARD.card.timeInState}: ${STATUS_LABELS[task.status]}`}
@@ -69,6 +81,8 @@ export function TimeInState({ task, compact }: { task: Task; compact?: boolean }
 
 interface ActionProps {
   label: string;
+  /** The accessible name when the icon alone does not say which task (`Editar tarea R-4136-FVR`). */
+  name?: string;
   icon: typeof Pencil;
   onClick: () => void;
   tone?: 'default' | 'danger' | 'primary';
@@ -78,15 +92,26 @@ interface ActionProps {
   disabledReason?: string;
 }
 
-function Action({ label, icon: Icon, onClick, tone = 'default', iconOnly, disabledReason }: ActionProps) {
+function Action({
+  label,
+  name,
+  icon: Icon,
+  onClick,
+  tone = 'default',
+  iconOnly,
+  disabledReason,
+}: ActionProps) {
   return (
     <button
       type="button"
       onClick={onClick}
       disabled={!!disabledReason}
-      aria-label={label}
+      aria-label={name ?? label}
       aria-description={disabledReason}
-      title={disabledReason ?? label}
+      title={disabledReason ?? name ?? label}
+      // One Tab stop a card (docs/DECISIONS.md): Intro on the card reaches its buttons, ←/→ between them.
+      tabIndex={-1}
+      data-card-action
       className={cn(
         'inline-flex items-center justify-center gap-1 rounded-md text-xs font-semibold transition-colors',
         'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-500',
@@ -146,7 +171,13 @@ function CardActions({ task }: { task: Task }) {
   const buttons: ActionProps[] = [];
   if (mode === 'staff') {
     for (const { run, when, ...button } of STAFF_ACTIONS)
-      if (!when || when(task)) buttons.push({ ...button, iconOnly: true, onClick: () => run(actions, task) });
+      if (!when || when(task))
+        buttons.push({
+          ...button,
+          name: CARD_ACTION_NAME(button.label, task.trailer_id),
+          iconOnly: true,
+          onClick: () => run(actions, task),
+        });
   } else if (task.status === 'bolsa_trabajo' && !task.assigned_to) {
     buttons.push({
       label: UI_BOARD.card.selfAssign,
@@ -193,6 +224,7 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
         <div className="flex items-center gap-2">
           <span className="min-w-0 flex-1 truncate font-mono text-base font-bold">{task.trailer_id}</span>
           <TrailerMarks marks={task.trailer} />
+          <DeadlineChip task={task} />
           <TimeInState task={task} compact />
         </div>
         <div className="flex items-center gap-1.5 text-sm text-slate-700">
@@ -239,7 +271,10 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
           <PriorityBadge priority={task.priority} />
           <VehicleBadge type={task.vehicle_type} />
         </div>
-        <TimeInState task={task} />
+        <div className="flex shrink-0 flex-col items-end gap-1">
+          <TimeInState task={task} />
+          <DeadlineChip task={task} />
+        </div>
       </div>
       <div className="mt-1.5 flex flex-wrap items-baseline gap-x-2">
         <h3 className="text-base font-semibold leading-tight text-slate-900">{task.title}</h3>
@@ -333,7 +368,60 @@ interface DraggableProps {
   index: number;
 }
 
-/** A card in a kanban column: the whole card is the drag handle (mouse, touch, or Space + arrows). */
+const focusFirst = (root: Element | null | undefined, selector: string): boolean => {
+  const el = root?.querySelector<HTMLElement>(selector);
+  el?.focus();
+  return !!el;
+};
+
+/**
+ * The board's keys on a card that is not being dragged (docs/DECISIONS.md): each card is one Tab stop;
+ * Intro goes into its buttons (←/→ among them, Esc back to the card); ↑/↓ the card above or below; ←/→
+ * the first card of the neighbouring column that has one. Space and the arrows of a lifted card stay
+ * @hello-pangea/dnd's (it handles them first and marks them handled).
+ */
+function cardKeys(e: KeyboardEvent<HTMLElement>, dragging: boolean) {
+  if (dragging || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  const card = e.currentTarget;
+  const target = e.target as HTMLElement;
+  let done = false;
+  if (target === card) {
+    if (e.key === 'Enter') done = focusFirst(card, '[data-card-action]:not(:disabled)');
+    else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      const cards = [
+        ...(card.closest('[data-kanban-column]')?.querySelectorAll<HTMLElement>('[data-card]') ?? []),
+      ];
+      const next = cards[cards.indexOf(card) + (e.key === 'ArrowUp' ? -1 : 1)];
+      next?.focus();
+      done = !!next;
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const columns = [...document.querySelectorAll('[data-kanban-column]')];
+      const step = e.key === 'ArrowLeft' ? -1 : 1;
+      for (
+        let i = columns.indexOf(card.closest('[data-kanban-column]')!) + step;
+        i >= 0 && i < columns.length;
+        i += step
+      )
+        if ((done = focusFirst(columns[i], '[data-card]'))) break;
+    }
+  } else if (target.hasAttribute('data-card-action')) {
+    const buttons = [...card.querySelectorAll<HTMLElement>('[data-card-action]:not(:disabled)')];
+    const at = buttons.indexOf(target);
+    if (e.key === 'Escape') card.focus();
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight')
+      buttons[(at + (e.key === 'ArrowLeft' ? -1 : 1) + buttons.length) % buttons.length]?.focus();
+    else if (e.key === 'Home') buttons[0]?.focus();
+    else if (e.key === 'End') buttons.at(-1)?.focus();
+    else return;
+    done = true;
+  }
+  if (done) e.preventDefault();
+}
+
+/**
+ * A card in a kanban column: the whole card is the drag handle (mouse, touch, or Space + arrows) and its
+ * one Tab stop; its buttons are reached with Intro (cardKeys).
+ */
 export const DraggableTaskCard = memo(function DraggableTaskCard({ task, index }: DraggableProps) {
   return (
     <Draggable draggableId={task.id} index={index}>
@@ -342,6 +430,9 @@ export const DraggableTaskCard = memo(function DraggableTaskCard({ task, index }
           ref={provided.innerRef}
           {...provided.draggableProps}
           {...provided.dragHandleProps}
+          data-card
+          aria-description={UI_BOARD.card.keysHint}
+          onKeyDown={(e) => cardKeys(e, snapshot.isDragging)}
           className="rounded-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-500"
         >
           <TaskCardBody task={task} dragging={snapshot.isDragging} />

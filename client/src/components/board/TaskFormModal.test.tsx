@@ -3,15 +3,17 @@
 // CONTRACT §17: origin and destination suggest the catalogue's places and send the picked one's id, free
 // text is marked, the origin starts as the trailer's current place, a full destination's 409 on its field.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import {
+  DEADLINE_TEXT,
   ERR,
   LOAD_STATE_LABELS,
   TOAST,
   UI_BOARD,
   UI_COMMON,
+  UI_DEADLINE,
   UI_PLACE_INPUT,
   VEHICLE_TYPE_OPTIONS,
   YARD_ERR,
@@ -502,5 +504,89 @@ describe('loading the catalogue', { timeout: 20_000 }, () => {
     expect(within(screen.getByRole('listbox')).getByRole('option')).toHaveTextContent(
       'Muelle 12MUELLE-12 · Muelles1 libre',
     );
+  });
+});
+
+describe('Hora límite (CONTRACT §20)', { timeout: 20_000 }, () => {
+  /** Only Date is faked: the user events still run on real timers. */
+  const clockAt = (iso: string) => vi.useFakeTimers({ now: Date.parse(iso), toFake: ['Date'] });
+  afterEach(() => vi.useRealTimers());
+  const time = () => field(UI_DEADLINE.field);
+  const setTime = (value: string) => fireEvent.change(time(), { target: { value } });
+  const day = () => within(dialog()).getByRole('combobox', { name: UI_DEADLINE.day });
+
+  it('creating: Hoy / Mañana and a Madrid time become a UTC due_at; none is omitted', async () => {
+    clockAt('2026-11-27T17:00:00.000Z'); // 18:00 in Madrid (winter, UTC+1)
+    const fetch = mockFetch(() => json(201, created));
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    expect(day()).toHaveValue('today');
+    expect(time()).toHaveValue('');
+    await fill();
+    setTime('21:30');
+    await submit();
+    await waitFor(() => expect(sentBody(fetch)).toMatchObject({ due_at: '2026-11-27T20:30:00.000Z' }));
+  });
+
+  it('Mañana across the spring DST change: 10:00 is summer time (UTC+2)', async () => {
+    clockAt('2026-03-28T12:00:00.000Z');
+    const fetch = mockFetch(() => json(201, created));
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await fill();
+    await user().selectOptions(day(), UI_DEADLINE.tomorrow);
+    setTime('10:00');
+    await submit();
+    await waitFor(() => expect(sentBody(fetch)).toMatchObject({ due_at: '2026-03-29T08:00:00.000Z' }));
+  });
+
+  it('a past time is refused on the field without sending; the server refusal is shown there too', async () => {
+    clockAt('2026-11-27T17:00:00.000Z');
+    const fetch = mockFetch(() => json(400, { detail: DEADLINE_TEXT.tooFar }));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(<TaskFormModal open onOpenChange={vi.fn()} />);
+    await fill();
+    setTime('10:00');
+    await submit();
+    expect(within(dialog()).getByRole('alert')).toHaveTextContent(DEADLINE_TEXT.past);
+    expect(time()).toHaveAttribute('aria-invalid', 'true');
+    // Nothing sent (the trailer lookup aside).
+    expect(sentBody(fetch)).toBeNull();
+    setTime('22:00');
+    expect(time()).toHaveAttribute('aria-invalid', 'false');
+    await submit();
+    await waitFor(() => expect(time()).toHaveAttribute('aria-invalid', 'true'));
+    expect(within(dialog()).getByText(DEADLINE_TEXT.tooFar)).toBeInTheDocument();
+  });
+
+  it('editing: shows the deadline; untouched it is not sent; cleared it is sent as null', async () => {
+    clockAt('2026-11-27T17:00:00.000Z');
+    const task = { ...created, due_at: '2026-11-28T05:00:00.000Z' };
+    const fetch = mockFetch(() => json(200, { ...task, version: 2 }));
+    render(<TaskFormModal open onOpenChange={vi.fn()} task={task} />);
+    expect(day()).toHaveValue('tomorrow');
+    expect(time()).toHaveValue('06:00');
+    await user().clear(field(UI_BOARD.form.destination));
+    await user().type(field(UI_BOARD.form.destination), 'Puerta 2');
+    await submit(UI_BOARD.form.save);
+    await waitFor(() => expect(sentBody(fetch)).toEqual({ destination: 'Puerta 2', version: 1 }));
+    cleanup();
+    render(<TaskFormModal open onOpenChange={vi.fn()} task={task} />);
+    await user().click(within(dialog()).getByRole('button', { name: UI_DEADLINE.clear }));
+    expect(time()).toHaveValue('');
+    await submit(UI_BOARD.form.save);
+    await waitFor(() => expect(sentBody(fetch, 1)).toEqual({ due_at: null, version: 1 }));
+  });
+
+  it('a deadline beyond tomorrow (set through the API) is shown and kept unless changed', async () => {
+    clockAt('2026-11-27T17:00:00.000Z');
+    const task = { ...created, due_at: '2026-11-30T10:00:00.000Z' };
+    const fetch = mockFetch(() => json(200, { ...task, version: 2 }));
+    render(<TaskFormModal open onOpenChange={vi.fn()} task={task} />);
+    expect(within(dialog()).getByText(UI_DEADLINE.kept('Antes del 30/11 11:00'))).toBeInTheDocument();
+    expect(time()).toHaveValue('');
+    // Choosing a day alone changes nothing.
+    await user().selectOptions(day(), UI_DEADLINE.tomorrow);
+    await user().selectOptions(field(UI_BOARD.form.priority), 'low');
+    await submit(UI_BOARD.form.save);
+    await waitFor(() => expect(sentBody(fetch)).toEqual({ priority: 'low', version: 1 }));
   });
 });

@@ -10,6 +10,15 @@
 // room (CONTRACT §19), live through the places feed. `Carga al terminar` (CONTRACT §19 load_state_after):
 // `Sin cambio` is omitted when creating, and sent as null when editing only if the task had a value.
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { X } from 'lucide-react';
+import {
+  deadlineLabel,
+  dueAtError,
+  dueAtFromPicker,
+  DUE_DAYS,
+  pickerOf,
+  type DueDay,
+} from '@shared/deadline';
 import { LOAD_STATES, PRIORITIES, TASK_TITLES, VEHICLE_TYPES } from '@shared/enums';
 import {
   createTaskSchema,
@@ -20,6 +29,7 @@ import {
 } from '@shared/schemas';
 import { DESCRIPTION_MAX, TEXT_MAX } from '@shared/constants';
 import {
+  DEADLINE_TEXT,
   ERR,
   LOAD_STATE_LABELS,
   PRIORITY_LABELS,
@@ -27,6 +37,7 @@ import {
   TRAILER_OFFER,
   UI_BOARD,
   UI_COMMON,
+  UI_DEADLINE,
   VEHICLE_TYPE_OPTIONS,
   YARD_ERR,
 } from '@shared/labels';
@@ -36,6 +47,7 @@ import { trailerPlaceOf, useLocations, usePlacesFeed } from '../../stores/locati
 import { useKnownTrailer } from './useKnownTrailer';
 import { useTasks } from '../../stores/tasks';
 import type { TaskDraft } from '../../stores/ui';
+import { serverNow } from '../../stores/timeclock';
 import { toastError } from '../../toast';
 import { Button } from '../Button';
 import { cn } from '../cn';
@@ -124,6 +136,30 @@ function changes(task: Task, data: CreateTaskData): UpdateTaskInput {
   return patch as UpdateTaskInput;
 }
 
+/**
+ * The `Hora límite` picker (CONTRACT §20): a day (`Hoy` / `Mañana`) and a Madrid `HH:mm`, empty for none.
+ * `kept` is a deadline the picker cannot express (beyond tomorrow, set through the API): shown, and kept
+ * unchanged until the user picks another or clears it. `touched`: only a deadline the user changed is sent.
+ */
+interface Due {
+  day: DueDay;
+  time: string;
+  kept: string | null;
+  touched: boolean;
+}
+const NO_DUE: Due = { day: 'today', time: '', kept: null, touched: false };
+function dueOf(dueAt: string | null | undefined): Due {
+  if (!dueAt) return NO_DUE;
+  const shown = pickerOf(dueAt, serverNow());
+  return shown ? { ...NO_DUE, ...shown } : { ...NO_DUE, kept: dueAt };
+}
+/** The `due_at` the picker says: undefined while untouched (nothing to send), null when cleared. */
+function dueAtOf(due: Due): string | null | undefined {
+  if (!due.touched) return undefined;
+  return due.time ? dueAtFromPicker(due.day, due.time, serverNow()) : null;
+}
+const DEADLINE_ERRORS: readonly string[] = [DEADLINE_TEXT.past, DEADLINE_TEXT.tooFar, DEADLINE_TEXT.invalid];
+
 // CONTRACT §17's refusal of a full destination, recognised by the one text that says it.
 const [FULL_BEFORE, FULL_AFTER] = YARD_ERR.locationFull('\u0000').split('\u0000');
 const isLocationFull = (err: unknown): err is ApiError =>
@@ -168,6 +204,8 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
    * so, and a trailer typed while the origin is empty turns it on again; typing an origin turns it off.
    */
   const [originFollowsTrailer, setOriginFollowsTrailer] = useState(false);
+  const [due, setDue] = useState<Due>(NO_DUE);
+  const [dueError, setDueError] = useState<string | null>(null);
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -197,6 +235,8 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
     setValues(task ? valuesOf(task) : { ...EMPTY, ...draftValues(draft) });
     setPicked(task ? pickedOf(task) : { ...NONE_PICKED, ...draftPicked(draft) });
     setOriginFollowsTrailer(!task && !draft?.origin);
+    setDue(dueOf(task?.due_at));
+    setDueError(null);
     setErrors({});
     setFormError(null);
   }, [open, task, draft]);
@@ -226,6 +266,17 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
     if (!editing && origin.trim() === '') setOriginFollowsTrailer(true);
   };
 
+  const changeDue = (next: Partial<Due>) => {
+    setDue((d) => {
+      const merged = { ...d, ...next };
+      // The day alone, with no time yet, changes nothing (a kept deadline stays).
+      if (!merged.time && !('time' in next)) return merged;
+      return { ...merged, kept: null, touched: true };
+    });
+    setDueError(null);
+    setFormError(null);
+  };
+
   /** A 409 on a field: the full destination's, else the trailer's (busy with another open task). */
   const fieldConflict = (err: unknown) => {
     if (isLocationFull(err)) setErrors((e) => ({ ...e, destination: err.detail! }));
@@ -253,16 +304,24 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
       return;
     }
     const data = parsed.data;
+    // The deadline: only one the user changed is sent (and judged, CONTRACT §20: an unchanged past one stays).
+    const dueAt = dueAtOf(due);
+    const dueRefusal = dueAt ? dueAtError(dueAt, serverNow()) : null;
+    if (dueRefusal) {
+      setDueError(dueRefusal);
+      return;
+    }
     setBusy(true);
     try {
       if (base) {
         const patch = changes(base, data);
+        if (dueAt !== undefined && dueAt !== base.due_at) patch.due_at = dueAt;
         if (Object.keys(patch).length) {
           await useTasks.getState().edit(base.id, { ...patch, version: base.version });
           toast.success(TOAST.taskUpdated);
         }
       } else {
-        await useTasks.getState().create(data);
+        await useTasks.getState().create(dueAt ? { ...data, due_at: dueAt } : data);
         toast.success(TOAST.taskCreated);
       }
       onOpenChange(false);
@@ -277,8 +336,13 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
           setBase(fresh);
           setValues(valuesOf(fresh));
           setPicked(pickedOf(fresh));
+          setDue(dueOf(fresh.due_at));
           setErrors({});
         }
+        return;
+      }
+      if (err instanceof ApiError && err.status === 400 && DEADLINE_ERRORS.includes(err.detail ?? '')) {
+        setDueError(err.detail);
         return;
       }
       fieldConflict(err);
@@ -294,6 +358,8 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
       open={open}
       onOpenChange={(o) => !busy && onOpenChange(o)}
       dismissible={!busy}
+      // Wide enough that every select shows its whole value at 1440×900 (issue 28 item 7).
+      size="lg"
       title={editing ? UI_BOARD.form.editTitle : UI_BOARD.form.createTitle}
       description={
         editing ? `${(base ?? task)!.title} ${(base ?? task)!.trailer_id}` : UI_BOARD.form.createDescription
@@ -384,6 +450,7 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
             />
           )}
         </Field>
+        <DeadlineField due={due} error={dueError} onChange={changeDue} />
         <NativeSelect
           label={UI_BOARD.form.priority}
           {...selectProps('priority')}
@@ -392,6 +459,7 @@ export function TaskFormModal({ open, onOpenChange, task, draft }: TaskFormModal
         <NativeSelect
           label={UI_BOARD.form.vehicleType}
           {...selectProps('vehicle_type')}
+          className="sm:col-span-2"
           options={VEHICLE_TYPES.map((v) => ({ value: v, label: VEHICLE_TYPE_OPTIONS[v] }))}
         />
         <NativeSelect
@@ -416,12 +484,22 @@ interface NativeSelectProps {
   options: { value: string; label: string }[];
   error?: string;
   placeholder?: string;
+  className?: string;
 }
 
 /** A native select: the phone's own picker, and a required choice can start empty. */
-function NativeSelect({ label, name, value, onChange, options, error, placeholder }: NativeSelectProps) {
+function NativeSelect({
+  label,
+  name,
+  value,
+  onChange,
+  options,
+  error,
+  placeholder,
+  className,
+}: NativeSelectProps) {
   return (
-    <Field label={label} error={error}>
+    <Field label={label} error={error} className={className}>
       {(control) => (
         <select
           {...control}
@@ -441,6 +519,58 @@ function NativeSelect({ label, name, value, onChange, options, error, placeholde
             </option>
           ))}
         </select>
+      )}
+    </Field>
+  );
+}
+
+interface DeadlineFieldProps {
+  due: Due;
+  error: string | null;
+  onChange: (next: Partial<Due>) => void;
+}
+
+/** `Hora límite`: `Hoy` / `Mañana` and a time (Madrid), clearable; a deadline beyond tomorrow is kept. */
+function DeadlineField({ due, error, onChange }: DeadlineFieldProps) {
+  const kept = due.kept ? UI_DEADLINE.kept(deadlineLabel(due.kept, serverNow()).text) : null;
+  return (
+    <Field label={UI_DEADLINE.field} error={error} hint={kept ?? UI_DEADLINE.hint}>
+      {(control) => (
+        <div className="grid grid-cols-[7.5rem_minmax(0,1fr)_auto] gap-2" data-testid="deadline-field">
+          <select
+            aria-label={UI_DEADLINE.day}
+            name="due_day"
+            value={due.day}
+            onChange={(e) => onChange({ day: e.target.value as DueDay })}
+            className={inputClass}
+          >
+            {DUE_DAYS.map((d) => (
+              <option key={d} value={d}>
+                {UI_DEADLINE[d]}
+              </option>
+            ))}
+          </select>
+          <input
+            {...control}
+            type="time"
+            name="due_time"
+            value={due.time}
+            onChange={(e) => onChange({ time: e.target.value })}
+            className={cn(inputClass, 'tabular-nums')}
+          />
+          {(due.time || due.kept) && (
+            <Button
+              type="button"
+              variant="secondary"
+              aria-label={UI_DEADLINE.clear}
+              title={UI_DEADLINE.clear}
+              onClick={() => onChange({ time: '' })}
+              className="h-10 px-2.5"
+            >
+              <X aria-hidden className="size-4" />
+            </Button>
+          )}
+        </div>
       )}
     </Field>
   );

@@ -4,6 +4,8 @@
 // on a device whose clock is off.
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { create } from 'zustand';
+import type { Task } from '@shared/schemas';
+import { deadlineLabel, latenessLabel, type DeadlineLabel, type DeadlineTone } from '@shared/deadline';
 import { serverNow, useTimeclock } from '../../stores/timeclock';
 
 const TICK_MS = 15_000;
@@ -83,4 +85,24 @@ export function usePaged<T>(items: T[], page: number) {
     return () => io.disconnect();
   }, [more, sentinel, root, page, limit]);
   return { shown: more ? items.slice(0, limit) : items, more, rootRef: setRoot, sentinelRef: setSentinel };
+}
+
+/**
+ * What a card says of a task's deadline now (CONTRACT §20): `Antes de 21:30`, `Faltan 25 min`,
+ * `Retrasada 12 min`, re-rendered on the shared clock's ticks; a finished task's lateness
+ * (`Retrasada 12 min` / `A tiempo`); null without a deadline.
+ */
+export function useDeadline(task: Pick<Task, 'due_at' | 'late_s' | 'status'>): DeadlineLabel | null {
+  useTicking();
+  const due = task.status === 'finalizada' ? null : task.due_at;
+  // A string, so the selector's value is stable between ticks that do not change the text.
+  const key = useTick((s) => {
+    if (!due) return '';
+    const l = deadlineLabel(due, s.now);
+    return `${l.tone}|${l.text}`;
+  });
+  if (task.status === 'finalizada') return latenessLabel(task.late_s);
+  if (!key) return null;
+  const [tone, text] = key.split('|') as [DeadlineTone, string];
+  return { tone, text };
 }

@@ -55,6 +55,22 @@ describe('Mi Tarea Activa', () => {
     expect(screen.queryByTestId('returned-before')).toBeNull();
   });
 
+  it('shows the deadline (CONTRACT §20): Faltan N min in amber, Retrasada in red, nothing without one', () => {
+    setActiveTask(makeActive({ due_at: new Date(Date.now() + 25 * 60_000 + 30_000).toISOString() }));
+    const { unmount } = render(<ActiveTaskCard />);
+    expect(screen.getByTestId('deadline')).toHaveTextContent('Faltan 25 min');
+    expect(screen.getByTestId('deadline')).toHaveAttribute('data-tone', 'amber');
+    unmount();
+    setActiveTask(makeActive({ due_at: new Date(Date.now() - 12 * 60_000 - 30_000).toISOString() }));
+    const again = render(<ActiveTaskCard />);
+    expect(screen.getByTestId('deadline')).toHaveTextContent('Retrasada 12 min');
+    expect(screen.getByTestId('deadline')).toHaveAttribute('data-tone', 'red');
+    again.unmount();
+    setActiveTask(makeActive());
+    render(<ActiveTaskCard />);
+    expect(screen.queryByTestId('deadline')).toBeNull();
+  });
+
   it("is the board's task: a change the board receives shows on the card, and its close there ends it here", () => {
     const task = makeActive({ destination: 'Muelle 4' });
     setActiveTask(task);

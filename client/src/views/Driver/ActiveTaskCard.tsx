@@ -8,6 +8,7 @@ import { formatDateTime } from '@shared/time';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
+import { DeadlineChip } from '../../components/board/DeadlineChip';
 import { cn } from '../../components/cn';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
@@ -57,6 +58,7 @@ function ActiveTask({ task }: { task: Task }) {
         <Badge tone={VEHICLE_TONE[task.vehicle_type]} solid className="px-2.5 py-1 text-sm">
           {VEHICLE_BADGES[task.vehicle_type]}
         </Badge>
+        <DeadlineChip task={task} large className="py-1" />
       </div>
 
       <div>

@@ -82,6 +82,16 @@ describe('Swap tasks panel', () => {
     expect(screen.getByTestId('swap-list')).not.toHaveClass('overflow-y-auto');
   });
 
+  it('shows each Swap task its deadline (CONTRACT §20)', () => {
+    const due = swapTask({ due_at: new Date(Date.now() + 25 * 60_000 + 30_000).toISOString() });
+    const none = swapTask();
+    useDriver.setState({ swap: [due, none] });
+    render(<SwapPanel />);
+    const [first, second] = screen.getAllByTestId('swap-item');
+    expect(within(first).getByTestId('deadline')).toHaveTextContent('Faltan 25 min');
+    expect(within(second).queryByTestId('deadline')).toBeNull();
+  });
+
   it('ages follow the server clock, not the phone clock', () => {
     useTimeclock.setState({ offsetMs: 2 * 3_600_000 });
     useDriver.setState({ swap: [swapTask({ created_at: minutesAgo(0) })] });

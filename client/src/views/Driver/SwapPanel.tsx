@@ -6,6 +6,7 @@ import { ERR, PRIORITY_LABELS, TOAST, UI_COMMON, UI_DRIVER, VEHICLE_BADGES, task
 import { relativeAge } from '@shared/time';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
+import { DeadlineChip } from '../../components/board/DeadlineChip';
 import { Card } from '../../components/Card';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
@@ -146,6 +147,7 @@ function SwapItem({ task, nowMs, blocked, onClaim }: ItemProps) {
         <Badge tone={VEHICLE_TONE[task.vehicle_type]} solid>
           {VEHICLE_BADGES[task.vehicle_type]}
         </Badge>
+        <DeadlineChip task={task} large />
       </div>
       {task.description && <p className="text-sm text-slate-800">{task.description}</p>}
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">

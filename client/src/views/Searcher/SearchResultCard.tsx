@@ -2,10 +2,11 @@ import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import type { ReactNode } from 'react';
 import { CheckCircle2, Circle, CircleDot, PauseCircle, RotateCcw } from 'lucide-react';
 import { SHORT_ID_LENGTH } from '@shared/constants';
-import { UI_ATTENTION, UI_SEARCH } from '@shared/labels';
+import { UI_ATTENTION, UI_DEADLINE, UI_SEARCH } from '@shared/labels';
 import type { SearchTask } from '@shared/schemas';
 import { formatDateTime } from '@shared/time';
 import { PriorityBadge, StatusBadge, VehicleBadge } from '../../components/Badge';
+import { DeadlineChip } from '../../components/board/DeadlineChip';
 import { cn } from '../../components/cn';
 import { returnCount, timelineSteps, type StepState, type TimelineStep } from './timeline';
 
@@ -42,6 +43,15 @@ export function SearchResultCard({ task }: { task: SearchTask }) {
         </Item>
         <Item label={F.origin}>{task.origin}</Item>
         <Item label={F.destination}>{task.destination}</Item>
+        {task.due_at && (
+          // CONTRACT §20: the deadline, and how it stands now (or the finished task's lateness).
+          <Item label={UI_DEADLINE.field}>
+            <time dateTime={task.due_at} data-testid="search-due-at">
+              {formatDateTime(task.due_at)}
+            </time>{' '}
+            <DeadlineChip task={task} />
+          </Item>
+        )}
       </dl>
 
       {task.on_hold && (

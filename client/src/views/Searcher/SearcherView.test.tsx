@@ -144,6 +144,22 @@ describe('results', { timeout: 20_000 }, () => {
     expect(within(free).queryByText(/Retenida/)).toBeNull();
   });
 
+  it('shows the deadline in Madrid time and the lateness of a finished task (CONTRACT §20)', async () => {
+    mockFetch(() =>
+      json(200, [
+        task({ due_at: '2026-11-20T08:28:00.000Z', late_s: 12 * 60 }),
+        task({ id: 'b7e3f0a2-0000-4000-8000-000000000002' }),
+      ]),
+    );
+    render(<SearcherView />);
+    await userEvent.type(screen.getByLabelText(UI_SEARCH.term), 'R-1234');
+    await search();
+    const [late, none] = screen.getAllByTestId('search-result');
+    expect(within(late).getByTestId('search-due-at')).toHaveTextContent('20/11/2026, 09:28');
+    expect(within(late).getByTestId('deadline')).toHaveTextContent('Retrasada 12 min');
+    expect(within(none).queryByTestId('search-due-at')).toBeNull();
+  });
+
   it('says so when nothing matches, with the info toast', async () => {
     mockFetch(() => json(200, []));
     render(<SearcherView />);

@@ -1,11 +1,11 @@
 // A task on the wall (CONTRACT §15), read from 5 m at 1920×1080: the trailer at 30 px, the places at
 // 22 px, everything else at 18 px or more; the driver's full name wraps, never cut. Read-only.
-import { CirclePause, Clock, TriangleAlert, User, WifiOff } from 'lucide-react';
+import { AlarmClock, CirclePause, Clock, TriangleAlert, User, WifiOff } from 'lucide-react';
 import type { Task } from '@shared/schemas';
 import { PRIORITY_LABELS, UI_ATTENTION, UI_WALL, VEHICLE_BADGES, UI_BOARD } from '@shared/labels';
 import { formatDuration } from '@shared/time';
 import { cn } from '../../components/cn';
-import { delayTone } from '../../components/tones';
+import { deadlineLabel, waitTone, type DeadlineTone } from '@shared/deadline';
 import { WallPlaces } from '../../components/WallPlaces';
 
 const PRIORITY_EDGE = {
@@ -14,15 +14,17 @@ const PRIORITY_EDGE = {
   low: 'border-l-slate-400',
 } as const;
 
-const TIME_TONE = {
-  yellow: 'bg-yellow-300 text-yellow-950',
-  orange: 'bg-orange-400 text-orange-950',
+/** The wall's strong colours of a waiting timer or a deadline (shared waitTone / deadlineLabel). */
+const TIME_TONE: Record<DeadlineTone, string> = {
+  neutral: 'bg-slate-200 text-slate-900',
+  amber: 'bg-amber-400 text-amber-950',
   red: 'bg-red-600 text-white',
-} as const;
+};
 
 export function WallCard({ task, now }: { task: Task; now: number }) {
   const inState = now - Date.parse(task.status_since);
-  const tone = delayTone(Math.floor(inState / 60_000)) as keyof typeof TIME_TONE;
+  const tone = waitTone(inState);
+  const deadline = task.due_at ? deadlineLabel(task.due_at, now) : null;
   const offline = task.status === 'en_proceso' && task.assignee_online === false;
   return (
     <article
@@ -56,13 +58,28 @@ export function WallCard({ task, now }: { task: Task; now: number }) {
         <span
           className={cn(
             'ml-auto inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-md px-2 text-xl font-bold tabular-nums',
-            TIME_TONE[tone] ?? TIME_TONE.yellow,
+            TIME_TONE[tone],
           )}
+          data-testid="wall-time"
+          data-tone={tone}
         >
           <Clock aria-hidden className="size-5" />
           {formatDuration(inState)}
         </span>
       </div>
+      {deadline && (
+        <p
+          data-testid="wall-deadline"
+          data-tone={deadline.tone}
+          className={cn(
+            'mt-1.5 inline-flex items-center gap-2 rounded-md px-2 text-xl font-bold tabular-nums',
+            TIME_TONE[deadline.tone],
+          )}
+        >
+          <AlarmClock aria-hidden className="size-5 shrink-0" />
+          {deadline.text}
+        </p>
+      )}
       {task.status === 'en_proceso' && (
         <p className="mt-1.5 flex items-start gap-2 text-xl font-semibold text-blue-800">
           <User aria-hidden className="mt-0.5 size-6 shrink-0" />

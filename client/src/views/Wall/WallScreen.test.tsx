@@ -196,6 +196,40 @@ describe('wall screen', () => {
     expect(shownIds('bolsa_trabajo')).toEqual([overdue, later, high].map((t) => t.id));
   });
 
+  it('shows each deadline and colours the waiting time: none while fresh, amber past 20 min, red past 40', async () => {
+    const inMinutes = (m: number) => new Date(NOW + m * 60_000).toISOString();
+    const fresh = wallTask({ created_at: minutesAgo(3), status_since: minutesAgo(3) });
+    const waiting = wallTask({ created_at: minutesAgo(25), status_since: minutesAgo(25) });
+    const stale = wallTask({ created_at: minutesAgo(45), status_since: minutesAgo(45) });
+    const soon = wallTask({
+      due_at: inMinutes(25.5),
+      created_at: minutesAgo(1),
+      status_since: minutesAgo(1),
+    });
+    const overdue = wallTask({
+      due_at: inMinutes(-12.5),
+      created_at: minutesAgo(1),
+      status_since: minutesAgo(1),
+    });
+    serve([fresh, waiting, stale, soon, overdue]);
+    renderWall();
+    await settle();
+    const card = (t: Task) =>
+      shown(STATUS_LABELS.bolsa_trabajo).getByRole('article', { name: `Mover ${t.trailer_id}` });
+    const time = (t: Task) => within(card(t)).getByTestId('wall-time');
+    expect(time(fresh)).toHaveAttribute('data-tone', 'neutral');
+    expect(time(waiting)).toHaveAttribute('data-tone', 'amber');
+    expect(time(stale)).toHaveAttribute('data-tone', 'red');
+    expect(within(card(fresh)).queryByTestId('wall-deadline')).toBeNull();
+    const deadline = (t: Task) => within(card(t)).getByTestId('wall-deadline');
+    expect(deadline(soon)).toHaveTextContent('Faltan 25 min');
+    expect(deadline(soon)).toHaveAttribute('data-tone', 'amber');
+    expect(deadline(overdue)).toHaveTextContent('Retrasada 12 min');
+    expect(deadline(overdue)).toHaveAttribute('data-tone', 'red');
+    // Wall sizes: 18 px or more (text-xl is 20 px).
+    expect(deadline(soon).className).toContain('text-xl');
+  });
+
   it('pages a column that does not fit every 10 s with page marks and +N más', async () => {
     stubLayout();
     // Eight normal pool tasks, oldest first: W-a … W-h.
