@@ -29,6 +29,7 @@ export const {
   trailers,
   trailerEvents,
   gateVisits,
+  taskEscalations,
 } = chosen;
 
 export type {
