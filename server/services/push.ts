@@ -14,7 +14,7 @@ import { STAFF_ROLES } from '@shared/enums';
 import { ESCALATION_NOTICE, PUSH_INPUT, STARTUP_ERR } from '@shared/labels';
 import type { PushPayload, PushSubscriptionInput } from '@shared/schemas';
 import { config, StartupError } from '../config';
-import { db, execute, inTransaction, query, tx } from '../db';
+import { db, execute, inTransaction, tx } from '../db';
 import { appSettings, pushSubscriptions, taskEscalations, users } from '../db/tables';
 import { now, nowMs } from '../clock';
 import { badRequest, notFound } from '../http/errors';
@@ -297,8 +297,13 @@ export async function pushEscalationSummaries(): Promise<void> {
   try {
     if (inTransaction()) throw new Error('pushEscalationSummaries dentro de una transacción');
     const at = nowMs();
-    const [newest] = await query<{ at: unknown }>('SELECT max(created_at) AS at FROM task_escalations');
-    if (newest?.at === null || newest?.at === undefined) return;
+    // The newest escalation (its index): nobody is owed a push made before their last one.
+    const [newest] = await db
+      .select({ at: taskEscalations.createdAt })
+      .from(taskEscalations)
+      .orderBy(desc(taskEscalations.createdAt))
+      .limit(1);
+    if (!newest) return;
     const subscribers = await db
       .selectDistinct({ id: users.id })
       .from(pushSubscriptions)
@@ -320,7 +325,11 @@ export async function pushEscalationSummaries(): Promise<void> {
     );
     for (const { id } of subscribers) {
       const last = lasts.get(lastPushKey(id)) ?? null;
-      if (last !== null && at - Number(last) < ESCALATION.pushEveryMs) continue;
+      if (
+        last !== null &&
+        (at - Number(last) < ESCALATION.pushEveryMs || newest.at.getTime() <= Number(last))
+      )
+        continue;
       const since = last === null ? at - ESCALATION.pushEveryMs : Number(last);
       const [{ n }] = await db
         .select({ n: sql<number>`count(*)` })
