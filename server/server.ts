@@ -30,6 +30,7 @@ import { dropForeignSubscriptions } from './services/push';
 import { sharedSetting } from './services/settings';
 import { JWT_SECRET_SETTING, newJwtSecret } from './config';
 import { startBackgroundJobs } from './services/jobs';
+import { stopEvaluations } from './services/escalation';
 import { creationsWritten } from './tasks';
 import { assignmentsSettled, startAssignmentSweep } from './tasks/assignment';
 import { startRateLimitSweep } from './http/rate-limit';
@@ -122,6 +123,8 @@ export async function startServer(
     stopPresenceEffects();
     // …and so are the engine rounds the last commits started, and the presence of the sockets closed.
     await assignmentsSettled();
+    // …and the escalation evaluation running, if any (CONTRACT §20).
+    await stopEvaluations();
     await presence.leave();
     await stopCheckpointer?.();
     if (isPostgres) {

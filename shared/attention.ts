@@ -1,25 +1,67 @@
-// What needs a person in the control room (CONTRACT §15), for the board's and the wall's Attention
-// lists: one rule, computed where the tasks already are (the client keeps them live).
+// What needs a person in the control room (CONTRACT §15, §20), for the board's and the wall's Attention
+// lists: one rule, computed where the tasks already are (the client keeps them live). The escalation
+// rules (espera, plazo, retraso) are the server's own predicates (shared/escalation.ts).
 import { ATTENTION } from './constants';
-import { isAutoAssigned } from './enums';
-import type { Task } from './schemas';
+import { isAutoAssigned, type EscalationRule } from './enums';
+import { factsOf, rulesMet, ruleSince } from './escalation';
+import type { Task, YardLocation } from './schemas';
 import { plateKey } from './text';
 
 export const ATTENTION_KINDS = [
   'duplicate_trailer',
+  'retraso',
+  'plazo',
   'on_hold',
+  'espera',
   'driver_offline',
   'in_progress_long',
   'pool_waiting',
+  'overfull',
 ] as const;
 export type AttentionKind = (typeof ATTENTION_KINDS)[number];
+/** The kinds of a task (all but a place's `overfull`). */
+export type TaskAttentionKind = Exclude<AttentionKind, 'overfull'>;
 
 export interface AttentionItem {
-  kind: AttentionKind;
+  kind: TaskAttentionKind;
   task: Task;
   /** Since when the condition holds (ISO): the list shows how long. */
   since: string;
 }
+
+/** CONTRACT §20: a place holding more trailers than its capacity (`Sobreocupada`). */
+export interface OverfullItem {
+  kind: 'overfull';
+  place: Pick<YardLocation, 'id' | 'code' | 'name' | 'capacity'> & { occupancy: number };
+  /** Since the trailer that overfilled it arrived (ISO). */
+  since: string;
+}
+
+/** An entry of the Attention lists: a task's or a place's. */
+export type AttentionEntry = AttentionItem | OverfullItem;
+export const entryKey = (e: AttentionEntry): string =>
+  e.kind === 'overfull' ? `place:${e.place.id}` : e.task.id;
+
+/** The places holding more trailers than their capacity (a gate holds none: `free` null), the longest first. */
+export function overfullItems(
+  places: readonly Pick<YardLocation, 'id' | 'code' | 'name' | 'capacity' | 'trailers' | 'free'>[],
+): OverfullItem[] {
+  const items: OverfullItem[] = [];
+  for (const p of places) {
+    if (p.free === null || p.trailers.length <= p.capacity) continue;
+    const arrivals = p.trailers.map((t) => t.since).sort((a, b) => ms(a) - ms(b));
+    items.push({
+      kind: 'overfull',
+      place: { id: p.id, code: p.code, name: p.name, capacity: p.capacity, occupancy: p.trailers.length },
+      since: arrivals[p.capacity]!,
+    });
+  }
+  return items.sort((a, b) => ms(a.since) - ms(b.since));
+}
+
+/** Tasks and places together, the longest-standing first. */
+export const attentionEntries = (tasks: AttentionItem[], places: OverfullItem[]): AttentionEntry[] =>
+  [...tasks, ...places].sort((a, b) => ms(a.since) - ms(b.since));
 
 const ms = (iso: string) => Date.parse(iso);
 
@@ -59,9 +101,18 @@ function duplicateTrailers(tasks: readonly Task[]): Map<string, string> {
   return since;
 }
 
+/** The first escalation rule the task meets (CONTRACT §20), in the lists' order: retraso, plazo, espera. */
+const RULE_ORDER: readonly EscalationRule[] = ['retraso', 'plazo', 'espera'];
+
 function attentionOf(task: Task, nowMs: number): AttentionItem | undefined {
+  const facts = factsOf(task);
+  const met = rulesMet(facts, nowMs);
+  const rule = RULE_ORDER.find((r) => met.includes(r) && (r !== 'espera' || !task.on_hold));
+  if (rule && rule !== 'espera')
+    return { kind: rule, task, since: new Date(ruleSince(rule, facts)).toISOString() };
   if (task.status === 'bolsa_trabajo') {
     if (task.on_hold) return { kind: 'on_hold', task, since: task.status_since };
+    if (rule === 'espera') return { kind: 'espera', task, since: task.status_since };
     if (isAutoAssigned(task.vehicle_type) && nowMs - ms(task.status_since) > ATTENTION.poolWaitMs)
       return { kind: 'pool_waiting', task, since: task.status_since };
     return undefined;

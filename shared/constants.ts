@@ -74,6 +74,20 @@ export const ATTENTION = {
   inProgressMs: 30 * 60 * 1000,
   poolWaitMs: 10 * 60 * 1000,
 } as const;
+
+/** CONTRACT §20 "Escalation": when a task escalates to every staff user (shared/escalation.ts). */
+export const ESCALATION = {
+  /** `espera`: a pool task not held, waiting more than this since it entered the pool (Swap included). */
+  waitMs: 20 * 60 * 1000,
+  /** `plazo`: a pool task, held or not, whose deadline is less than this away. */
+  dueWithinMs: 20 * 60 * 1000,
+  /** The server evaluates the rules at least this often (server/services/jobs.ts)… */
+  everyMs: 15_000,
+  /** …and once after a burst of task commits, this long after the first of them (coalesced). */
+  afterCommitMs: 250,
+  /** Each staff user gets at most one escalation Web Push in this long, across nodes. */
+  pushEveryMs: 60_000,
+} as const;
 /** The workload alert card shows a non-normal status, or hides on normal, once it is this old. */
 export const ALERT_HYSTERESIS_MS = 60_000;
 /** The wall screen turns a column's page every this long. */

@@ -58,6 +58,8 @@ export const NOTIFICATION_TYPES = [
   'user_pending',
   'task_returned',
   'task_closed_by_staff',
+  /** CONTRACT §20: a task met an escalation rule (to every approved staff user). */
+  'task_escalated',
   'info',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

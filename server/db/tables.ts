@@ -30,6 +30,7 @@ export const {
   trailerEvents,
   gateVisits,
   handoverNotes,
+  taskEscalations,
 } = chosen;
 
 export type {

@@ -7,6 +7,7 @@ import { madridIso } from '@shared/time';
 import { nowMs, runClockListeners, shiftClock } from '../clock';
 import { config } from '../config';
 import { parseBody } from '../http/validate';
+import { evaluateEscalations } from '../services/escalation';
 import { isReady } from '../services/health';
 import { clockMovedElsewhere } from '../realtime/io';
 
@@ -44,5 +45,8 @@ testClockRoutes.post('/test/clock', async (req, res) => {
   await clockMovedElsewhere('shift', advance_ms);
   await runClockListeners();
   await clockMovedElsewhere('listeners', advance_ms);
+  // CONTRACT §20: the escalation rules at the new time, before the answer (one node's evaluation is the
+  // yard's: the rows are shared).
+  await evaluateEscalations();
   res.json({ epoch_ms: nowMs() });
 });

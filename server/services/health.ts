@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { and, asc, count, eq, inArray, isNull } from 'drizzle-orm';
-import { AUTO_ASSIGNED_TYPES, type HealthStatus } from '@shared/enums';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import type { HealthStatus } from '@shared/enums';
 import { BACKUP_MAX_AGE_MS, DELAY_RED_MIN, INCIDENT_THRESHOLD_MIN } from '@shared/constants';
 import { HEALTH_CHECK_LABELS, HEALTH_MSG } from '@shared/labels';
 import { HEALTH_CHECK_NAMES, type HealthCheck, type HealthCheckName } from '@shared/schemas';
@@ -41,7 +41,7 @@ export const HEALTH_THRESHOLDS = {
   /** p99 event-loop delay: every request and socket event waits this long at worst. */
   eventLoopWarnMs: 100,
   eventLoopErrorMs: 500,
-  /** The oldest automatic task's wait in the pool: the reports' incident and red thresholds. */
+  /** The oldest wait in the pool (automatic and Swap tasks, not held): the reports' incident and red thresholds. */
   autoWaitWarnMin: INCIDENT_THRESHOLD_MIN,
   autoWaitErrorMin: DELAY_RED_MIN,
   /** A server younger than this without any backup is fine: its first backup comes soon. */
@@ -207,13 +207,9 @@ function websocket(): Check {
 }
 
 async function autoAssignment(): Promise<Check> {
-  // A task on hold waits on purpose (CONTRACT §15): not the engine's backlog.
-  const waiting = and(
-    eq(tasks.status, 'bolsa_trabajo'),
-    isNull(tasks.deletedAt),
-    eq(tasks.onHold, false),
-    inArray(tasks.vehicleType, [...AUTO_ASSIGNED_TYPES]),
-  );
+  // A task on hold waits on purpose (CONTRACT §15): not the engine's backlog. Swap tasks, claimed by hand,
+  // wait too (CONTRACT §20): counted, and said apart.
+  const waiting = and(eq(tasks.status, 'bolsa_trabajo'), isNull(tasks.deletedAt), eq(tasks.onHold, false));
   // status_since: when it (last) entered the pool — a returned or reopened task waits from then, a
   // released one from its release.
   const [oldest] = await db
@@ -223,11 +219,14 @@ async function autoAssignment(): Promise<Check> {
     .orderBy(asc(tasks.statusSince))
     .limit(1);
   if (!oldest) return { status: 'healthy', message: HEALTH_MSG.autoIdle };
-  const [{ n }] = await db.select({ n: count() }).from(tasks).where(waiting);
+  const [{ n, swap }] = await db
+    .select({ n: count(), swap: sql<number>`count(*) FILTER (WHERE ${tasks.vehicleType} = 'swap')` })
+    .from(tasks)
+    .where(waiting);
   const minutes = (nowMs() - oldest.since.getTime()) / 60_000;
   return {
     status: whenAbove(minutes, HEALTH_THRESHOLDS.autoWaitWarnMin, HEALTH_THRESHOLDS.autoWaitErrorMin),
-    message: HEALTH_MSG.autoWaiting(n, oldest.trailerId, minutes),
+    message: HEALTH_MSG.autoWaiting(n, Number(swap), oldest.trailerId, minutes),
   };
 }
 

@@ -2,7 +2,9 @@
 import { config } from '../config';
 import { isPostgres } from '../db';
 import { logger } from '../logger';
+import { ESCALATION } from '@shared/constants';
 import { backupIfDue } from './backups';
+import { evaluateSoon, stopEvaluations } from './escalation';
 import { sweepPhotos } from './gate-photos';
 
 /** The first look after start (a server down over its backup time catches up soon)… */
@@ -29,6 +31,12 @@ export function startBackgroundJobs(): () => void {
       logger.warn({ err }, 'no se pudieron borrar las fotos caducadas'),
     );
   timers.push(setTimeout(sweep, BACKUP_FIRST_CHECK_MS), setInterval(sweep, PHOTO_SWEEP_EVERY_MS));
+  // CONTRACT §20: the escalation rules at least every 15 s, whatever else happens.
+  timers.push(setInterval(() => void evaluateSoon(), ESCALATION.everyMs));
   for (const t of timers) t.unref();
-  return () => timers.forEach(clearInterval);
+  // The evaluation running is awaited by the shutdown (server.ts) before the database closes.
+  return () => {
+    timers.forEach(clearInterval);
+    void stopEvaluations();
+  };
 }

@@ -8,14 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import webpush from 'web-push';
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
-import { PUSH_SERVICE_HOSTS } from '@shared/constants';
-import { PUSH_INPUT, STARTUP_ERR } from '@shared/labels';
+import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { ESCALATION, PUSH_SERVICE_HOSTS } from '@shared/constants';
+import { STAFF_ROLES } from '@shared/enums';
+import { ESCALATION_NOTICE, PUSH_INPUT, STARTUP_ERR } from '@shared/labels';
 import type { PushPayload, PushSubscriptionInput } from '@shared/schemas';
 import { config, StartupError } from '../config';
-import { db, inTransaction, tx } from '../db';
-import { pushSubscriptions, users } from '../db/tables';
-import { now } from '../clock';
+import { db, execute, inTransaction, tx } from '../db';
+import { appSettings, pushSubscriptions, taskEscalations, users } from '../db/tables';
+import { now, nowMs } from '../clock';
 import { badRequest, notFound } from '../http/errors';
 import { outboundAgent } from '../http/outbound';
 import { logger } from '../logger';
@@ -261,4 +262,87 @@ export async function pushToUser(userId: string, payload: PushPayload): Promise<
   }
   const body = JSON.stringify(payload);
   await Promise.all(subs.map((s) => sendOne(s, body, keys)));
+}
+
+// ---- Escalation pushes (CONTRACT §20) ----------------------------------------------------------------
+// Staff who enabled push get at most one escalation push a minute, across nodes: `{n} tareas requieren
+// atención`, n the escalations since their last one. Each user's last push is a row of app_settings
+// (`escalation_push:{user id}` → epoch ms), claimed by compare-and-swap: of two nodes pushing at once,
+// one changes the row and pushes, the other changes nothing and does not.
+
+const lastPushKey = (userId: string) => `escalation_push:${userId}`;
+
+/** Takes the user's turn (last push `last`, null when never) at `at`: false when another node took it. */
+async function claimPushTurn(userId: string, last: string | null, at: number): Promise<boolean> {
+  const key = lastPushKey(userId);
+  const changed = await withoutKey(() =>
+    tx(() =>
+      last === null
+        ? execute('INSERT INTO app_settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [
+            key,
+            String(at),
+          ])
+        : execute('UPDATE app_settings SET value = ? WHERE key = ? AND value = ?', [String(at), key, last]),
+    ),
+  );
+  return changed === 1;
+}
+
+/**
+ * Sends each staff user with a subscription the escalation push they are owed: escalations made since
+ * their last push (the last minute, for one never pushed) once a minute has passed since it. Called after
+ * every evaluation (services/escalation.ts), outside any transaction; never rejects.
+ */
+export async function pushEscalationSummaries(): Promise<void> {
+  try {
+    if (inTransaction()) throw new Error('pushEscalationSummaries dentro de una transacción');
+    const at = nowMs();
+    // The newest escalation (its index): nobody is owed a push made before their last one.
+    const [newest] = await db
+      .select({ at: taskEscalations.createdAt })
+      .from(taskEscalations)
+      .orderBy(desc(taskEscalations.createdAt))
+      .limit(1);
+    if (!newest) return;
+    const subscribers = await db
+      .selectDistinct({ id: users.id })
+      .from(pushSubscriptions)
+      .innerJoin(users, eq(users.id, pushSubscriptions.userId))
+      .where(and(inArray(users.role, [...STAFF_ROLES]), eq(users.isApproved, true), isNull(users.deletedAt)));
+    if (subscribers.length === 0) return;
+    const lasts = new Map(
+      (
+        await db
+          .select()
+          .from(appSettings)
+          .where(
+            inArray(
+              appSettings.key,
+              subscribers.map((s) => lastPushKey(s.id)),
+            ),
+          )
+      ).map((r) => [r.key, r.value]),
+    );
+    for (const { id } of subscribers) {
+      const last = lasts.get(lastPushKey(id)) ?? null;
+      if (
+        last !== null &&
+        (at - Number(last) < ESCALATION.pushEveryMs || newest.at.getTime() <= Number(last))
+      )
+        continue;
+      const since = last === null ? at - ESCALATION.pushEveryMs : Number(last);
+      const [{ n }] = await db
+        .select({ n: sql<number>`count(*)` })
+        .from(taskEscalations)
+        .where(
+          and(gt(taskEscalations.createdAt, new Date(since)), lte(taskEscalations.createdAt, new Date(at))),
+        );
+      const count = Number(n);
+      if (count === 0 || !(await claimPushTurn(id, last, at))) continue;
+      const text = ESCALATION_NOTICE.push(count);
+      void pushToUser(id, { type: 'task_escalated', task_id: null, title: text, body: '' });
+    }
+  } catch (err) {
+    logger.warn({ err }, 'no se pudieron enviar los avisos push de escalada');
+  }
 }

@@ -71,9 +71,10 @@ export const HEALTH_MSG = {
   eventLoopNoData: 'Sin mediciones todavía',
   websocket: (clients: number) => plural(clients, 'cliente conectado', 'clientes conectados'),
   websocketOff: 'El servidor de tiempo real no está activo',
-  autoIdle: 'Ninguna tarea automática espera en la bolsa',
-  autoWaiting: (count: number, trailerId: string, minutes: number) =>
-    `${plural(count, 'tarea automática', 'tareas automáticas')} en la bolsa; la más antigua (${trailerId}) espera desde hace ${duration(minutes)}`,
+  autoIdle: 'Ninguna tarea espera en la bolsa (automáticas ni Swap)',
+  /** CONTRACT §20: Swap tasks (claimed by hand) waiting count too, said apart. */
+  autoWaiting: (count: number, swap: number, trailerId: string, minutes: number) =>
+    `${plural(count, 'tarea', 'tareas')} en la bolsa (${plural(count - swap, 'automática', 'automáticas')}, ${swap} Swap); la más antigua (${trailerId}) espera desde hace ${duration(minutes)}`,
   backupRecent: (file: string, minutes: number) => `Última copia hace ${duration(minutes)} (${file})`,
   backupStale: (file: string, minutes: number) =>
     `La última copia es de hace ${duration(minutes)} (${file}); debería haber una cada día`,

@@ -2,6 +2,13 @@
 // that the wall and the dashboard share. Durations come in already written by formatDuration. Texts a
 // board card also shows (Finalizadas (24 h), Sin conexión desde hace…) are UI_BOARD's.
 
+import { OVERFULL_LABEL } from './yard';
+/** CONTRACT §20: the `task_escalated` notification and its Web Push. */
+export const ESCALATION_NOTICE = {
+  title: (trailerId: string) => `Tarea ${trailerId}: requiere atención`,
+  push: (n: number) => `${n} ${n === 1 ? 'tarea requiere' : 'tareas requieren'} atención`,
+} as const;
+
 export const UI_ATTENTION = {
   title: 'Requiere atención',
   count: (n: number) => `${n} ${n === 1 ? 'tarea requiere' : 'tareas requieren'} atención`,
@@ -12,6 +19,12 @@ export const UI_ATTENTION = {
   poolWaiting: (d: string) => `Esperando conductor desde hace ${d}`,
   /** CONTRACT §19: two open tasks whose plates are one trailer (a migration re-keyed them). */
   duplicateTrailer: 'Remolque duplicado',
+  /** CONTRACT §20's escalation rules (the texts of their notifications too: shared/escalation.ts). */
+  waiting: (d: string) => `Lleva ${d} en la bolsa`,
+  dueSoon: (time: string) => `Vence a las ${time}`,
+  late: (d: string) => `Retrasada ${d}`,
+  /** CONTRACT §20: a place holding more trailers than its capacity. */
+  overfull: (occupancy: number, capacity: number) => `${OVERFULL_LABEL}: ${occupancy} de ${capacity}`,
   driver: 'Conductor',
 } as const;
 

@@ -36,7 +36,7 @@ export interface PushPublicKey {
 
 /** The JSON a Web Push carries (CONTRACT §16); the service worker shows title and body. */
 export interface PushPayload {
-  type: 'task_assigned' | 'task_closed_by_staff';
+  type: 'task_assigned' | 'task_closed_by_staff' | 'task_escalated';
   task_id: string | null;
   title: string;
   body: string;

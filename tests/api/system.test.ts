@@ -206,18 +206,19 @@ describe('GET health-check', () => {
     b.close();
   });
 
-  it('warns when an automatic task waits over 10 min and errs over 30 min; swap tasks do not count', async () => {
+  it('warns when a pool task waits over 10 min and errs over 30 min; Swap tasks count, said apart (CONTRACT §20)', async () => {
     const admin = await makeUser('admin');
-    await makeTask({ vehicleType: 'swap', trailerId: 'SWAP-OLD' });
-    await advanceClock(60 * 60_000);
     await makeTask({ trailerId: 'R-WAIT-1' });
+    await advanceClock(5 * 60_000);
+    await makeTask({ vehicleType: 'swap', trailerId: 'SWAP-1' });
     await makeTask({ vehicleType: 'semiremolque_out_km0' });
 
-    await advanceClock(11 * 60_000);
+    await advanceClock(6 * 60_000);
     const warn = await call('get', 'health-check', admin.auth);
     expect(warn.body.checks.auto_assignment).toEqual({
       status: 'warning',
-      message: '2 tareas automáticas en la bolsa; la más antigua (R-WAIT-1) espera desde hace 11 min',
+      message:
+        '3 tareas en la bolsa (2 automáticas, 1 Swap); la más antigua (R-WAIT-1) espera desde hace 11 min',
     });
     expect(['warning', 'error']).toContain(warn.body.overall_status);
 
@@ -226,7 +227,16 @@ describe('GET health-check', () => {
     expect(err.body.checks.auto_assignment.status).toBe('error');
     expect(err.body.overall_status).toBe('error');
 
+    // Only the Swap task waits now: the check still sees it.
     await tx(() => execute("UPDATE tasks SET status = 'finalizada' WHERE vehicle_type != 'swap'"));
+    const swap = await call('get', 'health-check', admin.auth);
+    expect(swap.body.checks.auto_assignment).toEqual({
+      status: 'warning',
+      message:
+        '1 tarea en la bolsa (0 automáticas, 1 Swap); la más antigua (SWAP-1) espera desde hace 26 min',
+    });
+
+    await tx(() => execute("UPDATE tasks SET status = 'finalizada'"));
     const idle = await call('get', 'health-check', admin.auth);
     expect(idle.body.checks.auto_assignment).toEqual({ status: 'healthy', message: HEALTH_MSG.autoIdle });
   });

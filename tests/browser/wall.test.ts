@@ -247,7 +247,7 @@ describe('wall screen /pantalla', () => {
     await page.waitForURL('**/dashboard');
     await page.getByTestId('kanban').waitFor();
     const list = page.getByTestId('attention-list');
-    await list.getByText(held[0].trailer_id).waitFor();
+    await list.getByText(held[0].trailer_id, { exact: true }).waitFor();
     expect(shot).toContain('wall-1920');
     await context.close();
   }, 150_000);

@@ -4,6 +4,7 @@
 // board leaves out `user_pending` (CONTRACT §15: pending users are one line there, not a banner each).
 import { useEffect, useRef } from 'react';
 import {
+  BellRing,
   ClipboardCheck,
   ClipboardList,
   Info,
@@ -49,6 +50,12 @@ const LOOK: Record<NotificationType, { icon: LucideIcon; className: string; icon
     icon: ClipboardCheck,
     className: 'bg-slate-50 ring-slate-300',
     iconClass: 'bg-slate-700 text-white',
+  },
+  // CONTRACT §20: a task met an escalation rule (espera, plazo, retraso).
+  task_escalated: {
+    icon: BellRing,
+    className: 'bg-red-50 ring-red-200',
+    iconClass: 'bg-red-600 text-white',
   },
   info: { icon: Info, className: 'bg-white ring-slate-200', iconClass: 'bg-slate-600 text-white' },
 };

@@ -4,6 +4,7 @@
 // checks the database's change mark before it serves (db/change-mark.ts), on every node alike (§23).
 import type { ChangeSet } from '../change-set';
 import { startRoundAfter } from './assignment';
+import { evaluateAfter } from './escalation';
 import { pushToPhones } from './push';
 import { pushSockets, readForSockets } from './sockets';
 import { bumpTrailerTasks } from './trailers';
@@ -21,10 +22,12 @@ export async function beforeCommit(changes: ChangeSet): Promise<void> {
 
 /**
  * What follows every change set, once its transaction has committed or as it is recorded outside one
- * (presence, timers): the socket pushes, Web Push, then the assignment round it asks for.
+ * (presence, timers): the socket pushes, Web Push, then the assignment round it asks for, then the
+ * escalation evaluation a task change asks for.
  */
 export function published(changes: ChangeSet): void {
   pushSockets(changes);
   pushToPhones(changes);
   startRoundAfter(changes);
+  evaluateAfter(changes);
 }

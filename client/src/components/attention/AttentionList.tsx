@@ -1,19 +1,44 @@
-// The Attention list (CONTRACT §15): what needs a person — a task on hold, a driver offline with a task,
-// a task in process too long, an auto-assignable task waiting too long — with the trailer, the driver and
-// how long. `board`: a compact, scroll-limited panel for the dashboard's sidebar (it grows inside itself,
+// The Attention list (CONTRACT §15, §20): what needs a person — a task late, due soon or waiting too long
+// (the escalation rules the server notifies, shared/escalation.ts), a task on hold, a driver offline with a
+// task, a task in process too long, an auto-assignable task waiting too long, a place holding more trailers
+// than its capacity (`Sobreocupada`) — with the trailer (or the place), the driver and how long. `board`: a compact, scroll-limited panel for the dashboard's sidebar (it grows inside itself,
 // never pushing the board). `wall`: a column of the wall screen, paging like the others.
-import { BellRing, CirclePause, Copy, Hourglass, Timer, User, WifiOff } from 'lucide-react';
-import type { AttentionItem, AttentionKind } from '@shared/attention';
+import {
+  AlarmClock,
+  BellRing,
+  CirclePause,
+  Copy,
+  Hourglass,
+  MapPinned,
+  Siren,
+  Timer,
+  TimerOff,
+  User,
+  WifiOff,
+} from 'lucide-react';
+import {
+  entryKey,
+  type AttentionEntry,
+  type AttentionItem,
+  type AttentionKind,
+  type OverfullItem,
+} from '@shared/attention';
+import { factsOf, ruleText } from '@shared/escalation';
 import { UI_ATTENTION } from '@shared/labels';
 import { formatDuration } from '@shared/time';
 import { Card } from '../Card';
 import { cn } from '../cn';
 import { PagedColumn } from '../../views/Wall/PagedColumn';
-import { useAttentionItems, useClock } from './useAttention';
+import { useYardFeed } from '../../stores/yard';
+import { useAttentionEntries, useClock } from './useAttention';
 import { WallPlaces } from '../WallPlaces';
 
 const KIND_LOOK: Record<AttentionKind, { icon: typeof Timer; board: string; wall: string; edge: string }> = {
   duplicate_trailer: { icon: Copy, board: 'text-red-700', wall: 'text-red-300', edge: 'border-l-red-500' },
+  retraso: { icon: Siren, board: 'text-red-700', wall: 'text-red-300', edge: 'border-l-red-500' },
+  plazo: { icon: AlarmClock, board: 'text-amber-700', wall: 'text-amber-300', edge: 'border-l-amber-400' },
+  espera: { icon: TimerOff, board: 'text-orange-700', wall: 'text-orange-300', edge: 'border-l-orange-400' },
+  overfull: { icon: MapPinned, board: 'text-red-700', wall: 'text-red-300', edge: 'border-l-red-500' },
   on_hold: { icon: CirclePause, board: 'text-amber-700', wall: 'text-amber-300', edge: 'border-l-amber-400' },
   driver_offline: { icon: WifiOff, board: 'text-red-700', wall: 'text-red-300', edge: 'border-l-red-500' },
   in_progress_long: {
@@ -31,9 +56,15 @@ const KIND_LOOK: Record<AttentionKind, { icon: typeof Timer; board: string; wall
 };
 
 /** The Spanish line of an item: the reason, or the condition and how long it has held. */
-export function attentionText(item: AttentionItem, now: number): string {
+export function attentionText(item: AttentionEntry, now: number): string {
   const d = formatDuration(now - Date.parse(item.since));
   switch (item.kind) {
+    case 'overfull':
+      return UI_ATTENTION.overfull(item.place.occupancy, item.place.capacity);
+    case 'retraso':
+    case 'plazo':
+    case 'espera':
+      return ruleText(item.kind, factsOf(item.task), now);
     case 'duplicate_trailer':
       return `${UI_ATTENTION.duplicateTrailer} · ${d}`;
     case 'on_hold':
@@ -49,13 +80,15 @@ export function attentionText(item: AttentionItem, now: number): string {
 
 export function AttentionList({ variant }: { variant: 'board' | 'wall' }) {
   const now = useClock();
-  const items = useAttentionItems(now);
+  // The places' occupancy (Sobreocupada): the yard's own feed, kept live while the list is shown.
+  useYardFeed();
+  const items = useAttentionEntries(now);
   if (variant === 'wall')
     return (
       <PagedColumn
         title={UI_ATTENTION.title}
         items={items}
-        itemKey={(i) => i.task.id}
+        itemKey={entryKey}
         renderItem={(i) => <WallItem item={i} now={now} />}
         accent="border-t-red-500"
         empty={UI_ATTENTION.empty}
@@ -85,7 +118,7 @@ export function AttentionList({ variant }: { variant: 'board' | 'wall' }) {
         ) : (
           <ul className="divide-y divide-slate-100">
             {items.map((item) => (
-              <BoardItem key={item.task.id} item={item} now={now} />
+              <BoardItem key={entryKey(item)} item={item} now={now} />
             ))}
           </ul>
         )}
@@ -94,17 +127,27 @@ export function AttentionList({ variant }: { variant: 'board' | 'wall' }) {
   );
 }
 
-function BoardItem({ item, now }: { item: AttentionItem; now: number }) {
+/** A place's name as the list shows it: its code, and its name when it says more. */
+const placeName = (item: OverfullItem) =>
+  item.place.name && item.place.name !== item.place.code
+    ? `${item.place.code} · ${item.place.name}`
+    : item.place.code;
+
+function BoardItem({ item, now }: { item: AttentionEntry; now: number }) {
   const look = KIND_LOOK[item.kind];
   const Icon = look.icon;
-  const { task } = item;
+  const task = item.kind === 'overfull' ? null : item.task;
   return (
     <li data-testid="attention-item" data-kind={item.kind} className="flex gap-2 px-4 py-2">
       <Icon aria-hidden className={cn('mt-0.5 size-4 shrink-0', look.board)} />
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
-          <span className="font-mono font-bold text-slate-900">{task.trailer_id}</span>
-          {task.assigned_to_name && (
+          {task ? (
+            <span className="font-mono font-bold text-slate-900">{task.trailer_id}</span>
+          ) : (
+            <span className="font-bold text-slate-900">{placeName(item as OverfullItem)}</span>
+          )}
+          {task?.assigned_to_name && (
             <span className="break-words font-medium text-slate-700">{task.assigned_to_name}</span>
           )}
         </p>
@@ -114,7 +157,34 @@ function BoardItem({ item, now }: { item: AttentionItem; now: number }) {
   );
 }
 
-function WallItem({ item, now }: { item: AttentionItem; now: number }) {
+function WallItem({ item, now }: { item: AttentionEntry; now: number }) {
+  if (item.kind === 'overfull') return <WallPlaceItem item={item} now={now} />;
+  return <WallTaskItem item={item} now={now} />;
+}
+
+function WallPlaceItem({ item, now }: { item: OverfullItem; now: number }) {
+  const look = KIND_LOOK.overfull;
+  const Icon = look.icon;
+  return (
+    <article
+      aria-label={`${placeName(item)}: ${attentionText(item, now)}`}
+      data-testid="attention-item"
+      data-kind={item.kind}
+      data-place-id={item.place.id}
+      className={cn('flex-1 rounded-lg border-l-8 bg-slate-800 px-4 py-3 text-white', look.edge)}
+    >
+      <p data-wall="place" className="break-words text-3xl font-bold leading-tight">
+        {placeName(item)}
+      </p>
+      <p className={cn('mt-1 flex items-start gap-2 text-xl font-semibold', look.wall)}>
+        <Icon aria-hidden className="mt-1 size-5 shrink-0" />
+        <span className="min-w-0 break-words">{attentionText(item, now)}</span>
+      </p>
+    </article>
+  );
+}
+
+function WallTaskItem({ item, now }: { item: AttentionItem; now: number }) {
   const look = KIND_LOOK[item.kind];
   const Icon = look.icon;
   const { task } = item;

@@ -2,10 +2,17 @@
 // current from `drivers:updated` (a task's own `assignee_online` is only as fresh as its last push), a
 // clock that re-evaluates the rule every few seconds, and the rule itself (shared/attention.ts).
 import { useEffect, useMemo, useState } from 'react';
-import { attentionItems, type AttentionItem } from '@shared/attention';
+import {
+  attentionEntries,
+  attentionItems,
+  overfullItems,
+  type AttentionEntry,
+  type AttentionItem,
+} from '@shared/attention';
 import type { RankingEntry, Task } from '@shared/schemas';
 import { useDrivers } from '../../stores/drivers';
 import { useTasks } from '../../stores/tasks';
+import { useYard } from '../../stores/yard';
 import { serverNow, useTimeclock } from '../../stores/timeclock';
 
 /** How often time-based rules and durations are re-read. */
@@ -73,4 +80,11 @@ export function useLiveTasks(): Task[] {
 export function useAttentionItems(now: number): AttentionItem[] {
   const tasks = useLiveTasks();
   return useMemo(() => attentionItems(tasks, now), [tasks, now]);
+}
+
+/** …and the places holding more trailers than their capacity (CONTRACT §20), from the yard store. */
+export function useAttentionEntries(now: number): AttentionEntry[] {
+  const items = useAttentionItems(now);
+  const places = useYard((s) => s.places);
+  return useMemo(() => attentionEntries(items, overfullItems(places)), [items, places]);
 }
