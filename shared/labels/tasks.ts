@@ -158,7 +158,7 @@ export const PROOF_TEXT = {
     `El destino de la tarea es ${destination}. Si confirmas, el remolque queda donde lo has dejado.`,
   confirmOther: 'Sí, lo he dejado ahí',
   cancelOther: 'No, volver a escanear',
-  close: 'Cerrar',
+  close: 'Cancelar',
   /** The A4 sheet of labels (Ubicaciones → Imprimir etiquetas). */
   printLabels: 'Imprimir etiquetas',
   labelsTitle: 'Etiquetas de ubicaciones',

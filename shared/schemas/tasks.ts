@@ -141,7 +141,9 @@ export const completeTaskSchema = z
       .optional(),
   })
   .default({});
-export type CompleteTaskInput = z.input<typeof completeTaskSchema>;
+export type CompleteTaskInput = NonNullable<z.input<typeof completeTaskSchema>>;
+/** What the phone says of a completion's proof (CONTRACT §20). */
+export type CompletionProof = Pick<CompleteTaskInput, 'proof' | 'location_id'>;
 
 export interface Task {
   id: string;
