@@ -39,7 +39,8 @@ export function ScanDialog({ task, open, onOpenChange, locations, onComplete }: 
   const [problem, setProblem] = useState<string | null>(null);
   const [camera, setCamera] = useState<'starting' | 'on' | 'off'>('starting');
   const [typed, setTyped] = useState('');
-  const videoRef = useRef<HTMLVideoElement>(null);
+  // The <video> once mounted (the dialog's content mounts after it opens).
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   // The latest handler for the camera loop, which is set up once per opening.
   const onCode = useRef<(code: string, proof: 'scan' | 'manual') => void>(() => undefined);
 
@@ -70,7 +71,7 @@ export function ScanDialog({ task, open, onOpenChange, locations, onComplete }: 
   // The camera runs while the dialog is open and no question is asked; closed, its tracks stop.
   const scanning = open && !other;
   useEffect(() => {
-    if (!scanning) return;
+    if (!scanning || !video) return;
     let stream: MediaStream | null = null;
     let timer: ReturnType<typeof setInterval> | undefined;
     let stopped = false;
@@ -79,18 +80,14 @@ export function ScanDialog({ task, open, onOpenChange, locations, onComplete }: 
       .then((s) => {
         if (stopped) return s.getTracks().forEach((t) => t.stop());
         stream = s;
-        const video = videoRef.current;
-        if (video) {
-          video.srcObject = s;
-          void Promise.resolve(video.play?.()).catch(() => undefined);
-        }
+        video.srcObject = s;
+        void Promise.resolve(video.play?.()).catch(() => undefined);
         setCamera('on');
         let reading = false;
         timer = setInterval(() => {
-          const v = videoRef.current;
-          if (!v || reading) return;
+          if (reading) return;
           reading = true;
-          readFrame(v)
+          readFrame(video)
             .then((code) => code && !stopped && onCode.current(code, 'scan'))
             .catch(() => undefined)
             .finally(() => (reading = false));
@@ -101,9 +98,9 @@ export function ScanDialog({ task, open, onOpenChange, locations, onComplete }: 
       stopped = true;
       clearInterval(timer);
       stream?.getTracks().forEach((t) => t.stop());
-      if (videoRef.current) videoRef.current.srcObject = null;
+      video.srcObject = null;
     };
-  }, [scanning]);
+  }, [scanning, video]);
 
   const close = (o: boolean) => {
     if (busy) return;
@@ -160,7 +157,7 @@ export function ScanDialog({ task, open, onOpenChange, locations, onComplete }: 
           <p className="text-sm text-slate-700">{PROOF_TEXT.scanHelp}</p>
           <div className="relative aspect-[4/3] overflow-hidden rounded-xl bg-slate-900">
             <video
-              ref={videoRef}
+              ref={setVideo}
               data-testid="scan-video"
               className={cn('size-full object-cover', camera !== 'on' && 'invisible')}
               muted
