@@ -81,19 +81,23 @@ export function LabelsSheet() {
               key={place.id}
               data-testid="place-label"
               data-code={place.code}
-              className="flex h-[64mm] break-inside-avoid items-center gap-[4mm] rounded-[2mm] border-2 border-dashed border-slate-400 p-[4mm]"
+              className="flex h-[64mm] break-inside-avoid items-center gap-[3mm] overflow-hidden rounded-[2mm] border-2 border-dashed border-slate-400 p-[4mm]"
             >
               <div
-                className="size-[52mm] shrink-0 [&>svg]:size-full"
+                className="size-[44mm] shrink-0 [&>svg]:size-full"
                 role="img"
                 aria-label={place.code}
                 // The SVG qrcode made from the place's code: no user text reaches it but the code itself.
                 dangerouslySetInnerHTML={{ __html: svg }}
               />
-              <div className="min-w-0 space-y-[2mm]">
-                <p className="break-words text-[7mm] font-bold leading-tight text-slate-950">{place.name}</p>
-                <p className="break-all font-mono text-[5mm] font-semibold text-slate-800">{place.code}</p>
-                <p className="text-[3.5mm] text-slate-600">
+              <div className="min-w-0 flex-1 space-y-[1.5mm]">
+                <p className="line-clamp-3 break-words text-[5.5mm] font-bold leading-tight text-slate-950">
+                  {place.name}
+                </p>
+                <p className="break-all font-mono text-[4.5mm] font-semibold leading-tight text-slate-800">
+                  {place.code}
+                </p>
+                <p className="line-clamp-2 text-[3.2mm] leading-tight text-slate-600">
                   {LOCATION_KIND_LABELS[place.kind]} · {place.zone}
                 </p>
               </div>
