@@ -139,6 +139,8 @@ export type HoldSource = (typeof HOLD_SOURCES)[number];
 /** CONTRACT §20 "Proof of the move": how a completion was proven (`scan` only from a camera decode). */
 export const PROOF_KINDS = ['scan', 'manual', 'staff'] as const;
 export type ProofKind = (typeof PROOF_KINDS)[number];
+/** What a driver's completion may say of itself (`staff` is the server's, for staff's completions). */
+export const DRIVER_PROOF_KINDS = ['scan', 'manual'] as const;
 
 /** CONTRACT §20 "Escalation": the rules a task can meet, each at most once. */
 export const ESCALATION_RULES = ['espera', 'plazo', 'retraso'] as const;

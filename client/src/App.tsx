@@ -9,6 +9,7 @@ import { DashboardPage } from './views/Dashboard/DashboardPage';
 import { ShellOnView } from './views/Dashboard/ShellOnView';
 import { GATE_PATH } from './views/Gate/path';
 import { HANDOVER_PATH } from './views/Handover/path';
+import { LABELS_PATH } from './views/Locations/path';
 import { WALL_PATH } from './views/Wall/path';
 import { PATIO_PATH } from './views/Yard/path';
 import { PatioPage } from './views/Yard/PatioPage';
@@ -16,9 +17,13 @@ import { PatioPage } from './views/Yard/PatioPage';
 const WallScreen = lazy(() => import('./views/Wall/WallScreen').then((m) => ({ default: m.WallScreen })));
 // The login forms (and the validation library under them) are loaded only by a visit without a session:
 // a wall screen or a staff shell that is already signed in never needs them (initial JavaScript budget).
+// The labels' sheet and its QR generator load only when printing labels (CONTRACT §20).
+const LabelsSheet = lazy(() =>
+  import('./views/Locations/LabelsSheet').then((m) => ({ default: m.LabelsSheet })),
+);
 const LoginPage = lazy(() => import('./views/Login/LoginPage').then((m) => ({ default: m.LoginPage })));
 /** The staff-only pages a login sent from returns to; any other login lands on the dashboard. */
-const STAFF_PAGES = [WALL_PATH, PATIO_PATH, GATE_PATH, HANDOVER_PATH];
+const STAFF_PAGES = [WALL_PATH, PATIO_PATH, GATE_PATH, HANDOVER_PATH, LABELS_PATH];
 const afterLogin = (state: unknown): string => {
   const from = (state as { from?: unknown } | null)?.from;
   return STAFF_PAGES.find((path) => path === from) ?? '/dashboard';
@@ -78,6 +83,15 @@ export function App() {
       <Route path={PATIO_PATH} element={staffOnly(PATIO_PATH, <PatioPage />)} />
       <Route path={GATE_PATH} element={staffOnly(GATE_PATH, <ShellOnView view="gate" />)} />
       <Route path={HANDOVER_PATH} element={staffOnly(HANDOVER_PATH, <ShellOnView view="handover" />)} />
+      <Route
+        path={LABELS_PATH}
+        element={staffOnly(
+          LABELS_PATH,
+          <Suspense fallback={<Splash />}>
+            <LabelsSheet />
+          </Suspense>,
+        )}
+      />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );

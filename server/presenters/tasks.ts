@@ -3,10 +3,12 @@ import { aliasedTable, eq, type SQL } from 'drizzle-orm';
 import { DEFAULT_TRAILER_MARKS, type Task, type TaskTrailerMarks } from '@shared/schemas';
 import type { LoadState, TrailerKind } from '@shared/enums';
 import { db, query, rowReader, type Db } from '../db';
-import { tasks, trailers, users, type TaskRow } from '../db/tables';
+import { locations, tasks, trailers, users, type TaskRow } from '../db/tables';
 
 const assignee = aliasedTable(users, 'assignee');
 const creator = aliasedTable(users, 'creator');
+/** CONTRACT §20: the place a trailer was really left at, when not the task's destination. */
+const dropped = aliasedTable(locations, 'dropped');
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -47,6 +49,7 @@ export function presentTask(
   createdByName: string | null,
   presence: AssigneePresence = NO_ASSIGNEE,
   marks: TrailerMarksRow = NO_MARKS,
+  droppedAtName: string | null = null,
 ): Task {
   const assigned = !!row.assignedTo;
   return {
@@ -61,6 +64,9 @@ export function presentTask(
     load_state_after: row.loadStateAfter,
     due_at: iso(row.dueAt),
     late_s: row.lateS,
+    proof: row.proof ?? null,
+    dropped_at_location_id: row.droppedAtLocationId ?? null,
+    dropped_at_location_name: row.droppedAtLocationId ? droppedAtName : null,
     priority: row.priority,
     status: row.status,
     vehicle_type: row.vehicleType,
@@ -104,11 +110,13 @@ export function selectTasks(handle: Db = db) {
       assigneeLastActivity: assignee.lastActivityAt,
       createdByName: creator.name,
       marks: TRAILER_MARKS_COLUMNS,
+      droppedAtName: dropped.name,
     })
     .from(tasks)
     .leftJoin(assignee, eq(tasks.assignedTo, assignee.id))
     .leftJoin(creator, eq(tasks.createdBy, creator.id))
-    .leftJoin(trailers, eq(trailers.trailerKey, tasks.trailerKey));
+    .leftJoin(trailers, eq(trailers.trailerKey, tasks.trailerKey))
+    .leftJoin(dropped, eq(dropped.id, tasks.droppedAtLocationId));
 }
 
 type Joined = {
@@ -118,6 +126,7 @@ type Joined = {
   assigneeLastActivity: Date | null;
   createdByName: string | null;
   marks: TrailerMarksRow | null;
+  droppedAtName: string | null;
 };
 /** A joined row: users.last_activity_at is when an offline user went offline (services/presence.ts). */
 export const presentJoined = (r: Joined): Task =>
@@ -130,6 +139,7 @@ export const presentJoined = (r: Joined): Task =>
       offlineSince: r.assigneeOnline === false ? r.assigneeLastActivity : null,
     },
     r.marks ?? NO_MARKS,
+    r.droppedAtName,
   );
 
 /** One task (deleted ones included, so callers can tell 'gone' from 'never existed'). */
@@ -154,9 +164,10 @@ export const TRAILER_MARKS_SQL = `r.kind AS trailer_kind, r.load_state AS traile
 // raw SQL, as drizzle's building and mapping of this join would cost more than the read itself.
 const JOINED_SQL = `
   SELECT t.*, a.name AS assignee_name, a.is_online AS assignee_online,
-    a.last_activity_at AS assignee_last_activity, c.name AS creator_name, ${TRAILER_MARKS_SQL}
+    a.last_activity_at AS assignee_last_activity, c.name AS creator_name, ${TRAILER_MARKS_SQL},
+    dl.name AS dropped_at_name
   FROM tasks t LEFT JOIN users a ON a.id = t.assigned_to LEFT JOIN users c ON c.id = t.created_by
-  LEFT JOIN trailers r ON r.trailer_key = t.trailer_key`;
+  LEFT JOIN trailers r ON r.trailer_key = t.trailer_key LEFT JOIN locations dl ON dl.id = t.dropped_at_location_id`;
 const taskRow = rowReader(tasks);
 
 interface JoinedRaw extends Record<string, unknown>, TrailerMarksRaw {
@@ -164,6 +175,7 @@ interface JoinedRaw extends Record<string, unknown>, TrailerMarksRaw {
   assignee_online: unknown;
   assignee_last_activity: unknown;
   creator_name: string | null;
+  dropped_at_name: string | null;
 }
 const fromDriver = (column: { mapFromDriverValue(v: unknown): unknown }, value: unknown): unknown =>
   value === null || value === undefined ? null : column.mapFromDriverValue(value);
@@ -191,6 +203,7 @@ function presentRaw(raw: JoinedRaw): Task {
           : null,
     },
     marksOfRaw(raw),
+    raw.dropped_at_name,
   );
 }
 

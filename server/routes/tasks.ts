@@ -70,7 +70,12 @@ taskRoutes.post('/tasks/:id/self-assign', requireAuth('driver:tasks'), async (re
 
 taskRoutes.post('/tasks/:id/complete', requireAuth('driver:tasks'), async (req, res) => {
   const id = parseId(req);
-  await completeByDriver(id, currentUser(req), parseBody(completeTaskSchema, req).client_time);
+  const body = parseBody(completeTaskSchema, req);
+  await completeByDriver(id, currentUser(req), {
+    clientTime: body.client_time,
+    proof: body.proof,
+    locationId: body.location_id,
+  });
   res.json(message(TASK_MSG.completed));
 });
 

@@ -211,7 +211,8 @@ async function latestMoves(keys?: readonly string[]): Promise<Map<string, Move>>
     kind: string | null;
   }>(
     `SELECT m.trailer_key, m.trailer_id, m.id, m.completed_at, m.location_id, l.kind FROM (
-       SELECT t.trailer_key, t.trailer_id, t.id, t.completed_at, t.destination_location_id AS location_id,
+       SELECT t.trailer_key, t.trailer_id, t.id, t.completed_at,
+         COALESCE(t.dropped_at_location_id, t.destination_location_id) AS location_id,
          ROW_NUMBER() OVER (PARTITION BY t.trailer_key ORDER BY t.completed_at DESC) AS n
        FROM tasks t WHERE t.status = 'finalizada' AND t.deleted_at IS NULL ${only}
      ) m LEFT JOIN locations l ON l.id = m.location_id WHERE m.n = 1`,

@@ -242,7 +242,15 @@ async function claimIfOpened(row: TaskRow, patch: Partial<TaskRow>, fx: ChangeSe
 /** A change the yard sees: a move in status, place or trailer, a hold (the map marks held tasks). */
 const touchesYard = (row: TaskRow, patch: Partial<TaskRow>): boolean =>
   (
-    ['status', 'trailerKey', 'originLocationId', 'destinationLocationId', 'onHold', 'completedAt'] as const
+    [
+      'status',
+      'trailerKey',
+      'originLocationId',
+      'destinationLocationId',
+      'droppedAtLocationId',
+      'onHold',
+      'completedAt',
+    ] as const
   ).some((k) => patch[k] !== undefined && patch[k] !== row[k]);
 
 /**

@@ -4,7 +4,7 @@
 // refuses it. The commands (./commands/) lock the task, look its move up here (decide) and hand it to
 // apply.ts, which writes all of it. What a row of the table depends on besides the key (the driver
 // named, a return's reason, an edit) comes in its Facts.
-import type { HoldSource, TaskEventType, TaskStatus } from '@shared/enums';
+import type { HoldSource, ProofKind, TaskEventType, TaskStatus } from '@shared/enums';
 import { isAutoAssigned, type ReturnReason } from '@shared/enums';
 import { lateSeconds } from '@shared/deadline';
 import { ERR, TASK_LOG } from '@shared/labels';
@@ -79,6 +79,9 @@ export interface Facts {
   /** complete: the credited driver's name and new count (apply.ts); release-driver: the released driver's name. */
   driverName?: string | null;
   movements?: number;
+  /** complete: how it was proven, and the place it was really left at when not the destination (CONTRACT §20). */
+  proof?: ProofKind;
+  droppedAt?: string | null;
 }
 
 /** One history row, without its task, actor and type defaults (apply.ts adds them). */
@@ -171,6 +174,8 @@ const completing = (row: Subject, f: Facts): Partial<TaskRow> => ({
   completedAt: f.when ?? f.at,
   // CONTRACT §20: how late, from the believed completion time (§16's client_time rule).
   lateS: lateSeconds(f.when ?? f.at, row.dueAt),
+  proof: f.proof ?? 'staff',
+  droppedAtLocationId: f.droppedAt ?? null,
   creditedTo: row.status === 'en_proceso' ? row.assignedTo : null,
   returnReason: null,
   lastReturnReason: null,
@@ -382,6 +387,8 @@ on(DONE, 'reopen', 'staff', {
     assignedAt: null,
     completedAt: null,
     lateS: null,
+    proof: null,
+    droppedAtLocationId: null,
     creditedTo: null,
     returnReason: null,
   }),

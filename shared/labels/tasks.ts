@@ -139,3 +139,32 @@ export const DEADLINE_TEXT = {
   left: (duration: string) => `Faltan ${duration}`,
   late: (duration: string) => `Retrasada ${duration}`,
 } as const;
+
+/** CONTRACT §20 "Proof of the move": the completion's 400s, the phone's scan and what a finished task shows. */
+export const PROOF_TEXT = {
+  unknownPlace: 'Ubicación desconocida',
+  proofInvalid: 'Prueba no válida (scan o manual)',
+  droppedAt: (place: string) => `Dejado en ${place}`,
+  scanButton: 'Escanear ubicación',
+  scanTitle: 'Escanear ubicación',
+  scanHelp: 'Apunta la cámara a la etiqueta de la ubicación donde has dejado el remolque.',
+  codeLabel: 'O escribe el código de la ubicación',
+  codeSubmit: 'Confirmar código',
+  cameraStarting: 'Abriendo la cámara…',
+  cameraUnavailable: 'No se puede usar la cámara; escribe el código de la etiqueta.',
+  unknownCode: (code: string) => `El código ${code} no es de ninguna ubicación activa`,
+  otherPlace: (place: string) => `¿Lo has dejado en ${place}?`,
+  otherPlaceHelp: (destination: string) =>
+    `El destino de la tarea es ${destination}. Si confirmas, el remolque queda donde lo has dejado.`,
+  confirmOther: 'Sí, lo he dejado ahí',
+  cancelOther: 'No, volver a escanear',
+  close: 'Cancelar',
+  /** The A4 sheet of labels (Ubicaciones → Imprimir etiquetas). */
+  printLabels: 'Imprimir etiquetas',
+  labelsTitle: 'Etiquetas de ubicaciones',
+  labelsHelp: 'Una etiqueta por ubicación activa, con el código QR de su código. Imprímela en A4.',
+  print: 'Imprimir',
+  back: 'Volver a Ubicaciones',
+  labelsLoading: 'Preparando las etiquetas…',
+  noLabels: 'No hay ubicaciones activas',
+} as const;

@@ -1,9 +1,18 @@
 import { z } from 'zod';
-import { LOAD_STATES, PRIORITIES, RETURN_REASONS, TASK_STATUSES, TASK_TITLES, VEHICLE_TYPES } from '../enums';
+import {
+  DRIVER_PROOF_KINDS,
+  LOAD_STATES,
+  PRIORITIES,
+  RETURN_REASONS,
+  TASK_STATUSES,
+  TASK_TITLES,
+  VEHICLE_TYPES,
+} from '../enums';
 import type {
   HoldSource,
   LoadState,
   Priority,
+  ProofKind,
   TaskStatus,
   TaskTitle,
   TrailerKind,
@@ -11,7 +20,7 @@ import type {
 } from '../enums';
 import { DESCRIPTION_MAX, TEXT_MAX } from '../constants';
 import { cleanMultiline, cleanText, identityKey } from '../text';
-import { DEADLINE_TEXT, HOLD_INPUT } from '../labels/tasks';
+import { DEADLINE_TEXT, HOLD_INPUT, PROOF_TEXT } from '../labels/tasks';
 import { idSchema } from './common';
 import { clientTimeSchema } from './offline';
 
@@ -116,8 +125,25 @@ export const returnTaskSchema = z
   })
   .default({});
 
-/** `POST /tasks/{id}/complete`'s optional body (CONTRACT §16): when the driver completed it, offline. */
-export const completeTaskSchema = z.object({ client_time: clientTimeSchema.optional() }).default({});
+/**
+ * `POST /tasks/{id}/complete`'s optional body: when the driver completed it, offline (CONTRACT §16), and
+ * the proof of the move (§20): `scan` only for a camera decode, `manual` (the default) otherwise; the
+ * place it was really left at when that is not the destination.
+ */
+export const completeTaskSchema = z
+  .object({
+    client_time: clientTimeSchema.optional(),
+    proof: z.enum(DRIVER_PROOF_KINDS, { error: PROOF_TEXT.proofInvalid }).optional(),
+    location_id: z
+      .string({ error: PROOF_TEXT.unknownPlace })
+      .min(1, PROOF_TEXT.unknownPlace)
+      .max(64, PROOF_TEXT.unknownPlace)
+      .optional(),
+  })
+  .default({});
+export type CompleteTaskInput = NonNullable<z.input<typeof completeTaskSchema>>;
+/** What the phone says of a completion's proof (CONTRACT §20). */
+export type CompletionProof = Pick<CompleteTaskInput, 'proof' | 'location_id'>;
 
 export interface Task {
   id: string;
@@ -134,6 +160,11 @@ export interface Task {
   /** CONTRACT §20: when the move must be done (ISO), and how late it was completed (s; null: no deadline or open). */
   due_at: string | null;
   late_s: number | null;
+  /** CONTRACT §20: how its completion was proven (null while open), and where the trailer was really left when
+   * that is not the destination (null: at the destination), with that place's name. */
+  proof: ProofKind | null;
+  dropped_at_location_id: string | null;
+  dropped_at_location_name: string | null;
   priority: Priority;
   status: TaskStatus;
   vehicle_type: VehicleType;

@@ -131,10 +131,17 @@ async function unpackNpmChromium(): Promise<string> {
   }
 }
 
-/** The project's own flags for every Chromium (never @sparticuz/chromium's Lambda flags). */
-export async function launch(): Promise<Browser> {
+/**
+ * The project's own flags for every Chromium (never @sparticuz/chromium's Lambda flags), plus a test's
+ * own (the scan's fake camera).
+ */
+export async function launch(extraArgs: readonly string[] = []): Promise<Browser> {
   const { path: executablePath, env } = await chromiumExecutable();
-  return chromium.launch({ executablePath, args: ARGS, env: env && { ...process.env, ...env } });
+  return chromium.launch({
+    executablePath,
+    args: [...ARGS, ...extraArgs],
+    env: env && { ...process.env, ...env },
+  });
 }
 
 /** A fresh context (own storage) at a viewport; page errors fail loudly in the test output. */

@@ -4,7 +4,7 @@
 // (stores/tasks.ts): the active card and the board's card are the same task, whatever changes it.
 import { create } from 'zustand';
 import { toast } from 'sonner';
-import type { MessageResponse, Task } from '@shared/schemas';
+import type { CompletionProof, MessageResponse, Task } from '@shared/schemas';
 import type { ReturnReason } from '@shared/enums';
 import { POLL_MS } from '@shared/constants';
 import { TOAST, UI_DRIVER, taskLabel } from '@shared/labels';
@@ -44,7 +44,7 @@ interface DriverState {
    * the active card or dragged on the board (`task`, default the active one). Resolve with the server's
    * message, or null when kept for later; throw ApiError when the server refuses at once.
    */
-  complete: (task?: Task) => Promise<string | null>;
+  complete: (task?: Task, proof?: CompletionProof) => Promise<string | null>;
   returnTask: (reason: ReturnReason | null, task?: Task) => Promise<string | null>;
   /** Each resolves with the server's message and throws ApiError on refusal. */
   selfAssign: (id: string) => Promise<string>;
@@ -159,12 +159,13 @@ export const useDriver = create<DriverState>((set, get) => ({
     }));
   },
 
-  async complete(task = activeTask() ?? undefined) {
+  async complete(task = activeTask() ?? undefined, proof: CompletionProof = {}) {
     if (!task) return '';
     return closeOwn(task, 'finalizada', {
       kind: 'complete',
       path: `/tasks/${task.id}/complete`,
-      body: {},
+      // CONTRACT §20: the proof travels in the body, queued with it offline (client_time added on replay).
+      body: { ...proof },
       label: OFFLINE.completeLabel(named(task)),
     });
   },

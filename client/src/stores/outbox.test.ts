@@ -419,6 +419,21 @@ describe('the driver store', () => {
   const named = (t: Task) =>
     `${taskLabel({ title: t.title, trailerId: t.trailer_id })} (${t.origin} → ${t.destination})`;
 
+  it('a scan completed offline travels with its queued completion: proof and place, client_time on replay (CONTRACT §20)', async () => {
+    const task = makeActive();
+    setActiveTask(task);
+    const s = server(down);
+    const proof = { proof: 'scan' as const, location_id: '10000000-0000-4000-8000-000000000001' };
+    expect(await useDriver.getState().complete(task, proof)).toBeNull();
+    expect((await stored()).map((a) => a.body)).toEqual([{ ...proof, client_time: expect.any(String) }]);
+    s.set(ok);
+    s.fetch.mockClear();
+    await flush();
+    const [sent] = s.posts();
+    expect(sent).toMatchObject({ path: `/tasks/${task.id}/complete`, body: proof });
+    expect(typeof (sent!.body as { client_time?: unknown }).client_time).toBe('string');
+  });
+
   it('a queued complete keeps the task off the screen; once sent, only a task still mine comes back', async () => {
     const task = makeActive();
     setActiveTask(task);

@@ -1,9 +1,9 @@
 import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import { useState } from 'react';
-import { CircleCheckBig, MapPin, TriangleAlert, Truck, Undo2 } from 'lucide-react';
+import { CircleCheckBig, MapPin, ScanLine, TriangleAlert, Truck, Undo2 } from 'lucide-react';
 import { RETURN_REASONS, type ReturnReason } from '@shared/enums';
 import type { Task } from '@shared/schemas';
-import { PRIORITY_LABELS, TOAST, UI_DRIVER, VEHICLE_BADGES, taskLabel } from '@shared/labels';
+import { PRIORITY_LABELS, PROOF_TEXT, TOAST, UI_DRIVER, VEHICLE_BADGES, taskLabel } from '@shared/labels';
 import { formatDateTime } from '@shared/time';
 import { Badge } from '../../components/Badge';
 import { Button } from '../../components/Button';
@@ -15,6 +15,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { Spinner } from '../../components/Spinner';
 import { PRIORITY_TONE, VEHICLE_TONE } from '../../components/tones';
 import { closeOwnTask, useActiveTask, useDriver } from '../../stores/driver';
+import { useLocations, usePlacesFeed } from '../../stores/locations';
+import { ScanDialog } from './ScanDialog';
 
 const T = UI_DRIVER.activeTask;
 
@@ -46,7 +48,10 @@ export function ActiveTaskCard() {
 }
 
 function ActiveTask({ task }: { task: Task }) {
-  const [confirm, setConfirm] = useState<'complete' | 'return' | null>(null);
+  const [confirm, setConfirm] = useState<'scan' | 'complete' | 'return' | null>(null);
+  // The catalogue for the scan (CONTRACT §20): loaded once, kept in memory for a scan made offline.
+  usePlacesFeed(true, false);
+  const locations = useLocations((s) => s.locations);
   const close = (open: boolean) => !open && setConfirm(null);
 
   return (
@@ -96,6 +101,10 @@ function ActiveTask({ task }: { task: Task }) {
       {/* Right after the route: on a phone the destination and the action show without scrolling, even
           under a new-task alert (issue 28); the details follow. One per row at every width: side by side they would wrap inside their 48 px on a tablet's column. */}
       <div className="grid gap-3">
+        <Button variant="primary" size="lg" className="w-full" onClick={() => setConfirm('scan')}>
+          <ScanLine aria-hidden className="size-5" />
+          {PROOF_TEXT.scanButton}
+        </Button>
         <Button variant="success" size="lg" className="w-full" onClick={() => setConfirm('complete')}>
           <CircleCheckBig aria-hidden className="size-5" />
           {T.complete}
@@ -129,6 +138,15 @@ function ActiveTask({ task }: { task: Task }) {
       </dl>
 
       <CompleteDialog task={task} open={confirm === 'complete'} onOpenChange={close} />
+      <ScanDialog
+        task={task}
+        open={confirm === 'scan'}
+        onOpenChange={close}
+        locations={locations}
+        onComplete={(proof) =>
+          closeOwnTask(() => useDriver.getState().complete(task, proof), TOAST.completeError)
+        }
+      />
       <ReturnDialog task={task} open={confirm === 'return'} onOpenChange={close} />
     </article>
   );

@@ -10,11 +10,12 @@ import {
   Pencil,
   Plus,
   PowerOff,
+  QrCode,
   RotateCcw,
   Search,
 } from 'lucide-react';
 import { toast } from 'sonner';
-import { LOCATION_KIND_LABELS, UI_LOCATIONS } from '@shared/labels';
+import { LOCATION_KIND_LABELS, PROOF_TEXT, UI_LOCATIONS } from '@shared/labels';
 import type { Location } from '@shared/schemas';
 import { placeKey } from '@shared/text';
 import { Badge } from '../../components/Badge';
@@ -31,6 +32,7 @@ import { loadLocations, useLocations, useLocationsFeed } from '../../stores/loca
 import { toastError } from '../../toast';
 import { ImportLocationsDialog } from './ImportLocationsDialog';
 import { LocationDialog } from './LocationDialog';
+import { LABELS_PATH } from './path';
 import { FormAlert } from '../../components/FormAlert';
 
 type Dialog =
@@ -94,6 +96,11 @@ export function LocationsView() {
         actions={
           <>
             {loaded && <Badge>{locations.length}</Badge>}
+            <HeaderAction
+              icon={QrCode}
+              label={PROOF_TEXT.printLabels}
+              onClick={() => window.location.assign(LABELS_PATH)}
+            />
             <HeaderAction icon={FileUp} label={A.import} onClick={() => setDialog({ kind: 'import' })} />
             <HeaderAction
               icon={Plus}

@@ -6,7 +6,7 @@ import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import { createContext, Fragment, memo, useContext, type DragEvent } from 'react';
 import { DoorOpen, LogOut, PauseCircle } from 'lucide-react';
 import type { DwellLevel } from '@shared/dwell';
-import { LOCATION_KIND_LABELS, UI_YARD } from '@shared/labels';
+import { LOCATION_KIND_LABELS, OVERFULL_LABEL, UI_YARD } from '@shared/labels';
 import type { YardIncoming, YardLocation, YardSlotTrailer } from '@shared/schemas';
 import { cn } from '../../components/cn';
 import { DWELL_CHIP } from './dwellStyle';
@@ -44,7 +44,10 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, found, dropTar
   const actions = useContext(MapActionsContext)!;
   const gate = place.kind === 'puerta';
   const full = isFull(place);
-  const used = gate ? 0 : place.capacity - (place.free ?? 0);
+  // A trailer is where it was left, room or not (CONTRACT §20): more than the capacity is Sobreocupada.
+  const held = place.trailers.filter((t) => !t.open_task).length + place.incoming.length;
+  const overfull = !gate && held > place.capacity;
+  const used = gate ? 0 : overfull ? held : place.capacity - (place.free ?? 0);
   const dwell = levels ? (levels.split(' ') as DwellLevel[]) : [];
 
   const occupants = place.trailers.length + place.incoming.length;
@@ -60,11 +63,14 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, found, dropTar
     <div
       role="group"
       aria-label={
-        gate ? `${place.name}, ${M.gateHint}` : `${place.name}, ${M.usageLabel(used, place.capacity)}`
+        gate
+          ? `${place.name}, ${M.gateHint}`
+          : `${place.name}, ${M.usageLabel(used, place.capacity)}${overfull ? `, ${OVERFULL_LABEL}` : ''}`
       }
       title={`${place.name} · ${place.code} · ${LOCATION_KIND_LABELS[place.kind]}`}
       data-place={place.code}
       data-full={full || undefined}
+      data-overfull={overfull || undefined}
       data-found={foundHere.length > 0 || undefined}
       onDragOver={(e) => actions.dragOver(e, place)}
       onDragLeave={(e) => actions.dragLeave(e, place)}
@@ -105,7 +111,16 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, found, dropTar
           </span>
         )}
       </div>
-      {full && <span className="sr-only">{M.full}</span>}
+      {overfull ? (
+        <span
+          data-testid="overfull"
+          className="self-start rounded bg-red-600 px-1 text-xs font-bold uppercase tracking-wide text-white"
+        >
+          {OVERFULL_LABEL}
+        </span>
+      ) : (
+        full && <span className="sr-only">{M.full}</span>
+      )}
       {trailers.map((t, i) => (
         <TrailerChip
           key={t.trailer_id}

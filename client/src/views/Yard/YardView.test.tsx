@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import { UI_ATTENTION, UI_YARD, YARD_ERR } from '@shared/labels';
+import { OVERFULL_LABEL, UI_ATTENTION, UI_YARD, YARD_ERR } from '@shared/labels';
 import {
   DEFAULT_TRAILER_MARKS,
   type SearchTask,
@@ -224,6 +224,17 @@ describe('the Patio map', () => {
     expect(cell.querySelectorAll('[data-trailer]')).toHaveLength(PLACE_SLOTS_SHOWN - 1);
     expect(cell).toHaveTextContent(UI_YARD.map.more(7 - (PLACE_SLOTS_SHOWN - 1)));
     expect(cell).toHaveTextContent('8/30');
+  });
+
+  it('a place holding more trailers than its capacity shows Sobreocupada and its real count (CONTRACT §20)', async () => {
+    const over = place('OV', { capacity: 1, free: 0, trailers: [standing('O-1', 1), standing('O-2', 2)] });
+    yard = { places: [over, place('OK')], trailers: [] };
+    await renderYard();
+    const cell = placeCell('OV');
+    expect(within(cell).getByTestId('overfull')).toHaveTextContent(OVERFULL_LABEL);
+    expect(cell).toHaveTextContent('2/1');
+    expect(cell.getAttribute('aria-label')).toContain(OVERFULL_LABEL);
+    expect(within(placeCell('OK')).queryByTestId('overfull')).toBeNull();
   });
 
   it('a trailer dropped on another place opens the create form with that move', async () => {
