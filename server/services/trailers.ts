@@ -22,7 +22,6 @@ import { damageTrailerTasks, releaseDamageHolds } from '../tasks/commands/damage
 import { record } from '../changes/commit';
 import { openTaskSql } from '../tasks/visibility';
 
-
 // ---- the record's lock and the one-open-task rule ------------------------------------------------------
 
 /** A trailer a task is about to name while open: its plate as typed, and the task itself when it exists. */

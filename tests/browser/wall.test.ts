@@ -155,9 +155,7 @@ describe('wall screen /pantalla', () => {
     expect(expected.length).toBeGreaterThanOrEqual(POOL_TASKS);
     const pool = column(page, 'bolsa_trabajo');
     // The board mounts before its first answer: wait for the count rather than read it once.
-    await expect
-      .poll(() => pool.getByTestId('wall-count').textContent())
-      .toBe(String(expected.length));
+    await expect.poll(() => pool.getByTestId('wall-count').textContent()).toBe(String(expected.length));
 
     // Page 1 at once: the oldest high-priority task that is not held leads it.
     const mark = pool.getByTestId('wall-page-mark');
