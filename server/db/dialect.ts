@@ -9,12 +9,16 @@ export function sqlFor<T>(forms: { sqlite: T; postgres: T }): T {
   return isPostgres ? forms.postgres : forms.sqlite;
 }
 
+type LockStrength = 'update' | 'no key update';
+
 /**
  * Locks the rows a decision reads before it writes (SELECT … FOR UPDATE) on PostgreSQL, whose
  * transactions run side by side; SQLite's one writer is alone already, so there it adds nothing.
+ * `no key update` for a row others reference by foreign key meanwhile: it does not wait on the key-share
+ * locks their inserts take (FOR UPDATE would, and two such writers deadlock).
  */
-export function forUpdate<Q>(query: Q): Q {
-  return isPostgres ? (query as Q & { for(strength: 'update'): Q }).for('update') : query;
+export function forUpdate<Q>(query: Q, strength: LockStrength = 'update'): Q {
+  return isPostgres ? (query as Q & { for(strength: LockStrength): Q }).for(strength) : query;
 }
 
 /**

@@ -127,12 +127,14 @@ export async function placeTasks(items: readonly PlacedText[]): Promise<Placed[]
 export async function ensureRoom(wanted: ReadonlyMap<string, number>, except?: string): Promise<void> {
   const ids = [...wanted.keys()].sort();
   if (!ids.length) return;
+  // The trailers and tasks this transaction placed there reference the place: see forUpdate's strength.
   const places = await forUpdate(
     db
       .select({ id: locations.id, name: locations.name, kind: locations.kind, capacity: locations.capacity })
       .from(locations)
       .where(inArray(locations.id, ids))
       .orderBy(asc(locations.id)),
+    'no key update',
   );
   const holding = places.filter((p) => p.kind !== 'puerta');
   if (!holding.length) return;

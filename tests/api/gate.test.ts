@@ -448,6 +448,17 @@ describe('races', () => {
     expect(await db.select().from(gateVisits)).toHaveLength(3);
   });
 
+  it('ten trailers entering one place at once all enter: its lock never deadlocks with their references to it', async () => {
+    const campa = await place('CAMPA-1', 'Campa 1', 'campa', 50);
+    const res = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        enter({ ...truck, trailer: { trailer_id: `R-${i}-C`, load_state: 'vacio', location_id: campa.id } }),
+      ),
+    );
+    expect(res.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(await db.select().from(gateVisits)).toHaveLength(10);
+  });
+
   it('two exits of one visit at once: one 200, one 409', async () => {
     const campa = await place('CAMPA-1', 'Campa 1');
     for (let round = 0; round < 3; round++) {
