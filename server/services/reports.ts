@@ -38,6 +38,7 @@ const MAX2 = sqlFor({ sqlite: 'MAX', postgres: 'GREATEST' });
 const DEFICIENCIES_SQL = `
   WITH f AS MATERIALIZED (
     SELECT t.id, t.title, t.priority, t.trailer_id, t.created_at, t.completed_at, t.no_drivers_available,
+           t.status, t.due_at, t.late_s,
            COALESCE(
              (SELECT MIN(e.at) FROM task_events e INDEXED BY task_events_task WHERE e.task_id = t.id AND e.type = 'assigned'),
              t.assigned_at) AS first_assigned_at
@@ -64,13 +65,19 @@ const DEFICIENCIES_SQL = `
 // walks the whole finished history. Parameters: start, end, now, threshold.
 const DELAYED_SQL = `
   SELECT t.id, t.title, t.priority, t.status, t.trailer_id, t.assigned_at, t.completed_at,
-         u.name AS assigned_to_name
+         t.due_at, t.late_s, u.name AS assigned_to_name
   FROM tasks t INDEXED BY tasks_assigned_at LEFT JOIN users u ON u.id = t.assigned_to
   WHERE t.assigned_at >= ? AND t.assigned_at < ? AND t.deleted_at IS NULL
     AND t.status IN ('en_proceso', 'finalizada')
     AND COALESCE(t.completed_at, ?) - t.assigned_at > ?`;
 
-interface DeficiencyRow {
+/** CONTRACT §20: a task's deadline and lateness, as both reports read them. */
+interface DeadlineColumns {
+  due_at: number | null;
+  late_s: number | null;
+}
+
+interface DeficiencyRow extends DeadlineColumns {
   id: string;
   title: TaskTitle;
   priority: Priority;
@@ -83,9 +90,10 @@ interface DeficiencyRow {
   wait_end: number;
   /** Time on hold inside the wait. */
   held_ms: number;
+  status: TaskStatus;
 }
 
-interface DelayedRow {
+interface DelayedRow extends DeadlineColumns {
   id: string;
   title: TaskTitle;
   priority: Priority;
@@ -118,6 +126,7 @@ function summarize(delaysMs: number[], period: string): ReportSummary {
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const deadlineOf = (r: DeadlineColumns) => ({ due_at: iso(r.due_at), late_s: r.late_s });
 /** Worst first; equal delays oldest first. */
 const byDelay = <T extends { delay: number; at: number }>(a: T, b: T) => b.delay - a.delay || a.at - b.at;
 
@@ -147,6 +156,8 @@ export async function deficienciesReport(q: ReportQuery): Promise<DeficienciesRe
       trailer_id: r.trailer_id,
       created_at: new Date(r.created_at).toISOString(),
       timestamp: iso(r.first_assigned_at),
+      status: r.status,
+      ...deadlineOf(r),
     })),
   };
 }
@@ -172,6 +183,7 @@ export async function delayedAssignmentsReport(q: ReportQuery): Promise<DelayedA
       trailer_id: r.trailer_id,
       assigned_at: new Date(r.assigned_at).toISOString(),
       completed_at: iso(r.completed_at),
+      ...deadlineOf(r),
     })),
   };
 }

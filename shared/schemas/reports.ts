@@ -71,6 +71,10 @@ export interface DeficiencyIncident {
   trailer_id: string;
   created_at: string;
   timestamp: string | null;
+  /** CONTRACT §20: the task's status, deadline and lateness now (the report shows how it stands). */
+  status: TaskStatus;
+  due_at: string | null;
+  late_s: number | null;
 }
 
 export interface DelayedAssignment {
@@ -83,6 +87,9 @@ export interface DelayedAssignment {
   trailer_id: string;
   assigned_at: string;
   completed_at: string | null;
+  /** CONTRACT §20: its deadline and lateness. */
+  due_at: string | null;
+  late_s: number | null;
 }
 
 export interface DeficienciesReport {

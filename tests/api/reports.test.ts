@@ -114,7 +114,10 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
     await waited(ago(25 * HOUR), 60 * MIN); // before the last 24 h
     // Still in the pool after 45 minutes: the wait runs up to now; the engine found nobody.
     const waiting = await makeTask({ createdAt: ago(45 * MIN) });
-    await tx(() => db.update(tasks).set({ noDriversAvailable: true }).where(eq(tasks.id, waiting.id)));
+    const due = plus(now(), 30 * MIN);
+    await tx(() =>
+      db.update(tasks).set({ noDriversAvailable: true, dueAt: due }).where(eq(tasks.id, waiting.id)),
+    );
 
     const res = await deficiencies({ period: '24h' });
     expect(res.status).toBe(200);
@@ -133,6 +136,10 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
       trailer_id: waiting.trailerId,
       created_at: waiting.createdAt.toISOString(),
       timestamp: null,
+      // CONTRACT §20: how it stands against its deadline.
+      status: 'bolsa_trabajo',
+      due_at: due.toISOString(),
+      late_s: null,
     });
     expect(s25).toMatchObject({
       delay_minutes: 25,
@@ -317,6 +324,13 @@ describe('delayed assignments: the time from assignment to completion', () => {
     const gone = await took(plus(base, 3 * MIN), 60 * MIN);
     await tx(() => db.update(tasks).set({ deletedAt: now() }).where(eq(tasks.id, gone.id)));
     await took(ago(25 * HOUR), 60 * MIN);
+    const due = plus(a.completedAt!, -7 * MIN);
+    await tx(() =>
+      db
+        .update(tasks)
+        .set({ dueAt: due, lateS: 7 * 60 })
+        .where(eq(tasks.id, a.id)),
+    );
 
     const res = await delayed();
     expect(res.status).toBe(200);
@@ -331,12 +345,16 @@ describe('delayed assignments: the time from assignment to completion', () => {
       trailer_id: open.trailerId,
       assigned_at: open.assignedAt!.toISOString(),
       completed_at: null,
+      due_at: null,
+      late_s: null,
     });
     expect(res.body.assignments[2]).toMatchObject({
       status: 'finalizada',
       completion_delay_minutes: 10.1,
       assigned_to_name: 'Lucía García',
       completed_at: a.completedAt!.toISOString(),
+      due_at: due.toISOString(),
+      late_s: 7 * 60,
     });
     expect(res.body.summary).toEqual({
       total_incidents: 3,

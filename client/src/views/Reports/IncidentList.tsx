@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { ListChecks } from 'lucide-react';
-import { DEFICIENCY_REASON_LABELS, UI_REPORTS } from '@shared/labels';
+import { DEFICIENCY_REASON_LABELS, UI_DEADLINE, UI_REPORTS } from '@shared/labels';
 import type { DeficiencyIncident, DelayedAssignment } from '@shared/schemas';
 import { formatDateTime } from '@shared/time';
 import { Badge, PriorityBadge, StatusBadge } from '../../components/Badge';
 import { Card } from '../../components/Card';
+import { DeadlineChip } from '../../components/board/DeadlineChip';
 import { EmptyState } from '../../components/EmptyState';
 import { cn } from '../../components/cn';
 import { delayTone, type Tone } from '../../components/tones';
@@ -92,7 +93,7 @@ function Incident({
           </Badge>
         </span>
       </div>
-      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1.5 text-sm sm:grid-cols-4">{children}</dl>
+      <dl className="mt-2 grid grid-cols-2 gap-x-4 gap-y-1.5 text-sm sm:grid-cols-5">{children}</dl>
     </li>
   );
 }
@@ -105,6 +106,11 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
     </div>
   );
 }
+
+/** CONTRACT §20: the deadline as it stands, or a finished task's lateness; a dash without one. */
+const deadline = (task: Pick<DeficiencyIncident, 'due_at' | 'late_s' | 'status'>) => (
+  <Item label={UI_DEADLINE.field}>{task.due_at ? <DeadlineChip task={task} /> : '—'}</Item>
+);
 
 const when = (iso: string | null) =>
   iso ? (
@@ -127,6 +133,7 @@ function DeficiencyItem({ incident: i }: { incident: DeficiencyIncident }) {
       </Item>
       <Item label={F.created}>{when(i.created_at)}</Item>
       <Item label={F.assigned}>{when(i.timestamp)}</Item>
+      {deadline(i)}
     </Incident>
   );
 }
@@ -150,6 +157,7 @@ function DelayedItem({ assignment: a }: { assignment: DelayedAssignment }) {
       </Item>
       <Item label={F.assigned}>{when(a.assigned_at)}</Item>
       <Item label={F.completed}>{when(a.completed_at)}</Item>
+      {deadline(a)}
     </Incident>
   );
 }

@@ -22,6 +22,9 @@ const deficiency = (delay: number, over: Partial<DeficiencyIncident> = {}): Defi
   trailer_id: `R-${delay}`,
   created_at: '2026-11-21T09:00:00.000Z',
   timestamp: null,
+  status: 'bolsa_trabajo',
+  due_at: null,
+  late_s: null,
   ...over,
 });
 
@@ -35,6 +38,8 @@ const delayed = (delay: number): DelayedAssignment => ({
   trailer_id: `D-${delay}`,
   assigned_at: '2026-11-21T09:00:00.000Z',
   completed_at: '2026-11-21T10:00:00.000Z',
+  due_at: '2026-11-21T09:48:00.000Z',
+  late_s: 12 * 60,
 });
 
 const summary = (n: number) => ({
@@ -107,6 +112,8 @@ describe('Informes de Operaciones', { timeout: 20_000 }, () => {
     expect(first.getByText('Lucía')).toBeInTheDocument();
     expect(first.getByText('Finalizada', { selector: 'span' })).toBeInTheDocument();
     expect(first.getByText('Alta')).toBeInTheDocument();
+    // CONTRACT §20: how late it was finished against its deadline.
+    expect(first.getByTestId('deadline')).toHaveTextContent('Retrasada 12 min');
   });
 
   it('sends the date for a day and the hour for an hour', async () => {
