@@ -1,5 +1,6 @@
 // Deadlines (CONTRACT §20): the one rule for a task's `due_at` — what create and PUT accept, the
 // lateness a completion records, and what a card says of it — used by the server and the client alike.
+import { ESCALATION } from './constants';
 import { DEADLINE_TEXT } from './labels/tasks';
 import { UI_DEADLINE } from './labels/deadlines';
 import { formatDuration, formatTime, madridDay, madridDayRange, madridWall, madridWallToUtc } from './time';
@@ -70,8 +71,8 @@ export function deadlineLabel(dueAt: Instant, now: number): DeadlineLabel {
   return { text: DEADLINE_TEXT.later(dayMonth(due), time), tone: 'neutral' };
 }
 
-/** A waiting timer turns amber past §20's `espera` (20 min: the task escalates then) … */
-export const WAIT_AMBER_MS = 20 * 60 * 1000;
+/** A waiting timer turns amber past §20's `espera` (the task escalates then) … */
+export const WAIT_AMBER_MS = ESCALATION.waitMs;
 /** … and red past twice that. */
 export const WAIT_RED_MS = 2 * WAIT_AMBER_MS;
 
