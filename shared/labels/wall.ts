@@ -11,7 +11,8 @@ export const ESCALATION_NOTICE = {
 
 export const UI_ATTENTION = {
   title: 'Requiere atención',
-  count: (n: number) => `${n} ${n === 1 ? 'tarea requiere' : 'tareas requieren'} atención`,
+  // Tasks and overfull places alike (CONTRACT §20): what needs a person.
+  count: (n: number) => `${n} ${n === 1 ? 'asunto requiere' : 'asuntos requieren'} atención`,
   empty: 'Nada requiere atención',
   held: (reason: string | null) => (reason ? `Retenida: ${reason}` : 'Retenida'),
   driverOffline: (d: string) => `Conductor sin conexión desde hace ${d}`,
