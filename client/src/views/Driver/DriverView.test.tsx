@@ -52,6 +52,8 @@ vi.mock('../../socket', async () => {
       live.polls.push(ms);
       live.pollFns.push(fn);
     },
+    // The active card's place list (the scan's codes) refreshes on reconnects: none here.
+    onResync: () => () => {},
   };
 });
 const push = (event: string, payload: unknown) =>
