@@ -134,9 +134,12 @@ describe('the tasks table', () => {
     const when = new Date(at.getTime() - 60_000);
     const held = active({ onHold: true, holdReason: 'x' });
     expect(mine.to).toBe('finalizada');
-    expect(mine.patch(held, { at, actor: driver, when })).toEqual({
+    expect(mine.patch(held, { at, actor: driver, when, proof: 'scan', droppedAt: 'place-2' })).toEqual({
       completedAt: when,
       lateS: null,
+      // CONTRACT §20: how it was proven and where the trailer was really left.
+      proof: 'scan',
+      droppedAtLocationId: 'place-2',
       creditedTo: driver.id,
       returnReason: null,
       lastReturnReason: null,
@@ -158,7 +161,12 @@ describe('the tasks table', () => {
     expect(byStaff.credit).toBe(1);
     // A pool task finished by staff: nobody credited, told or freed.
     const pool = decide('bolsa_trabajo', 'complete', 'staff');
-    expect(pool.patch(task(), { at, actor: staff })).toMatchObject({ creditedTo: null, completedAt: at });
+    expect(pool.patch(task(), { at, actor: staff })).toMatchObject({
+      creditedTo: null,
+      completedAt: at,
+      proof: 'staff',
+      droppedAtLocationId: null,
+    });
     expect(pool.notices).toEqual([]);
     expect(pool.round).toBe(false);
     expect(pool.logs(task(), { at, actor: staff, driverName: null })[0]!.details).toBe(
