@@ -58,7 +58,7 @@ export function StaffHeader({ user }: { user: SessionUser }) {
                 aria-current={active ? 'page' : undefined}
                 onClick={() => setView(v)}
                 className={cn(
-                  'flex h-11 shrink-0 items-center gap-2 border-b-2 px-3 text-sm font-medium transition-colors',
+                  'flex h-11 shrink-0 items-center gap-1.5 border-b-2 px-2 text-sm font-medium transition-colors',
                   'focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-400',
                   active
                     ? 'border-blue-400 text-white'

@@ -107,15 +107,13 @@ export const PlaceCell = memo(function PlaceCell({ place, levels, found, dropTar
               full ? 'bg-red-600 text-white' : 'text-slate-500',
             )}
           >
-            {M.usage(used, place.capacity)}
+            {overfull ? `${OVERFULL_LABEL} ${M.usage(used, place.capacity)}` : M.usage(used, place.capacity)}
           </span>
         )}
       </div>
       {overfull ? (
-        <span
-          data-testid="overfull"
-          className="self-start rounded bg-red-600 px-1 text-xs font-bold uppercase tracking-wide text-white"
-        >
+        // On the usage's line, not a line of its own: the wall's map keeps its height (CONTRACT §17).
+        <span data-testid="overfull" className="sr-only">
           {OVERFULL_LABEL}
         </span>
       ) : (
