@@ -60,6 +60,8 @@ export const NOTIFICATION_TYPES = [
   'task_closed_by_staff',
   /** CONTRACT §20: a task met an escalation rule (to every approved staff user). */
   'task_escalated',
+  /** CONTRACT §21: a webhook failing for 24 h was deactivated (to every admin). */
+  'webhook_disabled',
   'info',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -77,7 +79,7 @@ export type DeficiencyReason = (typeof DEFICIENCY_REASONS)[number];
 export const HEALTH_STATUSES = ['healthy', 'warning', 'error'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
-export const LOG_TYPES = ['auth', 'task', 'user', 'timeclock', 'system', 'gate'] as const;
+export const LOG_TYPES = ['auth', 'task', 'user', 'timeclock', 'system', 'gate', 'integration'] as const;
 export type LogType = (typeof LOG_TYPES)[number];
 
 export const REVOKE_REASONS = [
@@ -164,3 +166,32 @@ export const VIEWS = [
   'admin-panel',
 ] as const;
 export type View = (typeof VIEWS)[number];
+
+/** CONTRACT §21 "Scopes": what an API key may do (it acts as a manager within them). */
+export const API_SCOPES = ['tasks:read', 'tasks:write', 'yard:read', 'gate:write'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+
+/** CONTRACT §21 "Events": what a webhook may subscribe to (`ping` is only sent by the test button). */
+export const WEBHOOK_EVENTS = [
+  'task.created',
+  'task.updated',
+  'task.assigned',
+  'task.completed',
+  'task.returned',
+  'task.reopened',
+  'task.held',
+  'task.released',
+  'task.deleted',
+  'trailer.arrived',
+  'trailer.departed',
+  'trailer.moved',
+  'trailer.damaged',
+  'trailer.damage_cleared',
+  'visit.opened',
+  'visit.closed',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** CONTRACT §21 "Delivery": a delivery's state in the outbox. */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];

@@ -11,6 +11,9 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import type {
+  ApiScope,
+  WebhookDeliveryStatus,
+  WebhookEvent,
   HoldSource,
   EscalationRule,
   ProofKind,
@@ -115,6 +118,10 @@ export const tasks = sqliteTable(
     proof: text('proof').$type<ProofKind>(),
     /** CONTRACT §20: where the driver really left the trailer when not at the destination (null: at it). */
     droppedAtLocationId: text('dropped_at_location_id').references(() => locations.id),
+    /** CONTRACT §21: the caller's own reference (a WMS order, a TMS departure); null without one. */
+    externalRef: text('external_ref'),
+    /** CONTRACT §21: the API client that created it (`created_by` is null then). */
+    createdByClientId: text('created_by_client_id').references(() => apiClients.id, { onDelete: 'set null' }),
     version: integer('version').notNull().default(1),
     deletedAt: ms('deleted_at'),
   },
@@ -146,6 +153,22 @@ export const tasks = sqliteTable(
     index('tasks_incoming')
       .on(t.destinationLocationId)
       .where(sql`status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL`),
+    // CONTRACT §21 `external_ref`: one open task per reference and caller (an API client, or a staff user),
+    // so two racing creates are one 201 and one 200.
+    uniqueIndex('tasks_open_external_ref_client')
+      .on(t.createdByClientId, t.externalRef)
+      .where(
+        sql`external_ref IS NOT NULL AND created_by_client_id IS NOT NULL AND status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL`,
+      ),
+    uniqueIndex('tasks_open_external_ref_user')
+      .on(t.createdBy, t.externalRef)
+      .where(
+        sql`external_ref IS NOT NULL AND created_by_client_id IS NULL AND status IN ('bolsa_trabajo', 'en_proceso') AND deleted_at IS NULL`,
+      ),
+    // `GET /tasks?external_ref=`: any status or age.
+    index('tasks_external_ref')
+      .on(t.externalRef)
+      .where(sql`external_ref IS NOT NULL`),
   ],
 );
 
@@ -535,6 +558,95 @@ export const handoverNotes = sqliteTable(
     createdAt: ms('created_at').notNull(),
   },
   (t) => [index('handover_notes_shift').on(t.date, t.shift, t.createdAt)],
+);
+
+/**
+ * CONTRACT §21 "API clients": another system's key. Only the key's SHA-256 is kept (the key is shown once);
+ * `key_prefix` is what the list shows of it. Deleting the row revokes the key.
+ */
+export const apiClients = sqliteTable(
+  'api_clients',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** The name folded (case, accents, spaces): one integration per name. */
+    nameKey: text('name_key').notNull(),
+    keyHash: text('key_hash').notNull(),
+    keyPrefix: text('key_prefix').notNull(),
+    scopes: text('scopes', { mode: 'json' }).$type<ApiScope[]>().notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: ms('created_at').notNull(),
+    /** Written at most once a minute. */
+    lastUsedAt: ms('last_used_at'),
+  },
+  (t) => [uniqueIndex('api_clients_name').on(t.nameKey), uniqueIndex('api_clients_key').on(t.keyHash)],
+);
+
+/**
+ * CONTRACT §21 "API clients": requests a minute per key across nodes, counted by rate-limiter-flexible's
+ * store (its table: key, points, expire).
+ */
+export const apiRateLimits = sqliteTable('api_rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: ms('expire'),
+});
+
+/**
+ * CONTRACT §21 "Webhooks": an endpoint of another system and the events it takes. `failing_since`: the first
+ * failed attempt since the last success (24 h of it deactivates the endpoint); `lease_*`: the node sending
+ * for it now (one delivery in flight per endpoint, one node at a time).
+ */
+export const webhooks = sqliteTable(
+  'webhooks',
+  {
+    id: text('id').primaryKey(),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: text('events', { mode: 'json' }).$type<WebhookEvent[]>().notNull(),
+    active: integer('active', { mode: 'boolean' }).notNull().default(true),
+    secret: text('secret').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+    failingSince: ms('failing_since'),
+    disabledAt: ms('disabled_at'),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: ms('lease_until'),
+  },
+  (t) => [index('webhooks_active').on(t.active)],
+);
+
+/**
+ * CONTRACT §21 "Delivery": the outbox. A row is written inside the transaction of the change it tells
+ * (never one without the other) and sent after the commit, in `id` order per endpoint. `subject`: the task
+ * id or trailer plate key its order is kept for; `payload`: the event's body as sent, a snapshot at commit.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    webhookId: text('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    type: text('type').$type<WebhookEvent>().notNull(),
+    subject: text('subject').notNull(),
+    payload: text('payload').notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: ms('next_attempt_at'),
+    createdAt: ms('created_at').notNull(),
+    deliveredAt: ms('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_queue').on(t.webhookId, t.status, t.id),
+    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_created').on(t.createdAt),
+  ],
 );
 
 export type UserRow = typeof users.$inferSelect;

@@ -31,6 +31,10 @@ export const {
   gateVisits,
   handoverNotes,
   taskEscalations,
+  apiClients,
+  apiRateLimits,
+  webhooks,
+  webhookDeliveries,
 } = chosen;
 
 export type {

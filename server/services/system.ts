@@ -21,6 +21,10 @@ import {
   taskEvents,
   tasks,
   users,
+  gateVisits,
+  apiClients,
+  webhooks,
+  webhookDeliveries,
 } from '../db/tables';
 import { now } from '../clock';
 import { record } from '../changes/commit';
@@ -40,6 +44,10 @@ const TABLES = [
   activityLog,
   idempotencyKeys,
   pushSubscriptions,
+  gateVisits,
+  apiClients,
+  webhooks,
+  webhookDeliveries,
 ];
 
 /** The integrity issue run-migrations repairs: live approved conductors with no task type at all, who

@@ -130,6 +130,9 @@ export const COLLECTION_LABELS: Record<string, string> = {
   idempotency_keys: 'Acciones repetibles (Idempotency-Key)',
   push_subscriptions: 'Suscripciones de avisos',
   gate_visits: 'Visitas de portería',
+  api_clients: 'Integraciones (claves de API)',
+  webhooks: 'Webhooks',
+  webhook_deliveries: 'Entregas de webhooks',
 };
 
 export const LOG_TYPE_LABELS: Record<LogType, string> = {
@@ -139,6 +142,7 @@ export const LOG_TYPE_LABELS: Record<LogType, string> = {
   timeclock: 'Fichaje',
   system: 'Sistema',
   gate: 'Portería',
+  integration: 'Integración',
 };
 
 export const UI_SYSTEM = {

@@ -131,6 +131,8 @@ describe('GET db-status', () => {
     expect(Object.keys(body.collections).sort()).toEqual(
       [
         'activity_log',
+        'api_clients',
+        'gate_visits',
         'idempotency_keys',
         'notifications',
         'presence_intervals',
@@ -141,6 +143,8 @@ describe('GET db-status', () => {
         'task_events',
         'tasks',
         'users',
+        'webhook_deliveries',
+        'webhooks',
       ].sort(),
     );
     // root admin + 7 made here, the deleted and the pending included

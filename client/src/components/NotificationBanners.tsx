@@ -12,6 +12,7 @@ import {
   Undo2,
   UserPlus,
   X,
+  PlugZap,
   type LucideIcon,
 } from 'lucide-react';
 import { useShallow } from 'zustand/react/shallow';
@@ -56,6 +57,12 @@ const LOOK: Record<NotificationType, { icon: LucideIcon; className: string; icon
     icon: BellRing,
     className: 'bg-red-50 ring-red-200',
     iconClass: 'bg-red-600 text-white',
+  },
+  // CONTRACT §21: another system stopped taking the tower's events.
+  webhook_disabled: {
+    icon: PlugZap,
+    className: 'bg-amber-50 ring-amber-200',
+    iconClass: 'bg-amber-600 text-white',
   },
   info: { icon: Info, className: 'bg-white ring-slate-200', iconClass: 'bg-slate-600 text-white' },
 };

@@ -24,6 +24,7 @@ const TYPE_TONE: Record<LogType, Tone> = {
   timeclock: 'teal',
   system: 'slate',
   gate: 'amber',
+  integration: 'blue',
 };
 const TH =
   'sticky top-0 bg-slate-50 shadow-[inset_0_-1px_0_var(--color-slate-200)] px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-500';
