@@ -1,5 +1,5 @@
 // The one permission table (CONTRACT §12). Routes name an action; only this file says who may do it.
-import type { Role } from '@shared/enums';
+import type { ApiScope, Role } from '@shared/enums';
 
 const STAFF: readonly Role[] = ['admin', 'manager', 'gestor'];
 const ANY: readonly Role[] = ['admin', 'manager', 'gestor', 'conductor'];
@@ -43,6 +43,24 @@ export const POLICY = {
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof POLICY;
+
+/**
+ * CONTRACT §21 "Scopes": what an API key needs for an action (it then acts as a manager, so POLICY still
+ * applies). An action missing here is never a key's: the OpenAPI document lists exactly these routes.
+ */
+export const API_SCOPE: Partial<Record<Action, ApiScope>> = {
+  'tasks:read': 'tasks:read',
+  'tasks:search': 'tasks:read', // GET /admin/search/tasks, the one /admin route a key may call
+  'tasks:create': 'tasks:write',
+  'tasks:update': 'tasks:write',
+  'tasks:delete': 'tasks:write',
+  'yard:read': 'yard:read',
+  'trailers:read': 'yard:read',
+  'locations:read': 'yard:read',
+  'gate:read': 'yard:read',
+  'gate:write': 'gate:write',
+  'gate:photos:upload': 'gate:write',
+};
 
 export const can = (role: Role, action: Action): boolean =>
   (POLICY[action] as readonly Role[]).includes(role);
