@@ -55,6 +55,8 @@ export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 
 export const TEXT_MAX = 120;
 export const DESCRIPTION_MAX = 1000;
+/** CONTRACT §21: a task's `external_ref`, another system's own reference for it. */
+export const EXTERNAL_REF_MAX = 100;
 export const PASSWORD_MIN = 8;
 /** bcrypt reads at most 72 bytes: a longer password would be silently cut. */
 export const PASSWORD_MAX_BYTES = 72;

@@ -74,6 +74,8 @@ export function presentTask(
     assigned_to_name: row.assignedTo ? assignedToName : null,
     created_by: row.createdBy,
     created_by_name: createdByName,
+    created_by_client_id: row.createdByClientId ?? null,
+    external_ref: row.externalRef ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     assigned_at: iso(row.assignedAt),

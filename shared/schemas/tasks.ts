@@ -18,7 +18,7 @@ import type {
   TrailerKind,
   VehicleType,
 } from '../enums';
-import { DESCRIPTION_MAX, TEXT_MAX } from '../constants';
+import { DESCRIPTION_MAX, EXTERNAL_REF_MAX, TEXT_MAX } from '../constants';
 import { cleanMultiline, cleanText, identityKey } from '../text';
 import { DEADLINE_TEXT, HOLD_INPUT, PROOF_TEXT } from '../labels/tasks';
 import { idSchema } from './common';
@@ -55,6 +55,17 @@ const description = z
   .nullish()
   .transform((v) => (v ? v : null));
 
+/**
+ * CONTRACT §21: the caller's own reference (a WMS order, a TMS departure): NFC-trimmed, empty is none. A
+ * create repeating it for an open task of the same caller answers that task.
+ */
+export const externalRefSchema = z
+  .string({ error: 'La referencia externa no es válida' })
+  .overwrite(cleanText)
+  .max(EXTERNAL_REF_MAX, `La referencia externa admite como máximo ${EXTERNAL_REF_MAX} caracteres`)
+  .nullish()
+  .transform((v) => (v ? v : null));
+
 export const createTaskSchema = z.object({
   title: z.enum(TASK_TITLES, { error: 'El tipo de movimiento es obligatorio' }),
   description,
@@ -71,6 +82,7 @@ export const createTaskSchema = z.object({
   destination_location_id: placeId,
   load_state_after: loadStateAfter,
   due_at: dueAt,
+  external_ref: externalRefSchema,
 });
 export type CreateTaskInput = z.input<typeof createTaskSchema>;
 /** What the server works with once the input is validated (cleaned, trailer keyed, defaults applied). */
@@ -172,6 +184,10 @@ export interface Task {
   assigned_to_name: string | null;
   created_by: string | null;
   created_by_name: string | null;
+  /** CONTRACT §21: the API client that created it (then `created_by` is null and the name `API · {name}`). */
+  created_by_client_id: string | null;
+  /** CONTRACT §21: the creator's own reference for it; null without one. */
+  external_ref: string | null;
   created_at: string;
   updated_at: string;
   assigned_at: string | null;

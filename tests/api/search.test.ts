@@ -285,6 +285,8 @@ describe('what each result carries', () => {
       proof: null,
       dropped_at_location_id: null,
       dropped_at_location_name: null,
+      external_ref: null,
+      created_by_client_id: null,
       priority: 'normal',
       status: 'bolsa_trabajo',
       vehicle_type: 'semiremolque',

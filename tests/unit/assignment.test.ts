@@ -217,6 +217,7 @@ describe('assignment engine', () => {
       {
         title: 'Mover',
         description: null,
+        external_ref: null,
         origin: 'Muelle 2',
         destination: 'Campa B',
         trailer_id: 'R-1000-XX',
@@ -245,6 +246,7 @@ describe('assignment engine', () => {
       trailer_id,
       priority,
       vehicle_type: 'semiremolque' as const,
+      external_ref: null,
     });
     // Started in the same turn of the event loop, so written as one batch.
     const outcomes = await Promise.allSettled([

@@ -33,6 +33,8 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     assigned_to_name: null,
     created_by: 'g1',
     created_by_name: 'Marta Gestora',
+    created_by_client_id: null,
+    external_ref: null,
     created_at: at,
     updated_at: at,
     assigned_at: null,
