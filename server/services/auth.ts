@@ -14,7 +14,8 @@ import { loginFailures, loginFailuresByIp, passwordWork, registrations } from '.
 import { presentAdminUser, presentSessionUser } from '../presenters/users';
 import { record } from '../changes/commit';
 import { logActivity } from './activity';
-import { notify } from './notifications';
+import { approvedUserIds } from './audience';
+import { notifyEach } from './notifications';
 import { checkPassword, hashPassword } from './passwords';
 import { presence } from './presence';
 import { endSession, endUserSessions, openSession, refreshSession } from './sessions';
@@ -67,18 +68,13 @@ export async function register(input: RegisterInput, client: ClientMeta): Promis
         ACCOUNT_LOG.register.action,
         ACCOUNT_LOG.register.details(row.name, row.email, row.role),
       );
-      const admins = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.role, 'admin'), eq(users.isApproved, true), isNull(users.deletedAt)));
-      for (const admin of admins)
-        await notify(
-          admin.id,
-          'user_pending',
-          PENDING_NOTIFICATION.title,
-          PENDING_NOTIFICATION.message(row.name, row.email, row.role),
-          { subjectUserId: row.id },
-        );
+      await notifyEach(
+        await approvedUserIds(['admin']),
+        'user_pending',
+        PENDING_NOTIFICATION.title,
+        PENDING_NOTIFICATION.message(row.name, row.email, row.role),
+        { subjectUserId: row.id },
+      );
       const pending = await pendingCount();
       record((changes) => {
         changes.person({ kind: 'users-pending', count: pending });

@@ -4,17 +4,19 @@
 // task_escalations (primary key task_id + rule) is inserted or ignored: the node whose insert lands writes
 // the `task_escalated` notifications to every approved staff user, in the same transaction, so each task
 // and rule is told once across nodes. The sockets and the Web Push follow from the change log's processors.
-import { and, eq, inArray, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
 import { ESCALATION } from '@shared/constants';
 import { STAFF_ROLES, type EscalationRule } from '@shared/enums';
 import { rulesMet, ruleText, type EscalationFacts } from '@shared/escalation';
 import { ESCALATION_NOTICE } from '@shared/labels';
 import { db, isDatabaseOpen } from '../db';
-import { taskEscalations, tasks, users } from '../db/tables';
+import { taskEscalations, tasks } from '../db/tables';
 import { nowMs } from '../clock';
+import { openTaskSql } from '../tasks/visibility';
 import { commit } from '../changes/commit';
 import { logger } from '../logger';
-import { notify } from './notifications';
+import { approvedUserIds } from './audience';
+import { notifyEach } from './notifications';
 import { pushEscalationSummaries } from './push';
 
 /** Not yet escalated under `rule`. */
@@ -45,8 +47,7 @@ async function candidates(at: number) {
     .from(tasks)
     .where(
       and(
-        inArray(tasks.status, ['bolsa_trabajo', 'en_proceso']),
-        isNull(tasks.deletedAt),
+        openTaskSql,
         or(
           and(
             eq(tasks.status, 'bolsa_trabajo'),
@@ -69,15 +70,6 @@ async function candidates(at: number) {
         ),
       ),
     );
-}
-
-/** Every approved staff user (admin, manager, gestor): who is told of an escalation. */
-export async function staffToTell(): Promise<string[]> {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.role, [...STAFF_ROLES]), eq(users.isApproved, true), isNull(users.deletedAt)));
-  return rows.map((r) => r.id);
 }
 
 /**
@@ -108,12 +100,16 @@ export async function evaluateEscalations(): Promise<number> {
             .returning({ taskId: taskEscalations.taskId });
           if (inserted.length === 0) continue;
           landed++;
-          staff ??= await staffToTell();
-          const message = ruleText(rule, facts, at);
-          for (const userId of staff)
-            await notify(userId, 'task_escalated', ESCALATION_NOTICE.title(task.trailerId), message, {
+          staff ??= await approvedUserIds(STAFF_ROLES);
+          await notifyEach(
+            staff,
+            'task_escalated',
+            ESCALATION_NOTICE.title(task.trailerId),
+            ruleText(rule, facts, at),
+            {
               taskId: task.id,
-            });
+            },
+          );
         }
       }
       return landed;

@@ -41,45 +41,80 @@ export const presentNotification = (n: NotificationRow): Notification => ({
   created_at: n.createdAt.toISOString(),
 });
 
+type NotifyOptions = { taskId?: string | null; subjectUserId?: string; playSound?: boolean };
+
+/** A new notification row for `userId`, written at the change's time. */
+const rowFor = (
+  userId: string,
+  type: NotificationType,
+  title: string,
+  message: string,
+  opts: NotifyOptions,
+) => ({
+  id: crypto.randomUUID(),
+  userId,
+  type,
+  title,
+  message,
+  taskId: opts.taskId ?? null,
+  subjectUserId: opts.subjectUserId ?? null,
+  playSound: opts.playSound ?? false,
+  createdAt: now(),
+});
+
 /**
- * Stores a notification inside the change's transaction and records it there: it is pushed after the
- * commit (so nobody hears of a change that was rolled back); a `task_assigned` or `task_closed_by_staff`
- * also goes to the driver's phones then by Web Push (changes/processors/push.ts).
+ * Records a stored notification in the change's set: it is pushed after the commit (so nobody hears of a
+ * change that was rolled back); a `task_assigned` or `task_closed_by_staff` also goes to the driver's phones
+ * then by Web Push (changes/processors/push.ts).
  */
+function recordNotification(row: NotificationRow): void {
+  record((changes) =>
+    changes.person({
+      kind: 'notification',
+      userId: row.userId,
+      notification: presentNotification(row),
+      push: PUSHED.has(row.type)
+        ? {
+            type: row.type as 'task_assigned' | 'task_closed_by_staff',
+            task_id: row.taskId,
+            title: row.title,
+            body: row.message,
+          }
+        : undefined,
+    }),
+  );
+}
+
+/** Stores a notification inside the change's transaction; it is pushed after the commit. */
 export async function notify(
   userId: string,
   type: NotificationType,
   title: string,
   message: string,
-  opts: { taskId?: string | null; subjectUserId?: string; playSound?: boolean } = {},
+  opts: NotifyOptions = {},
 ): Promise<void> {
-  const [inserted] = await insertNotification({
-    id: crypto.randomUUID(),
-    userId,
-    type,
-    title,
-    message,
-    taskId: opts.taskId ?? null,
-    subjectUserId: opts.subjectUserId ?? null,
-    playSound: opts.playSound ?? false,
-    createdAt: now(),
-  });
-  const row = inserted!;
-  record((changes) =>
-    changes.person({
-      kind: 'notification',
-      userId,
-      notification: presentNotification(row),
-      push: PUSHED.has(type)
-        ? {
-            type: type as 'task_assigned' | 'task_closed_by_staff',
-            task_id: row.taskId,
-            title,
-            body: message,
-          }
-        : undefined,
-    }),
-  );
+  const [inserted] = await insertNotification(rowFor(userId, type, title, message, opts));
+  recordNotification(inserted!);
+}
+
+/** Rows a multi-row insert carries: well under both engines' bound-parameter limits (9 columns each). */
+const NOTIFY_BATCH = 500;
+
+/**
+ * The same notification to many users (an escalation to every staff user, a notice to every admin): one
+ * insert per NOTIFY_BATCH users instead of one statement each, in the change's transaction.
+ */
+export async function notifyEach(
+  userIds: readonly string[],
+  type: NotificationType,
+  title: string,
+  message: string,
+  opts: NotifyOptions = {},
+): Promise<void> {
+  for (let i = 0; i < userIds.length; i += NOTIFY_BATCH) {
+    const rows = userIds.slice(i, i + NOTIFY_BATCH).map((id) => rowFor(id, type, title, message, opts));
+    for (const row of await db.insert(notifications).values(rows).returning()) recordNotification(row);
+  }
 }
 
 /**

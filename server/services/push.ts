@@ -20,6 +20,7 @@ import { now, nowMs } from '../clock';
 import { badRequest, notFound } from '../http/errors';
 import { outboundAgent } from '../http/outbound';
 import { logger } from '../logger';
+import { approvedIn } from './audience';
 import { withoutKey } from './idempotency';
 
 /** The generated key pair's file, next to jwt-secret in the data folder. */
@@ -308,7 +309,7 @@ export async function pushEscalationSummaries(): Promise<void> {
       .selectDistinct({ id: users.id })
       .from(pushSubscriptions)
       .innerJoin(users, eq(users.id, pushSubscriptions.userId))
-      .where(and(inArray(users.role, [...STAFF_ROLES]), eq(users.isApproved, true), isNull(users.deletedAt)));
+      .where(approvedIn(STAFF_ROLES));
     if (subscribers.length === 0) return;
     const lasts = new Map(
       (

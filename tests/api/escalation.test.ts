@@ -6,13 +6,15 @@ import crypto from 'node:crypto';
 import webpush from 'web-push';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ESCALATION } from '@shared/constants';
+import { rulesMet, type EscalationFacts } from '@shared/escalation';
 import { ESCALATION_NOTICE } from '@shared/labels';
 import type { Task } from '@shared/schemas';
 import { formatTime } from '@shared/time';
-import { notifications, taskEscalations } from '../../server/db/tables';
+import { notifications, taskEscalations, tasks } from '../../server/db/tables';
 import { evaluateEscalations } from '../../server/services/escalation';
 import { pushEscalationSummaries } from '../../server/services/push';
-import { advanceClock, db, makeTask, makeUser, now, setupApp, type TestUser } from '../helpers/context';
+import { advanceClock, db, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let manager: TestUser;
@@ -125,6 +127,57 @@ describe('espera: a pool task not held waiting more than 20 minutes', () => {
         message: 'Lleva 25 min en la bolsa',
       },
     ]);
+  });
+});
+
+describe('the SQL prefilter and the shared rules', () => {
+  it('escalate exactly the tasks and rules rulesMet() gives, at and around every threshold', async () => {
+    const at = now().getTime();
+    const S = 1000;
+    const since = [-ESCALATION.waitMs - S, -ESCALATION.waitMs, -ESCALATION.waitMs + S];
+    const due = [
+      null,
+      -S,
+      0,
+      S,
+      ESCALATION.dueWithinMs - S,
+      ESCALATION.dueWithinMs,
+      ESCALATION.dueWithinMs + S,
+    ];
+    const cases: { status: 'bolsa_trabajo' | 'en_proceso'; onHold: boolean }[] = [
+      { status: 'bolsa_trabajo', onHold: false },
+      { status: 'bolsa_trabajo', onHold: true },
+      { status: 'en_proceso', onHold: false },
+    ];
+    const expected: string[] = [];
+    for (const c of cases)
+      for (const s of since)
+        for (const d of due) {
+          const assignee = c.status === 'en_proceso' ? (await makeUser('conductor')).user.id : null;
+          const row = await makeTask({ status: c.status, assignedTo: assignee });
+          const facts: EscalationFacts = { ...c, statusSinceMs: at + s, dueAtMs: d === null ? null : at + d };
+          await tx(() =>
+            db
+              .update(tasks)
+              .set({
+                statusSince: new Date(facts.statusSinceMs),
+                dueAt: d === null ? null : new Date(facts.dueAtMs!),
+                onHold: c.onHold,
+                holdSource: c.onHold ? 'staff' : null,
+              })
+              .where(eq(tasks.id, row.id)),
+          );
+          for (const rule of rulesMet(facts, at)) expected.push(`${row.id} ${rule}`);
+        }
+    // The evaluation reads the clock once: held at `at`, so the thresholds are met to the millisecond.
+    vi.spyOn(Date, 'now').mockReturnValue(at - (now().getTime() - Date.now()));
+    await evaluateEscalations();
+    vi.restoreAllMocks();
+    const made = (await db.select().from(taskEscalations)).map((r) => `${r.taskId} ${r.rule}`);
+    expect(made.sort()).toEqual(expected.sort());
+    // Each of the three rules is met somewhere and missed somewhere: the grid reaches every boundary.
+    for (const rule of ['espera', 'plazo', 'retraso'])
+      expect(expected.filter((e) => e.endsWith(rule)).length, rule).toBeGreaterThan(0);
   });
 });
 
