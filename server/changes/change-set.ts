@@ -76,6 +76,11 @@ export class ChangeSet {
   readonly yardTrailers = new Set<string>();
   /** Trailers (plate keys) whose finished moves changed: their position is settled before the commit. */
   readonly settle = new Set<string>();
+  /**
+   * Places this transaction put trailers at without asking for room first (a gate entry): their room is
+   * checked as the very last step before the commit, so their lock is held for the shortest time.
+   */
+  readonly roomChecks = new Set<string>();
   /** CONTRACT §19: trailers (plate keys) whose record changed: `trailer:changed` to staff. */
   readonly trailers = new Set<string>();
   /** …their records as read at the end of the transaction (processors/sockets.ts). */
@@ -130,6 +135,11 @@ export class ChangeSet {
     for (const id of ids) this.yardPlaces.add(id);
   }
 
+  /** Trailers were put at these places: refused at the commit if one now holds more than it can. */
+  placesFilled(ids: readonly string[]): void {
+    for (const id of ids) this.roomChecks.add(id);
+  }
+
   /** A trailer's record changed (created, placed, edited): by its plate key. */
   trailerChanged(key: string): void {
     this.trailers.add(key);
@@ -163,6 +173,7 @@ export class ChangeSet {
     for (const id of step.yardPlaces) this.yardPlaces.add(id);
     for (const id of step.yardTrailers) this.yardTrailers.add(id);
     for (const id of step.settle) this.settle.add(id);
+    for (const id of step.roomChecks) this.roomChecks.add(id);
     for (const key of step.trailers) this.trailers.add(key);
     for (const id of step.visits) this.visits.add(id);
     this.revoked.push(...step.revoked);

@@ -35,7 +35,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { logActivity, type Actor } from './activity';
 import { claimPhotos } from './gate-photos';
 import { loadTrailers, lockRecord, markDamaged } from './trailers';
-import { occupancy, placeTrailer, refuseOverfull } from './yard';
+import { occupancy, placeTrailer } from './yard';
 import { record } from '../changes/commit';
 import { openTaskSql } from '../tasks/visibility';
 
@@ -143,10 +143,10 @@ export async function suggestPlaces(q: GateSuggestionsQuery): Promise<GateSugges
  * POST /gate/entries: opens the visit; a dropped trailer gets its record filled from the form and stands
  * at `location_id` from now. Refusals (§19): an unknown or inactive place, a gate (400), a full place, a
  * trailer already in the yard (409). The trailer's record is locked first, so two entries of one trailer
- * are decided one after the other (the second finds it in the yard); the place is locked last, its room
- * counted with this entry's trailer already on it: entries to one busy place wait on each other only for
- * the end of the transaction (PostgreSQL; a deadlock with a task naming the same trailer and place is run
- * again by tx()).
+ * are decided one after the other (the second finds it in the yard); the place's room is checked by the
+ * last step before the commit (changes/processors/yard.ts), with this entry's trailer already on it: entries
+ * to one busy place wait on each other only for that count and the commit (PostgreSQL; a deadlock with a
+ * task naming the same trailer and place is run again by tx()).
  */
 export async function enterGate(input: GateEntryData, actor: Actor): Promise<GateEntryResult> {
   return tx(
@@ -157,7 +157,6 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
       let key: string | null = null;
       let trailerId: string | null = null;
       let placeName: string | null = null;
-      let placeId: string | null = null;
       if (t) {
         const [place] = await db
           .select()
@@ -166,9 +165,8 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
         if (!place) throw badRequest(GATE_ERR.unknownLocation);
         if (place.kind === 'puerta') throw badRequest(GATE_ERR.gateHoldsNoTrailer);
         key = plateKey(t.trailer_id);
-        await refuseInYard(key);
         const row = await lockRecord(t.trailer_id);
-        await refuseInYard(key); // again under the lock: another entry may have placed it meanwhile
+        await refuseInYard(key); // under the lock: another entry may have placed it meanwhile
         trailerId = row.trailerId;
         placeName = place.name;
         await db
@@ -189,26 +187,29 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
           const damage = inspectionDamage(t.inspection);
           if (damage.damaged) await markDamaged(key, damage.note!, actor);
         }
-        placeId = place.id;
         const trailerKey = key;
         record((changes) => {
           changes.yardPlacesChanged([place.id]);
+          changes.placesFilled([place.id]);
           changes.trailerChanged(trailerKey);
         });
       }
-      await db.insert(gateVisits).values({
-        id,
-        truckPlate: input.truck_plate,
-        carrier: input.carrier,
-        carrierKey: carrierKey(input.carrier),
-        driverName: input.driver_name,
-        appointmentAt: input.appointment_at ? new Date(input.appointment_at) : null,
-        enteredAt: at,
-        droppedTrailerId: trailerId,
-        droppedTrailerKey: key,
-        entrySeal: t?.seal ?? null,
-        enteredBy: actor.id,
-      });
+      const [visit] = await db
+        .insert(gateVisits)
+        .values({
+          id,
+          truckPlate: input.truck_plate,
+          carrier: input.carrier,
+          carrierKey: carrierKey(input.carrier),
+          driverName: input.driver_name,
+          appointmentAt: input.appointment_at ? new Date(input.appointment_at) : null,
+          enteredAt: at,
+          droppedTrailerId: trailerId,
+          droppedTrailerKey: key,
+          entrySeal: t?.seal ?? null,
+          enteredBy: actor.id,
+        })
+        .returning();
       await logActivity(
         'gate',
         actor,
@@ -216,13 +217,10 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
         GATE_LOG.entry.details(input.truck_plate, input.carrier, trailerId, placeName),
       );
       record((changes) => changes.visitChanged(id));
-      const [visit] = await db.select().from(gateVisits).where(eq(gateVisits.id, id));
-      const entered = {
+      return {
         visit: presentVisit(visit!),
         trailer: key ? ((await loadTrailers([key])).get(key) ?? null) : null,
       };
-      if (placeId) await refuseOverfull([placeId]);
-      return entered;
     },
     { shownWriter: true },
   );

@@ -148,7 +148,8 @@ export async function ensureRoom(wanted: ReadonlyMap<string, number>, except?: s
 
 /**
  * ensureRoom() once this transaction has put its trailers at these places: refuses a place now holding more
- * than its capacity. Checked last, its lock is held for the shortest time (services/gate.ts).
+ * than its capacity. Run as the last step before the commit, so the places' locks are held the shortest time
+ * (changes/processors/yard.ts).
  */
 export const refuseOverfull = (ids: readonly string[]): Promise<void> =>
   ensureRoom(new Map(ids.map((id) => [id, 0])));

@@ -8,7 +8,7 @@ import { evaluateAfter } from './escalation';
 import { pushToPhones } from './push';
 import { pushSockets, readForSockets } from './sockets';
 import { bumpTrailerTasks } from './trailers';
-import { settleYard } from './yard';
+import { refuseOverfullPlaces, settleYard } from './yard';
 
 /**
  * Inside the transaction, once its work (and the engine's round) is done: the last writes and reads.
@@ -18,6 +18,8 @@ export async function beforeCommit(changes: ChangeSet): Promise<void> {
   await bumpTrailerTasks(changes);
   await settleYard(changes);
   await readForSockets(changes);
+  // Last: the places' locks (PostgreSQL) are then held only until the commit.
+  await refuseOverfullPlaces(changes);
 }
 
 /**

@@ -1,11 +1,16 @@
 // The yard processor (CONTRACT §17), before the commit: the trailers whose finished moves changed are
 // settled where they now stand, and the places of every trailer a change touched join the places to tell
 // (a trailer with a task opened or closed is booked to leave its place, or not any more).
-import { placesOfTrailers, settleTrailers } from '../../services/yard';
+import { placesOfTrailers, refuseOverfull, settleTrailers } from '../../services/yard';
 import type { ChangeSet } from '../change-set';
 
 export async function settleYard(changes: ChangeSet): Promise<void> {
   if (!changes.yardTrailers.size) return;
   for (const id of await settleTrailers([...changes.settle], changes)) changes.yardPlaces.add(id);
   for (const id of await placesOfTrailers([...changes.yardTrailers])) changes.yardPlaces.add(id);
+}
+
+/** The last step before the commit: a place a change filled that now holds more than it can is refused. */
+export async function refuseOverfullPlaces(changes: ChangeSet): Promise<void> {
+  if (changes.roomChecks.size) await refuseOverfull([...changes.roomChecks]);
 }
