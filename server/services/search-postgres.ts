@@ -13,6 +13,7 @@ import { tasks } from '../db/tables';
 import { presentJoined, selectTasks } from '../presenters/tasks';
 import { plateKey } from '@shared/text';
 import type { EventRow, LocationRow } from './search';
+import { latestMoveOf, standingSql } from './search-standing';
 
 /** `% _ \` stand for themselves in the term (LIKE … ESCAPE '\'). */
 const literal = (term: string): string => term.replace(/[\\%_]/g, '\\$&');
@@ -56,18 +57,12 @@ export async function postgresPage(
   return rows.map(presentJoined);
 }
 
-// Each trailer's latest completed move (one backward step of tasks_trailer per trailer) and the results'
-// histories (task_events_task), as two JSON arrays of one row: arrays go in as PostgreSQL arrays.
+// Where each trailer stands (./search.ts standingSql) and the results' histories (task_events_task), as two
+// JSON arrays of one row: arrays go in as PostgreSQL arrays.
 const EXTRAS_SQL = `
   SELECT
-    (SELECT coalesce(json_agg(json_build_object(
-              'trailer_key', t.trailer_key, 'destination', l.destination, 'completed_at', l.completed_at)), '[]')
-     FROM unnest(?::text[]) AS t(trailer_key)
-     CROSS JOIN LATERAL (
-       SELECT destination, completed_at FROM tasks
-       WHERE trailer_key = t.trailer_key AND status = 'finalizada' AND completed_at IS NOT NULL
-         AND deleted_at IS NULL
-       ORDER BY completed_at DESC LIMIT 1) AS l) AS locations,
+    (SELECT coalesce(json_agg(json_build_object('trailer_key', s.trailer_key, 'place', s.place, 'since', s.since)), '[]')
+     FROM (${standingSql('(SELECT unnest(?::text[]) AS trailer_key)', latestMoveOf('k.trailer_key', 'id'))}) AS s) AS locations,
     (SELECT coalesce(json_agg(json_build_object(
               'task_id', e.task_id, 'type', e.type, 'at', e.at, 'actor_name', a.name, 'driver_name', d.name)
               ORDER BY e.task_id, e.at, e.id), '[]')
@@ -76,7 +71,7 @@ const EXTRAS_SQL = `
      LEFT JOIN users d ON d.id = e.driver_id
      WHERE e.task_id = ANY(?::text[])) AS events`;
 
-/** The trailers' positions (those with a completed move) and the tasks' history rows in time order. */
+/** Where the trailers stand and the tasks' history rows in time order. */
 export async function postgresExtras(
   trailerKeys: string[],
   taskIds: string[],

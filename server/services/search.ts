@@ -17,6 +17,7 @@ import { query, session, type Session } from '../db';
 import { sqlFor } from '../db/dialect';
 import { queryTasks } from '../presenters/tasks';
 import { postgresExtras, postgresPage } from './search-postgres';
+import { latestMoveOf, standingSql } from './search-standing';
 
 // ---- folding ---------------------------------------------------------------------------------------
 
@@ -238,10 +239,11 @@ async function findPage(type: SearchType, term: Term | undefined, from: number, 
 
 // ---- extras of each result ---------------------------------------------------------------------------
 
+/** Where a trailer stands now (CONTRACT §19 "Where a trailer stands"), and since when; place null: none known. */
 export interface LocationRow {
   trailer_key: string;
-  destination: string;
-  completed_at: number;
+  place: string | null;
+  since: number | null;
 }
 export interface EventRow {
   task_id: string;
@@ -251,13 +253,10 @@ export interface EventRow {
   driver_name: string | null;
 }
 
-const LAST_LOCATIONS_SQL = `
-  SELECT t.trailer_key, t.destination, t.completed_at
-  FROM json_each(?) j
-  JOIN tasks t ON t.rowid = (
-    SELECT rowid FROM tasks
-    WHERE trailer_key = j.value AND status = 'finalizada' AND completed_at IS NOT NULL AND deleted_at IS NULL
-    ORDER BY completed_at DESC LIMIT 1)`;
+const LAST_LOCATIONS_SQL = standingSql(
+  '(SELECT value AS trailer_key FROM json_each(?))',
+  latestMoveOf('k.trailer_key', 'rowid'),
+);
 const TIMELINE_SQL = `
   SELECT e.task_id, e.type, e.at, a.name AS actor_name, d.name AS driver_name
   FROM task_events e
@@ -267,8 +266,7 @@ const TIMELINE_SQL = `
   ORDER BY e.task_id, e.at, e.id`;
 
 /**
- * Where each trailer is now (the destination and time of its latest completed move; none → absent) and
- * the tasks' history rows in time order: one statement each on SQLite (a statement per trailer cost a
+ * Where each trailer stands now (standingSql) and the tasks' history rows in time order: one statement each on SQLite (a statement per trailer cost a
  * quarter of the search's time in awaits and garbage), both in one round trip on PostgreSQL
  * (./search-postgres.ts).
  */
@@ -317,8 +315,9 @@ export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
   return found.map((task) => {
     const at = location.get(plateKey(task.trailer_id));
     return Object.assign(task, {
-      trailer_last_location: at?.destination ?? null,
-      trailer_last_location_at: at ? new Date(at.completed_at).toISOString() : null,
+      trailer_last_location: at?.place ?? null,
+      trailer_last_location_at:
+        at?.place && at.since !== null ? new Date(Number(at.since)).toISOString() : null,
       timeline: history.get(task.id) ?? [],
     });
   });

@@ -174,3 +174,43 @@ describe('POST /tasks/{id}/complete with proof', () => {
     expect(await standing(task.trailer_id)).toBe(campa.id);
   });
 });
+
+describe('the searcher’s trailer_last_location follows where the trailer stands (CONTRACT §19)', () => {
+  const whereSearched = async (plate: string) => {
+    const res = await api()
+      .get('/api/admin/search/tasks')
+      .query({ query: plate, search_type: 'trailer' })
+      .set(manager.auth);
+    expect(res.status).toBe(200);
+    const [found] = res.body as {
+      trailer_last_location: string | null;
+      trailer_last_location_at: string | null;
+    }[];
+    return [found!.trailer_last_location, found!.trailer_last_location_at];
+  };
+
+  it('where it was really left, then a staff correction, then nowhere once it left the yard', async () => {
+    const task = await movingTask(dock);
+    expect((await complete(task.id, { proof: 'scan', location_id: campa.id })).status).toBe(200);
+    const done = await getTask(task.id);
+    expect(await whereSearched(task.trailer_id)).toEqual([campa.name, done.completed_at]);
+
+    await advanceClock(60_000);
+    const corrected = await api()
+      .post(`/api/trailers/${encodeURIComponent(task.trailer_id)}/position`)
+      .set(manager.auth)
+      .send({ location_id: dock.id, note: 'Revisión del patio' });
+    expect(corrected.status, corrected.text).toBe(200);
+    const [place, since] = await whereSearched(task.trailer_id);
+    expect(place).toBe(dock.name);
+    expect(Date.parse(since!)).toBeGreaterThan(Date.parse(done.completed_at!));
+
+    await advanceClock(60_000);
+    const left = await api()
+      .post(`/api/yard/trailers/${encodeURIComponent(task.trailer_id)}/leave`)
+      .set(manager.auth)
+      .send({});
+    expect(left.status, left.text).toBe(200);
+    expect(await whereSearched(task.trailer_id)).toEqual([null, null]);
+  });
+});

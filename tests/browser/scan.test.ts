@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Location, Task, YardTrailer } from '@shared/schemas';
-import { PROOF_TEXT, TASK_MSG, UI_DRIVER } from '@shared/labels';
-import { launch, openPage, PHONE, screenshot } from './chromium';
+import { PROOF_TEXT, TASK_MSG, UI_DRIVER, UI_HEADER, UI_SEARCH, VIEW_LABELS } from '@shared/labels';
+import { DESKTOP, launch, openPage, PHONE, screenshot } from './chromium';
 import { writeQrY4m } from './fake-camera';
 import { ADMIN, adminToken, apiCall, createUser, loginUi } from './helpers';
 
@@ -118,6 +118,22 @@ describe('Escanear ubicación on the phone', () => {
       dropped_at_location_name: other.name,
     });
     expect(await standsAt(task.trailer_id)).toBe(other.id);
+
+    // The tower's Buscador says where it was really left.
+    const desk = await openPage(browsers.at(-1)!, inject('baseUrl'), DESKTOP);
+    await loginUi(desk.page, ADMIN);
+    await desk.page
+      .getByRole('navigation', { name: UI_HEADER.nav })
+      .getByRole('button', { name: VIEW_LABELS.searcher, exact: true })
+      .click();
+    await desk.page.getByLabel(UI_SEARCH.term).fill(task.trailer_id);
+    await desk.page.getByRole('button', { name: UI_SEARCH.search }).click();
+    const found = desk.page.locator(`[data-testid=search-result]`).filter({ hasText: task.trailer_id });
+    await expect(found.getByTestId('dropped-at').first().innerText()).resolves.toBe(
+      PROOF_TEXT.droppedAt(other.name),
+    );
+    await screenshot(desk.page, 'scan-dropped-at-search-1440');
+    await desk.context.close();
   });
 });
 

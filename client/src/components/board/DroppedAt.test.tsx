@@ -5,6 +5,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { PROOF_TEXT } from '@shared/labels';
 import { makeTask } from '../../test/tasks';
 import { DroppedAt } from './DroppedAt';
+import { TaskCardBody } from './TaskCard';
 
 afterEach(cleanup);
 
@@ -25,5 +26,14 @@ describe('Dejado en', () => {
     render(<DroppedAt task={makeTask({ status: 'finalizada', proof: 'manual' })} />);
     render(<DroppedAt task={makeTask({ dropped_at_location_name: 'Campa 1' })} />);
     expect(screen.queryByTestId('dropped-at')).toBeNull();
+  });
+
+  it('is on the board’s card, full and compact (the wall)', () => {
+    const task = makeTask({ status: 'finalizada', proof: 'manual', dropped_at_location_name: 'Campa 1' });
+    for (const density of ['normal', 'compact'] as const) {
+      const { unmount } = render(<TaskCardBody task={task} density={density} />);
+      expect(screen.getByTestId('dropped-at'), density).toHaveTextContent('Dejado en Campa 1');
+      unmount();
+    }
   });
 });

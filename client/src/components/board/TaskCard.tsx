@@ -36,6 +36,7 @@ import { cn } from '../cn';
 import { BADGE_TONE } from '../tones';
 import { BoardContext, type BoardActions, type Density } from './context';
 import { DEADLINE_BADGE, DeadlineChip } from './DeadlineChip';
+import { DroppedAt } from './DroppedAt';
 import { useElapsed } from './hooks';
 
 const PRIORITY_EDGE = {
@@ -248,6 +249,7 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
           )}
         </div>
         <HeldNote task={task} />
+        <DroppedAt task={task} className="text-xs" />
         <OfflineNote task={task} />
       </article>
     );
@@ -290,6 +292,7 @@ export const TaskCardBody = memo(function TaskCardBody({ task, density = 'normal
         <span className="sr-only">→</span>
         <span className="min-w-0 break-words">{task.destination}</span>
       </p>
+      <DroppedAt task={task} className="mt-1" />
       {task.description && <p className="mt-1 line-clamp-2 text-sm text-slate-500">{task.description}</p>}
       <div className="mt-1.5 flex items-end justify-between gap-2">
         <dl className="min-w-0 space-y-0.5 text-xs text-slate-500">

@@ -7,6 +7,7 @@ import type { SearchTask } from '@shared/schemas';
 import { formatDateTime } from '@shared/time';
 import { PriorityBadge, StatusBadge, VehicleBadge } from '../../components/Badge';
 import { DeadlineChip } from '../../components/board/DeadlineChip';
+import { DroppedAt } from '../../components/board/DroppedAt';
 import { cn } from '../../components/cn';
 import { returnCount, timelineSteps, type StepState, type TimelineStep } from './timeline';
 
@@ -60,6 +61,8 @@ export function SearchResultCard({ task }: { task: SearchTask }) {
           {UI_ATTENTION.held(task.hold_reason)}
         </p>
       )}
+
+      <DroppedAt task={task} />
 
       {task.description && (
         <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">

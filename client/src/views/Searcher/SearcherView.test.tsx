@@ -160,6 +160,18 @@ describe('results', { timeout: 20_000 }, () => {
     expect(within(none).queryByTestId('search-due-at')).toBeNull();
   });
 
+  it('says where a finished task’s trailer was really left (CONTRACT §20)', async () => {
+    mockFetch(() =>
+      json(200, [task({ status: 'finalizada', proof: 'scan', dropped_at_location_name: 'Campa Norte' })]),
+    );
+    render(<SearcherView />);
+    await userEvent.type(screen.getByLabelText(UI_SEARCH.term), 'R-1234');
+    await search();
+    expect(within(screen.getByTestId('search-result')).getByTestId('dropped-at')).toHaveTextContent(
+      'Dejado en Campa Norte',
+    );
+  });
+
   it('says so when nothing matches, with the info toast', async () => {
     mockFetch(() => json(200, []));
     render(<SearcherView />);
