@@ -154,9 +154,10 @@ export async function unsubscribe(userId: string, endpoint: string): Promise<voi
   if (removed.length === 0) throw notFound(PUSH_INPUT.subscriptionNotFound);
 }
 
-/** A deleted account's phones get nothing more: called inside the deletion's transaction. */
+/** A deleted account's phones get nothing more (nor is its escalation-push turn kept): called inside the deletion's transaction. */
 export async function forgetSubscriptions(userId: string): Promise<void> {
   await db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+  await db.delete(appSettings).where(eq(appSettings.key, lastPushKey(userId)));
 }
 
 type SubscriptionRow = typeof pushSubscriptions.$inferSelect;

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PUSH_INPUT, PUSH_MSG, PUSH_STARTUP_ERR, STARTUP_ERR } from '@shared/labels';
 import { checkConfig, config, configure, DEFAULT_VAPID_SUBJECT, loadConfig } from '../../server/config';
 import { startServer } from '../../server/server';
-import { pushSubscriptions } from '../../server/db/tables';
+import { appSettings, pushSubscriptions } from '../../server/db/tables';
 import { logger } from '../../server/logger';
 import {
   PUSH_SUBSCRIPTIONS_MAX,
@@ -213,6 +213,24 @@ describe('POST/DELETE /api/push/subscriptions', () => {
     expect(res.status).toBe(200);
     expect(await rowsOf(leaving.user.id)).toHaveLength(0);
     expect(await rowsOf(staying.user.id)).toHaveLength(1);
+  });
+
+  it('deleting a staff account forgets its escalation-push turn (CONTRACT §20), and only its own', async () => {
+    const leaving = await makeUser('gestor');
+    const staying = await makeUser('gestor');
+    const admin = await makeUser('admin');
+    const turn = (id: string) => `escalation_push:${id}`;
+    await tx(() =>
+      db.insert(appSettings).values([
+        { key: turn(leaving.user.id), value: '1' },
+        { key: turn(staying.user.id), value: '1' },
+      ]),
+    );
+    const res = await api().delete(`/api/admin/delete-user/${leaving.user.id}`).set(admin.auth);
+    expect(res.status).toBe(200);
+    const keys = (await db.select().from(appSettings)).map((r) => r.key);
+    expect(keys).not.toContain(turn(leaving.user.id));
+    expect(keys).toContain(turn(staying.user.id));
   });
 
   it('staff subscribe and unsubscribe their own devices too (CONTRACT §24); no token is a 401', async () => {

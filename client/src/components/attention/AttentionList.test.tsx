@@ -179,7 +179,12 @@ describe('AttentionList (board)', () => {
 
     expect(items().map((i) => i.getAttribute('data-kind'))).toEqual(['overfull', 'retraso', 'plazo']);
     expect(list().getByText(UI_ATTENTION.late('12 min'))).toBeInTheDocument();
-    expect(list().getByText(UI_ATTENTION.dueSoon(formatTime(dueAt)))).toBeInTheDocument();
+    // The held task due soon says its hold and why as well.
+    expect(
+      list().getByText(
+        `${UI_ATTENTION.dueSoon(formatTime(dueAt))} · ${UI_ATTENTION.held('Ubicación ocupada')}`,
+      ),
+    ).toBeInTheDocument();
     expect(list().getByText(`${OVERFULL_LABEL}: 2 de 1`)).toBeInTheDocument();
     expect(list().getByText('A-1 · Campa A-1')).toBeInTheDocument();
     expect(list().queryByText('A-2 · Campa A-2')).toBeNull();

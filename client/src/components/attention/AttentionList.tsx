@@ -61,8 +61,12 @@ export function attentionText(item: AttentionEntry, now: number): string {
   switch (item.kind) {
     case 'overfull':
       return UI_ATTENTION.overfull(item.place.occupancy, item.place.capacity);
-    case 'retraso':
     case 'plazo':
+      // A held task due soon is listed by its deadline: its hold (and why) is said too.
+      return item.task.on_hold
+        ? `${ruleText(item.kind, factsOf(item.task), now)} · ${UI_ATTENTION.held(item.task.hold_reason)}`
+        : ruleText(item.kind, factsOf(item.task), now);
+    case 'retraso':
     case 'espera':
       return ruleText(item.kind, factsOf(item.task), now);
     case 'duplicate_trailer':
