@@ -36,6 +36,13 @@ export const formatDateTime = (t: Instant): string => dateTimeFmt.format(toMs(t)
 export const formatDate = (t: Instant): string => dateFmt.format(toMs(t));
 /** 09:15 */
 export const formatTime = (t: Instant): string => timeFmt.format(toMs(t));
+const dayMonthTimeFmt = fmt({ day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
+/**
+ * 09:15 on the Madrid day of `nowMs`, 21/11, 23:40 on another: a time in a window that crosses midnight
+ * says which day it belongs to.
+ */
+export const formatTimeNear = (t: Instant, nowMs: number): string =>
+  madridDay(t) === madridDay(nowMs) ? formatTime(t) : dayMonthTimeFmt.format(toMs(t));
 /** 09:15:07 */
 export const formatTimeWithSeconds = (t: Instant): string => timeSecFmt.format(toMs(t));
 /** domingo, 22 de noviembre de 2026 */

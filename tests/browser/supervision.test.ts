@@ -19,7 +19,7 @@ import {
   VIEW_LABELS,
 } from '@shared/labels';
 import type { ServerTime, Task } from '@shared/schemas';
-import { launch, openPage, PHONE, screenshot, WALL } from './chromium';
+import { DESKTOP, launch, openPage, PHONE, screenshot, WALL } from './chromium';
 import {
   ADMIN,
   adminToken,
@@ -210,6 +210,34 @@ describe('Control Conductores', () => {
     const status = await apiCall<{ status: string }>('GET', '/timeclock/status', { token });
     expect(status.status).toBe('clocked_in');
     await page.context().close();
+
+    // Its × is a finger's size on a touch screen (44 px), small under a mouse.
+    const removeButton = (p: Page) =>
+      p
+        .getByTestId('timecontrol-row')
+        .filter({ hasText: driver.name })
+        .getByRole('button', { name: new RegExp(`^${UI_TIME_CONTROL.removePunch('Entrada', '')}`) })
+        .first();
+    const desk = await openView(manager, 'timecontrol');
+    expect((await removeButton(desk).boundingBox())!.width).toBeLessThan(44);
+    await desk.context().close();
+    const touch = await browser.newContext({
+      viewport: DESKTOP,
+      hasTouch: true,
+      isMobile: true,
+      baseURL: inject('baseUrl'),
+      locale: 'es-ES',
+      timezoneId: 'Europe/Madrid',
+    });
+    const phone = await touch.newPage();
+    await loginUi(phone, manager);
+    await phone
+      .getByRole('navigation', { name: UI_HEADER.nav })
+      .getByRole('button', { name: VIEW_LABELS.timecontrol, exact: true })
+      .click();
+    const box = (await removeButton(phone).boundingBox())!;
+    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+    await touch.close();
   });
 });
 

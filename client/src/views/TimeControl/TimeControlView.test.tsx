@@ -39,7 +39,11 @@ const row = (over: Partial<DailySummary>): DailySummary => ({
   ...over,
 });
 
+// The fixtures' day, late afternoon in Madrid: their punches are today's.
+const FIXTURE_NOW = Date.parse('2026-11-21T16:00:00.000Z');
+
 beforeEach(() => {
+  vi.useFakeTimers({ now: FIXTURE_NOW, toFake: ['Date'] });
   useTimeControl.setState({ rows: [], loaded: false, failed: false, loadedAt: 0 });
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
@@ -47,6 +51,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 /** A date picked in the browser's picker (typing digit by digit into a date input is not how it is used). */
@@ -71,6 +76,19 @@ describe('Control Conductores table', { timeout: 20_000 }, () => {
     expect(r.getByText('15:00')).toBeInTheDocument();
     expect(r.getByText('Entrada')).toBeInTheDocument();
     expect(r.getByText('Salida')).toBeInTheDocument();
+  });
+
+  it('a punch of another day in the 24 hours says its day (a window across midnight)', async () => {
+    vi.setSystemTime(Date.parse('2026-11-22T09:00:00.000Z'));
+    mockFetch(() => json(200, [row({})]));
+    render(<TimeControlView />);
+    await screen.findByText('Lucía');
+    const chips = rowOf('Lucía').getAllByRole('listitem');
+    expect(chips[0]).toHaveTextContent('Entrada21/11, 07:00');
+    expect(chips[1]).toHaveTextContent('Salida21/11, 15:00');
+    expect(
+      screen.getByRole('button', { name: UI_TIME_CONTROL.removePunch('Salida', '21/11, 15:00') }),
+    ).toBeInTheDocument();
   });
 
   it('colours 8 hours or more green and less yellow (SPEC §9)', async () => {

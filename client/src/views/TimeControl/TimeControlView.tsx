@@ -12,7 +12,7 @@ import {
   UNKNOWN_LABEL,
 } from '@shared/labels';
 import type { DailySummary, Punch, PunchCorrection } from '@shared/schemas';
-import { formatDateTime, formatDuration, formatTime } from '@shared/time';
+import { formatDateTime, formatDuration, formatTimeNear } from '@shared/time';
 import { Badge } from '../../components/Badge';
 import { HeaderAction } from '../../components/HeaderAction';
 import { ListCard } from '../../components/ListCard';
@@ -20,6 +20,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { StatGrid } from '../../components/StatCard';
 import { hoursTone, type Tone } from '../../components/tones';
 import { hoursNow, loadTimeControl, useTimeControl, useTimeControlFeed } from '../../stores/timeControl';
+import { serverNow } from '../../stores/timeclock';
 import { ExcelExportDialog, type ExcelExport } from './ExcelExportDialog';
 import { AddPunchDialog, RemovePunchDialog } from './PunchCorrectionDialogs';
 
@@ -267,7 +268,10 @@ function PunchRow({ row, hours, onAdd, onRemove }: RowProps) {
               <li key={`${c.punch_id}-${c.action}`}>
                 {c.action === 'removed' && (
                   <span className="line-through">
-                    {C.removedPunch(CLOCK_TYPE_LABELS[c.clock_type], formatTime(c.punch_timestamp))}
+                    {C.removedPunch(
+                      CLOCK_TYPE_LABELS[c.clock_type],
+                      formatTimeNear(c.punch_timestamp, serverNow()),
+                    )}
                   </span>
                 )}{' '}
                 {correctionText(c)}
@@ -301,6 +305,7 @@ function PunchChip({
   onRemove: () => void;
 }) {
   const label = CLOCK_TYPE_LABELS[p.clock_type];
+  const shown = formatTimeNear(p.timestamp, serverNow());
   const title = [formatDateTime(p.timestamp), correction && correctionText(correction)]
     .filter(Boolean)
     .join('\n');
@@ -317,7 +322,7 @@ function PunchChip({
         )}
         {label}
         <time dateTime={p.timestamp} className="tabular-nums">
-          {formatTime(p.timestamp)}
+          {shown}
         </time>
         {p.corrected && <span className="font-semibold">· {C.corrected}</span>}
         {p.offline && <span>· {C.offline}</span>}
@@ -325,9 +330,10 @@ function PunchChip({
       <button
         type="button"
         onClick={onRemove}
-        aria-label={C.removePunch(label, formatTime(p.timestamp))}
-        title={C.removePunch(label, formatTime(p.timestamp))}
-        className="grid size-5 place-items-center rounded text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-blue-500"
+        aria-label={C.removePunch(label, shown)}
+        title={C.removePunch(label, shown)}
+        // 20 px under a mouse, 44 px where the pointer is a finger.
+        className="grid size-5 place-items-center rounded pointer-coarse:size-11 text-slate-400 hover:bg-red-50 hover:text-red-600 focus-visible:outline-2 focus-visible:outline-blue-500"
       >
         <X aria-hidden className="size-3.5" />
       </button>
