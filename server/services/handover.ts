@@ -16,6 +16,7 @@ import { HANDOVER_ERR, HANDOVER_LOG } from '@shared/labels';
 import { previousShift, SHIFT_NAMES, shiftAt, shiftRange, type ShiftRef } from '@shared/shifts';
 import { byUrgency } from '@shared/urgency';
 import { formatDate } from '@shared/time';
+import { TIMECLOCK_WINDOW_MS } from '@shared/constants';
 import { db, insertRows, query, tx } from '../db';
 import { handoverNotes } from '../db/tables';
 import { nowMs } from '../clock';
@@ -116,14 +117,15 @@ async function returns(from: number, to: number): Promise<HandoverReturn[]> {
 }
 
 /**
- * Conductors whose punches in the shift miss one (CONTRACT §7's `incomplete`: a salida without its entrada, or
- * an entrada older than 16 h without salida), read over the window as the live view reads the last 24 h: a
- * shift opened before the window counts with its entrada.
+ * Conductors whose punches miss one (CONTRACT §7's `incomplete`: a salida without its entrada, or an entrada
+ * older than 16 h without salida), read as Control Conductores reads them: over the last 24 h up to the
+ * shift's end (or now), so an entrada forgotten the day before is handed over even in a shift's first hour.
  */
 async function missingPunches(from: number, to: number, now: number): Promise<HandoverMissingPunch[]> {
   const end = Math.min(to, now + 1);
   if (end <= from) return [];
-  const rows = await summarizeWindow({ start: from, end }, await liveDrivers(), false);
+  const start = Math.min(from, end - TIMECLOCK_WINDOW_MS);
+  const rows = await summarizeWindow({ start, end }, await liveDrivers(), false);
   return rows
     .filter((r) => r.shift.status === 'incomplete')
     .map(({ driver, shift }) => {

@@ -197,14 +197,23 @@ describe('the figures of the tarde of 2026-11-24 (13:00–21:00 UTC)', () => {
 
   it('missing punches: an entrada left open over 16 h, a salida without entrada; not a driver at work', async () => {
     const forgot = await makeUser('conductor', { name: 'Olvidó Salida' });
+    // Clocked in yesterday morning: more than 16 h before any shift's start, still handed over.
+    const longAgo = await makeUser('conductor', { name: 'Olvidó Ayer' });
     const orphan = await makeUser('conductor', { name: 'Sin Entrada' });
     const working = await makeUser('conductor', { name: 'Trabajando' });
     const t = now().getTime();
     await makePunch(forgot.user.id, 'entrada', new Date(t - 17 * HOUR));
+    await makePunch(longAgo.user.id, 'entrada', new Date(t - 30 * HOUR));
     await makePunch(orphan.user.id, 'salida', new Date(t - MIN));
     await makePunch(working.user.id, 'entrada', new Date(t - 2 * MIN));
     const r = await report();
+    // By name, as Control Conductores lists them.
     expect(r.missing_punches).toEqual([
+      {
+        user_id: longAgo.user.id,
+        user_name: 'Olvidó Ayer',
+        last_entrada: new Date(t - 30 * HOUR).toISOString(),
+      },
       {
         user_id: forgot.user.id,
         user_name: 'Olvidó Salida',
