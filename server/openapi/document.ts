@@ -78,15 +78,28 @@ const idempotencyHeader = z.object({
   'Idempotency-Key': z.string().optional().meta({ description: API_DOC.headers.idempotencyKey }),
 });
 
-type Operation = Omit<ZodOpenApiOperationObject, 'security'> & { tags: [string] };
+type OperationId = keyof typeof API_DOC.ops;
+type Operation = Pick<ZodOpenApiOperationObject, 'requestParams' | 'requestBody' | 'responses'>;
 
-/** An operation a key may call: its scope (from API_SCOPE, the key's own gate) and the refusals of a key. */
-function keyOperation(action: Action, op: Operation): ZodOpenApiOperationObject {
+/**
+ * An operation a key may call: its texts (API_DOC.ops by its id), its scope (from API_SCOPE, the key's own
+ * gate) and the refusals of a key.
+ */
+function keyOperation(
+  action: Action,
+  operationId: OperationId,
+  tag: string,
+  op: Operation,
+): ZodOpenApiOperationObject {
   const scope = API_SCOPE[action];
   if (!scope) throw new Error(`La acción ${action} no es de una clave de API`);
+  const { summary, description } = API_DOC.ops[operationId];
   return {
     ...op,
-    description: `${op.description ?? ''}\n\n${API_DOC.scopeNote(scope)}`.trim(),
+    operationId,
+    tags: [tag],
+    summary,
+    description: `${description}\n\n${API_DOC.scopeNote(scope)}`,
     // OpenAPI 3.1 lets a non-OAuth scheme list the roles it needs: the scope, also as `x-scopes`.
     security: [{ bearerAuth: [scope] }],
     'x-scopes': [scope],
@@ -99,11 +112,7 @@ const { tags, ops } = API_DOC;
 
 const paths: ZodOpenApiPathsObject = {
   '/tasks': {
-    get: keyOperation('tasks:read', {
-      operationId: 'listTasks',
-      tags: [tags.tasks],
-      summary: ops.listTasks.summary,
-      description: ops.listTasks.description,
+    get: keyOperation('tasks:read', 'listTasks', tags.tasks, {
       requestParams: {
         query: taskListQuerySchema.extend({
           external_ref: taskListQuerySchema.shape.external_ref.meta({
@@ -113,11 +122,7 @@ const paths: ZodOpenApiPathsObject = {
       },
       responses: { '200': answer(ops.listTasks.ok, z.array(taskSchema)), ...BAD_REQUEST },
     }),
-    post: keyOperation('tasks:create', {
-      operationId: 'createTask',
-      tags: [tags.tasks],
-      summary: ops.createTask.summary,
-      description: ops.createTask.description,
+    post: keyOperation('tasks:create', 'createTask', tags.tasks, {
       requestParams: { header: idempotencyHeader },
       requestBody: { required: true, ...json(createTaskSchema) },
       responses: {
@@ -129,28 +134,16 @@ const paths: ZodOpenApiPathsObject = {
     }),
   },
   '/tasks/{id}': {
-    get: keyOperation('tasks:read', {
-      operationId: 'getTask',
-      tags: [tags.tasks],
-      summary: ops.getTask.summary,
-      description: ops.getTask.description,
+    get: keyOperation('tasks:read', 'getTask', tags.tasks, {
       requestParams: { path: idParams },
       responses: { '200': answer(ops.getTask.ok, taskSchema), ...BAD_REQUEST, ...NOT_FOUND },
     }),
-    put: keyOperation('tasks:update', {
-      operationId: 'updateTask',
-      tags: [tags.tasks],
-      summary: ops.updateTask.summary,
-      description: ops.updateTask.description,
+    put: keyOperation('tasks:update', 'updateTask', tags.tasks, {
       requestParams: { path: idParams },
       requestBody: { required: true, ...json(updateTaskSchema) },
       responses: { '200': answer(ops.updateTask.ok, taskSchema), ...BAD_REQUEST, ...NOT_FOUND, ...CONFLICT },
     }),
-    delete: keyOperation('tasks:delete', {
-      operationId: 'deleteTask',
-      tags: [tags.tasks],
-      summary: ops.deleteTask.summary,
-      description: ops.deleteTask.description,
+    delete: keyOperation('tasks:delete', 'deleteTask', tags.tasks, {
       requestParams: { path: idParams },
       responses: {
         '200': answer(ops.deleteTask.ok, messageResponseSchema),
@@ -161,39 +154,23 @@ const paths: ZodOpenApiPathsObject = {
     }),
   },
   '/admin/search/tasks': {
-    get: keyOperation('tasks:search', {
-      operationId: 'searchTasks',
-      tags: [tags.tasks],
-      summary: ops.searchTasks.summary,
-      description: ops.searchTasks.description,
+    get: keyOperation('tasks:search', 'searchTasks', tags.tasks, {
       requestParams: { query: searchQuerySchema },
       responses: { '200': answer(ops.searchTasks.ok, z.array(searchTaskSchema)), ...BAD_REQUEST },
     }),
   },
   '/yard': {
-    get: keyOperation('yard:read', {
-      operationId: 'getYard',
-      tags: [tags.yard],
-      summary: ops.yard.summary,
-      description: ops.yard.description,
-      responses: { '200': answer(ops.yard.ok, z.array(yardLocationSchema)) },
+    get: keyOperation('yard:read', 'getYard', tags.yard, {
+      responses: { '200': answer(ops.getYard.ok, z.array(yardLocationSchema)) },
     }),
   },
   '/yard/trailers': {
-    get: keyOperation('yard:read', {
-      operationId: 'listYardTrailers',
-      tags: [tags.yard],
-      summary: ops.yardTrailers.summary,
-      description: ops.yardTrailers.description,
-      responses: { '200': answer(ops.yardTrailers.ok, z.array(yardTrailerSchema)) },
+    get: keyOperation('yard:read', 'listYardTrailers', tags.yard, {
+      responses: { '200': answer(ops.listYardTrailers.ok, z.array(yardTrailerSchema)) },
     }),
   },
   '/yard/trailers/export-excel': {
-    get: keyOperation('yard:read', {
-      operationId: 'exportYardTrailers',
-      tags: [tags.yard],
-      summary: ops.yardExcel.summary,
-      description: ops.yardExcel.description,
+    get: keyOperation('yard:read', 'exportYardTrailers', tags.yard, {
       responses: {
         '200': {
           description: API_DOC.responses.excel,
@@ -204,64 +181,40 @@ const paths: ZodOpenApiPathsObject = {
     }),
   },
   '/locations': {
-    get: keyOperation('locations:read', {
-      operationId: 'listLocations',
-      tags: [tags.yard],
-      summary: ops.locations.summary,
-      description: ops.locations.description,
-      responses: { '200': answer(ops.locations.ok, z.array(locationSchema)) },
+    get: keyOperation('locations:read', 'listLocations', tags.yard, {
+      responses: { '200': answer(ops.listLocations.ok, z.array(locationSchema)) },
     }),
   },
   '/trailers': {
-    get: keyOperation('trailers:read', {
-      operationId: 'searchTrailers',
-      tags: [tags.trailers],
-      summary: ops.trailers.summary,
-      description: ops.trailers.description,
+    get: keyOperation('trailers:read', 'searchTrailers', tags.trailers, {
       requestParams: { query: trailerSearchSchema },
-      responses: { '200': answer(ops.trailers.ok, trailerListSchema), ...BAD_REQUEST },
+      responses: { '200': answer(ops.searchTrailers.ok, trailerListSchema), ...BAD_REQUEST },
     }),
   },
   '/trailers/{trailer_id}': {
-    get: keyOperation('trailers:read', {
-      operationId: 'getTrailer',
-      tags: [tags.trailers],
-      summary: ops.trailer.summary,
-      description: ops.trailer.description,
+    get: keyOperation('trailers:read', 'getTrailer', tags.trailers, {
       requestParams: { path: trailerIdParams },
-      responses: { '200': answer(ops.trailer.ok, trailerDetailSchema), ...BAD_REQUEST, ...NOT_FOUND },
+      responses: { '200': answer(ops.getTrailer.ok, trailerDetailSchema), ...BAD_REQUEST, ...NOT_FOUND },
     }),
   },
   '/gate/visits': {
-    get: keyOperation('gate:read', {
-      operationId: 'listGateVisits',
-      tags: [tags.gate],
-      summary: ops.gateVisits.summary,
-      description: ops.gateVisits.description,
+    get: keyOperation('gate:read', 'listGateVisits', tags.gate, {
       requestParams: { query: gateVisitsQuerySchema },
-      responses: { '200': answer(ops.gateVisits.ok, gateVisitListSchema), ...BAD_REQUEST },
+      responses: { '200': answer(ops.listGateVisits.ok, gateVisitListSchema), ...BAD_REQUEST },
     }),
   },
   '/gate/suggestions': {
-    get: keyOperation('gate:read', {
-      operationId: 'gateSuggestions',
-      tags: [tags.gate],
-      summary: ops.gateSuggestions.summary,
-      description: ops.gateSuggestions.description,
+    get: keyOperation('gate:read', 'gateSuggestions', tags.gate, {
       requestParams: { query: gateSuggestionsQuerySchema },
       responses: { '200': answer(ops.gateSuggestions.ok, z.array(gateSuggestionSchema)), ...BAD_REQUEST },
     }),
   },
   '/gate/entries': {
-    post: keyOperation('gate:write', {
-      operationId: 'enterGate',
-      tags: [tags.gate],
-      summary: ops.gateEntry.summary,
-      description: ops.gateEntry.description,
+    post: keyOperation('gate:write', 'enterGate', tags.gate, {
       requestParams: { header: idempotencyHeader },
       requestBody: { required: true, ...json(gateEntrySchema) },
       responses: {
-        '201': answer(ops.gateEntry.created, gateEntryResultSchema),
+        '201': answer(ops.enterGate.created, gateEntryResultSchema),
         ...BAD_REQUEST,
         ...NOT_FOUND,
         ...CONFLICT,
@@ -269,15 +222,11 @@ const paths: ZodOpenApiPathsObject = {
     }),
   },
   '/gate/exits': {
-    post: keyOperation('gate:write', {
-      operationId: 'exitGate',
-      tags: [tags.gate],
-      summary: ops.gateExit.summary,
-      description: ops.gateExit.description,
+    post: keyOperation('gate:write', 'exitGate', tags.gate, {
       requestParams: { header: idempotencyHeader },
       requestBody: { required: true, ...json(gateExitSchema) },
       responses: {
-        '200': answer(ops.gateExit.ok, gateExitResultSchema),
+        '200': answer(ops.exitGate.ok, gateExitResultSchema),
         ...BAD_REQUEST,
         ...NOT_FOUND,
         ...CONFLICT,
@@ -285,11 +234,7 @@ const paths: ZodOpenApiPathsObject = {
     }),
   },
   '/gate/photos': {
-    post: keyOperation('gate:photos:upload', {
-      operationId: 'uploadGatePhoto',
-      tags: [tags.gate],
-      summary: ops.gatePhoto.summary,
-      description: ops.gatePhoto.description,
+    post: keyOperation('gate:photos:upload', 'uploadGatePhoto', tags.gate, {
       requestBody: {
         required: true,
         content: {
@@ -299,7 +244,7 @@ const paths: ZodOpenApiPathsObject = {
         },
       },
       responses: {
-        '201': answer(ops.gatePhoto.created, gatePhotoCreatedSchema),
+        '201': answer(ops.uploadGatePhoto.created, gatePhotoCreatedSchema),
         ...BAD_REQUEST,
         '413': refusal(API_DOC.responses.tooLarge),
       },

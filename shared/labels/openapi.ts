@@ -42,6 +42,7 @@ export const API_DOC = {
     excel: 'El libro Excel.',
     tooLarge: 'La foto pasa del tamaño máximo.',
   },
+  /** Each operation by its operationId. */
   ops: {
     listTasks: {
       summary: 'Listar tareas',
@@ -75,36 +76,36 @@ export const API_DOC = {
         'El buscador: tareas de cualquier estado por texto y fechas, con la historia y dónde está el remolque.',
       ok: 'Las tareas encontradas.',
     },
-    yard: {
+    getYard: {
       summary: 'Mapa del patio',
       description: 'Las ubicaciones activas, sus remolques, lo que llega y el hueco libre.',
       ok: 'Las ubicaciones.',
     },
-    yardTrailers: {
+    listYardTrailers: {
       summary: 'Remolques en el patio',
       description: 'Cada remolque en el patio, dónde y desde cuándo.',
       ok: 'Los remolques.',
     },
-    yardExcel: {
+    exportYardTrailers: {
       summary: 'Remolques en el patio (Excel)',
       description: 'Lo mismo que `GET /yard/trailers`, en un libro Excel.',
     },
-    locations: {
+    listLocations: {
       summary: 'Catálogo de ubicaciones',
       description: 'Todas las ubicaciones del patio.',
       ok: 'Las ubicaciones.',
     },
-    trailers: {
+    searchTrailers: {
       summary: 'Buscar remolques',
       description: 'Las fichas de remolque cuya matrícula empieza por o contiene `q`.',
       ok: 'Los remolques.',
     },
-    trailer: {
+    getTrailer: {
       summary: 'Ficha de un remolque',
       description: 'La ficha, su tarea abierta, sus últimos movimientos y sus visitas de portería.',
       ok: 'La ficha.',
     },
-    gateVisits: {
+    listGateVisits: {
       summary: 'Visitas de portería',
       description: 'Las abiertas (`open=true`) o las de un día (`date`).',
       ok: 'Las visitas.',
@@ -114,17 +115,17 @@ export const API_DOC = {
       description: 'Las ubicaciones con hueco para ese estado de carga y tipo, mejor primero.',
       ok: 'Las sugerencias.',
     },
-    gateEntry: {
+    enterGate: {
       summary: 'Entrada de un camión',
       description: 'Registra la entrada; con remolque, lo deja en su ubicación.',
       created: 'La visita y la ficha del remolque dejado.',
     },
-    gateExit: {
+    exitGate: {
       summary: 'Salida de un camión',
       description: 'Cierra la visita; con remolque, lo saca del patio.',
       ok: 'La visita cerrada.',
     },
-    gatePhoto: {
+    uploadGatePhoto: {
       summary: 'Subir una foto de inspección',
       description:
         'Una imagen (campo `photo`, multipart); su `id` se da luego en la inspección de una entrada.',
