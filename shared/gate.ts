@@ -2,7 +2,7 @@
 // open visit is shown in, and reading the refusal `El remolque … ya está en el patio (…)`.
 import { GATE_WAIT_AMBER_S, GATE_WAIT_RED_S } from './constants';
 import { GATE_ERR } from './labels/gate';
-import type { GateVisit } from './schemas/gate';
+import type { GateVisit } from './schemas/visits';
 
 type VisitTimes = Pick<GateVisit, 'entered_at' | 'exited_at' | 'appointment_at'>;
 

@@ -16,10 +16,12 @@ import { gatePhotoRoutes } from './gate-photos';
 import { gateRoutes } from './gate';
 import { trailerRoutes } from './trailers';
 import { handoverRoutes } from './handover';
+import { apiDocsRoutes } from './api-docs';
 
 export const apiRoutes = Router();
 apiRoutes.use(
   systemRoutes,
+  apiDocsRoutes,
   testClockRoutes,
   authRoutes,
   dashboardRoutes,

@@ -26,3 +26,7 @@ export function zodDetail(error: z.ZodError): string {
   const path = issue.path.join('.');
   return path ? `${path}: ${issue.message}` : issue.message;
 }
+
+/** Every refusal's body (CONTRACT §3): `{detail}`, a Spanish sentence the client shows as it is. */
+export const errorResponseSchema = z.object({ detail: z.string() }).meta({ id: 'Error' });
+export type ErrorResponse = z.output<typeof errorResponseSchema>;

@@ -9,8 +9,9 @@ import { TRAILER_INPUT } from '../labels/trailers';
 import { daySchema, idSchema, queryBool } from './common';
 import { ERR } from '../labels/errors';
 import { requiredText } from './tasks';
-import type { Trailer } from './trailers';
-import type { Location } from './yard';
+import { trailerSchema } from './trailers';
+import { gateVisitSchema, type GateVisit } from './visits';
+import { locationRefSchema } from './yard';
 
 /** The checklist, in its order (CONTRACT §19). Names: INSPECTION_ITEM_LABELS. */
 export const INSPECTION_CODES = [
@@ -46,9 +47,8 @@ export const PHOTO_UNATTACHED_TTL_MS = 24 * 60 * 60 * 1000;
 export const PHOTO_ATTACHED_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** `POST /gate/photos` → 201. */
-export interface GatePhotoCreated {
-  id: string;
-}
+export const gatePhotoCreatedSchema = z.object({ id: idSchema }).meta({ id: 'GatePhotoCreated' });
+export type GatePhotoCreated = z.output<typeof gatePhotoCreatedSchema>;
 
 const inspectionItemSchema = z.object({
   code: z.enum(INSPECTION_CODES, { error: (issue) => INSPECTION_INPUT.codeInvalid(issue.input) }),
@@ -185,47 +185,31 @@ export const gateSuggestionsQuerySchema = z.object({
 });
 export type GateSuggestionsQuery = z.output<typeof gateSuggestionsQuerySchema>;
 
-/** One truck's stay (CONTRACT §19). Times are ISO; `stay_s` ticks while open, `wait_s` is §19's wait. */
-export interface GateVisit {
-  id: string;
-  truck_plate: string;
-  carrier: string;
-  driver_name: string | null;
-  appointment_at: string | null;
-  entered_at: string;
-  exited_at: string | null;
-  stay_s: number;
-  wait_s: number;
-  dropped_trailer_id: string | null;
-  picked_trailer_id: string | null;
-  entry_seal: string | null;
-  exit_seal: string | null;
-  /** The exit's seal differs from the picked trailer's recorded one (kept, and flagged). */
-  seal_mismatch: boolean;
-}
-
 /** POST /gate/entries → 201. `trailer` is the dropped trailer's record, null when none was dropped. */
-export interface GateEntryResult {
-  visit: GateVisit;
-  trailer: Trailer | null;
-}
+export const gateEntryResultSchema = z
+  .object({ visit: gateVisitSchema, trailer: trailerSchema.nullable() })
+  .meta({ id: 'GateEntryResult' });
+export type GateEntryResult = z.output<typeof gateEntryResultSchema>;
 
 /** POST /gate/exits → 200. */
-export interface GateExitResult {
-  visit: GateVisit;
-}
+export const gateExitResultSchema = z.object({ visit: gateVisitSchema }).meta({ id: 'GateExitResult' });
+export type GateExitResult = z.output<typeof gateExitResultSchema>;
 
 /** GET /gate/visits. */
-export interface GateVisitList {
-  visits: GateVisit[];
-}
+export const gateVisitListSchema = z
+  .object({ visits: z.array(gateVisitSchema) })
+  .meta({ id: 'GateVisitList' });
+export type GateVisitList = z.output<typeof gateVisitListSchema>;
 
 /** GET /gate/suggestions → up to GATE_SUGGESTIONS_MAX of these, best first. */
-export interface GateSuggestion {
-  location: Pick<Location, 'id' | 'code' | 'name' | 'kind' | 'zone'>;
-  /** Room left at the place now. */
-  free: number;
-}
+export const gateSuggestionSchema = z
+  .object({
+    location: locationRefSchema,
+    /** Room left at the place now. */
+    free: z.number().int(),
+  })
+  .meta({ id: 'GateSuggestion' });
+export type GateSuggestion = z.output<typeof gateSuggestionSchema>;
 
 // ---- Waiting times (CONTRACT §19 "Waiting times") ------------------------------------------------------
 

@@ -6,7 +6,7 @@ import { HANDOVER_ERR } from '../labels/handover';
 import { parseShift } from '../shifts';
 import { cleanMultiline } from '../text';
 import { daySchema } from './common';
-import type { GateVisit } from './gate';
+import type { GateVisit } from './visits';
 import type { Task } from './tasks';
 
 /**

@@ -10,5 +10,6 @@ export * from './push';
 export * from './offline';
 export * from './yard';
 export * from './gate';
+export * from './visits';
 export * from './trailers';
 export * from './handover';

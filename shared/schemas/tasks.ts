@@ -1,22 +1,15 @@
 import { z } from 'zod';
 import {
   DRIVER_PROOF_KINDS,
+  HOLD_SOURCES,
   LOAD_STATES,
   PRIORITIES,
+  PROOF_KINDS,
   RETURN_REASONS,
   TASK_STATUSES,
   TASK_TITLES,
+  TRAILER_KINDS,
   VEHICLE_TYPES,
-} from '../enums';
-import type {
-  HoldSource,
-  LoadState,
-  Priority,
-  ProofKind,
-  TaskStatus,
-  TaskTitle,
-  TrailerKind,
-  VehicleType,
 } from '../enums';
 import { DESCRIPTION_MAX, EXTERNAL_REF_MAX, TEXT_MAX } from '../constants';
 import { cleanMultiline, cleanText, identityKey } from '../text';
@@ -88,6 +81,10 @@ export type CreateTaskInput = z.input<typeof createTaskSchema>;
 /** What the server works with once the input is validated (cleaned, trailer keyed, defaults applied). */
 export type CreateTaskData = z.output<typeof createTaskSchema>;
 
+/** GET /tasks?external_ref=: the caller's tasks with that reference (CONTRACT §21); absent, the board. */
+export const taskListQuerySchema = z.object({ external_ref: externalRefSchema.optional() });
+export type TaskListQuery = z.output<typeof taskListQuerySchema>;
+
 /** PUT /tasks/{id}: any subset of the editable fields, the status, and the driver for en_proceso. */
 export const updateTaskSchema = z
   .object({
@@ -157,67 +154,79 @@ export type CompleteTaskInput = NonNullable<z.input<typeof completeTaskSchema>>;
 /** What the phone says of a completion's proof (CONTRACT §20). */
 export type CompletionProof = Pick<CompleteTaskInput, 'proof' | 'location_id'>;
 
-export interface Task {
-  id: string;
-  title: TaskTitle;
-  description: string | null;
-  origin: string;
-  destination: string;
-  /** CONTRACT §17: the catalogue places origin and destination stand for; null for free text. */
-  origin_location_id: string | null;
-  destination_location_id: string | null;
-  trailer_id: string;
-  /** CONTRACT §19: the trailer's load state once this move is completed (null: unchanged). */
-  load_state_after: LoadState | null;
-  /** CONTRACT §20: when the move must be done (ISO), and how late it was completed (s; null: no deadline or open). */
-  due_at: string | null;
-  late_s: number | null;
-  /** CONTRACT §20: how its completion was proven (null while open), and where the trailer was really left when
-   * that is not the destination (null: at the destination), with that place's name. */
-  proof: ProofKind | null;
-  dropped_at_location_id: string | null;
-  dropped_at_location_name: string | null;
-  priority: Priority;
-  status: TaskStatus;
-  vehicle_type: VehicleType;
-  assigned_to: string | null;
-  assigned_to_name: string | null;
-  created_by: string | null;
-  created_by_name: string | null;
-  /** CONTRACT §21: the API client that created it (then `created_by` is null and the name `API · {name}`). */
-  created_by_client_id: string | null;
-  /** CONTRACT §21: the creator's own reference for it; null without one. */
-  external_ref: string | null;
-  created_at: string;
-  updated_at: string;
-  assigned_at: string | null;
-  completed_at: string | null;
-  status_since: string;
-  return_reason: string | null;
-  /** CONTRACT §15: a held task is never auto-assigned nor claimable until staff release it. */
-  on_hold: boolean;
-  hold_reason: string | null;
-  /** CONTRACT §19: who held it (staff, or the trailer's damage); null when not held. */
-  hold_source: HoldSource | null;
-  /** The latest driver return's reason, kept until the task is completed. */
-  last_return_reason: string | null;
-  /** Derived when read, never a new `version`: null without an assignee. */
-  assignee_online: boolean | null;
-  /** When the assignee went offline (ISO); null while online or without an assignee. */
-  assignee_offline_since: string | null;
-  /** CONTRACT §19: the trailer's marks as its record has them now (a change bumps the open task's version). */
-  trailer: TaskTrailerMarks;
-  version: number;
-}
+// ---- Answers (CONTRACT §5, §21): zod schemas, so the TS types and the OpenAPI document are one definition.
+
+/** An ISO date-time as the server writes it (UTC `Z`; a deadline may keep its offset). */
+export const isoDateTime = z.iso.datetime({ offset: true });
+const nullableText = z.string().nullable();
 
 /** CONTRACT §19: what a task shows of its trailer. */
-export interface TaskTrailerMarks {
-  kind: TrailerKind;
-  load_state: LoadState;
-  adr: boolean;
-  reefer_setpoint_c: number | null;
-  damaged: boolean;
-}
+export const taskTrailerMarksSchema = z
+  .object({
+    kind: z.enum(TRAILER_KINDS),
+    load_state: z.enum(LOAD_STATES),
+    adr: z.boolean(),
+    reefer_setpoint_c: z.number().nullable(),
+    damaged: z.boolean(),
+  })
+  .meta({ id: 'TaskTrailerMarks' });
+export type TaskTrailerMarks = z.output<typeof taskTrailerMarksSchema>;
+
+export const taskSchema = z
+  .object({
+    id: idSchema,
+    title: z.enum(TASK_TITLES),
+    description: nullableText,
+    origin: z.string(),
+    destination: z.string(),
+    /** CONTRACT §17: the catalogue places origin and destination stand for; null for free text. */
+    origin_location_id: idSchema.nullable(),
+    destination_location_id: idSchema.nullable(),
+    trailer_id: z.string(),
+    /** CONTRACT §19: the trailer's load state once this move is completed (null: unchanged). */
+    load_state_after: z.enum(LOAD_STATES).nullable(),
+    /** CONTRACT §20: when the move must be done, and how late it was completed (s; null: no deadline or open). */
+    due_at: isoDateTime.nullable(),
+    late_s: z.number().int().nullable(),
+    /** CONTRACT §20: how its completion was proven (null while open), and where the trailer was really left
+     * when that is not the destination (null: at the destination), with that place's name. */
+    proof: z.enum(PROOF_KINDS).nullable(),
+    dropped_at_location_id: idSchema.nullable(),
+    dropped_at_location_name: nullableText,
+    priority: z.enum(PRIORITIES),
+    status: z.enum(TASK_STATUSES),
+    vehicle_type: z.enum(VEHICLE_TYPES),
+    assigned_to: idSchema.nullable(),
+    assigned_to_name: nullableText,
+    created_by: idSchema.nullable(),
+    created_by_name: nullableText,
+    /** CONTRACT §21: the API client that created it (then `created_by` is null and the name `API · {name}`). */
+    created_by_client_id: idSchema.nullable(),
+    /** CONTRACT §21: the creator's own reference for it; null without one. */
+    external_ref: nullableText,
+    created_at: isoDateTime,
+    updated_at: isoDateTime,
+    assigned_at: isoDateTime.nullable(),
+    completed_at: isoDateTime.nullable(),
+    status_since: isoDateTime,
+    return_reason: nullableText,
+    /** CONTRACT §15: a held task is never auto-assigned nor claimable until staff release it. */
+    on_hold: z.boolean(),
+    hold_reason: nullableText,
+    /** CONTRACT §19: who held it (staff, or the trailer's damage); null when not held. */
+    hold_source: z.enum(HOLD_SOURCES).nullable(),
+    /** The latest driver return's reason, kept until the task is completed. */
+    last_return_reason: nullableText,
+    /** Derived when read, never a new `version`: null without an assignee. */
+    assignee_online: z.boolean().nullable(),
+    /** When the assignee went offline; null while online or without an assignee. */
+    assignee_offline_since: isoDateTime.nullable(),
+    /** CONTRACT §19: the trailer's marks as its record has them now (a change bumps the open task's version). */
+    trailer: taskTrailerMarksSchema,
+    version: z.number().int(),
+  })
+  .meta({ id: 'Task' });
+export type Task = z.output<typeof taskSchema>;
 
 /** The marks of a trailer with no record yet, and a new record's (CONTRACT §19 defaults). */
 export const DEFAULT_TRAILER_MARKS: TaskTrailerMarks = {
@@ -228,19 +237,25 @@ export const DEFAULT_TRAILER_MARKS: TaskTrailerMarks = {
   damaged: false,
 };
 
-/** A searcher result: a task plus where its trailer is now. */
-export interface SearchTask extends Task {
-  trailer_last_location: string | null;
-  trailer_last_location_at: string | null;
-  timeline: TaskTimelineEntry[];
-}
+export const taskTimelineEntrySchema = z
+  .object({
+    type: z.string(),
+    at: isoDateTime,
+    actor_name: nullableText,
+    driver_name: nullableText,
+  })
+  .meta({ id: 'TaskTimelineEntry' });
+export type TaskTimelineEntry = z.output<typeof taskTimelineEntrySchema>;
 
-export interface TaskTimelineEntry {
-  type: string;
-  at: string;
-  actor_name: string | null;
-  driver_name: string | null;
-}
+/** A searcher result: a task plus where its trailer is now. */
+export const searchTaskSchema = taskSchema
+  .extend({
+    trailer_last_location: nullableText,
+    trailer_last_location_at: isoDateTime.nullable(),
+    timeline: z.array(taskTimelineEntrySchema),
+  })
+  .meta({ id: 'SearchTask' });
+export type SearchTask = z.output<typeof searchTaskSchema>;
 
 export interface EligibleDriver {
   id: string;
@@ -252,6 +267,5 @@ export interface EligibleDriver {
   movements_count: number;
 }
 
-export interface MessageResponse {
-  message: string;
-}
+export const messageResponseSchema = z.object({ message: z.string() }).meta({ id: 'MessageResponse' });
+export type MessageResponse = z.output<typeof messageResponseSchema>;

@@ -1,13 +1,13 @@
 // The trailer's record (CONTRACT §19): what GET /trailers… answer and what PUT and …/position take.
 import { z } from 'zod';
-import { LOAD_STATES, TRAILER_KINDS, type LoadState, type TrailerKind } from '../enums';
+import { LOAD_STATES, TRAILER_KINDS } from '../enums';
 import { REEFER_SETPOINT_C, TEXT_MAX, TRAILER_NOTES_MAX } from '../constants';
 import { cleanMultiline, cleanText } from '../text';
 import { TRAILER_INPUT } from '../labels/trailers';
 import { idSchema } from './common';
-import type { Location } from './yard';
-import type { Task } from './tasks';
-import type { GateVisit } from './gate';
+import { locationSchema } from './yard';
+import { isoDateTime, taskSchema } from './tasks';
+import { gateVisitSchema } from './visits';
 
 /** A trailer named in a path: as typed (its plate key finds it). */
 export const trailerIdParams = z.object({
@@ -80,36 +80,43 @@ export const trailerDamageSchema = z.object({
 });
 export type TrailerDamageInput = z.input<typeof trailerDamageSchema>;
 
+// ---- Answers: zod schemas, so the TS types and the OpenAPI document are one definition (CONTRACT §21).
+
 /** A trailer's record (CONTRACT §19). `location` is where it stands now, null when not in the yard. */
-export interface Trailer {
-  trailer_id: string;
-  kind: TrailerKind;
-  load_state: LoadState;
-  carrier: string | null;
-  seal: string | null;
-  reference: string | null;
-  adr: boolean;
-  reefer_setpoint_c: number | null;
-  damaged: boolean;
-  damage_note: string | null;
-  notes: string | null;
-  in_yard: boolean;
-  location: Pick<Location, 'id' | 'code' | 'name'> | null;
-  /** Since when it stands where it is (ISO), null when not in the yard. */
-  since: string | null;
-  version: number;
-  updated_at: string;
-}
+export const trailerSchema = z
+  .object({
+    trailer_id: z.string(),
+    kind: z.enum(TRAILER_KINDS),
+    load_state: z.enum(LOAD_STATES),
+    carrier: z.string().nullable(),
+    seal: z.string().nullable(),
+    reference: z.string().nullable(),
+    adr: z.boolean(),
+    reefer_setpoint_c: z.number().nullable(),
+    damaged: z.boolean(),
+    damage_note: z.string().nullable(),
+    notes: z.string().nullable(),
+    in_yard: z.boolean(),
+    location: locationSchema.pick({ id: true, code: true, name: true }).nullable(),
+    /** Since when it stands where it is, null when not in the yard. */
+    since: isoDateTime.nullable(),
+    version: z.number().int(),
+    updated_at: isoDateTime,
+  })
+  .meta({ id: 'Trailer' });
+export type Trailer = z.output<typeof trailerSchema>;
 
 /** GET /trailers/{trailer_id}: the record, its open task, its last completed moves, its gate visits. */
-export interface TrailerDetail {
-  trailer: Trailer;
-  open_task: Task | null;
-  moves: Task[];
-  /** Its last gate visits (CONTRACT §19: it entered or left with them), newest first. */
-  visits: GateVisit[];
-}
+export const trailerDetailSchema = z
+  .object({
+    trailer: trailerSchema,
+    open_task: taskSchema.nullable(),
+    moves: z.array(taskSchema),
+    /** Its last gate visits (CONTRACT §19: it entered or left with them), newest first. */
+    visits: z.array(gateVisitSchema),
+  })
+  .meta({ id: 'TrailerDetail' });
+export type TrailerDetail = z.output<typeof trailerDetailSchema>;
 
-export interface TrailerList {
-  trailers: Trailer[];
-}
+export const trailerListSchema = z.object({ trailers: z.array(trailerSchema) }).meta({ id: 'TrailerList' });
+export type TrailerList = z.output<typeof trailerListSchema>;

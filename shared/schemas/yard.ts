@@ -1,11 +1,12 @@
 // The yard (CONTRACT §17): the location catalogue, its CSV import, and what GET /yard and
 // GET /yard/trailers answer.
 import { z } from 'zod';
-import { LOCATION_KINDS, type LocationKind, type TaskStatus } from '../enums';
+import { LOCATION_KINDS, TASK_STATUSES } from '../enums';
 import { TEXT_MAX } from '../constants';
 import { cleanText, identityKey } from '../text';
 import { LOCATION_INPUT } from '../labels/yard';
-import type { TaskTrailerMarks } from './tasks';
+import { idSchema } from './common';
+import { isoDateTime, taskTrailerMarksSchema } from './tasks';
 
 export const LOCATION_CODE_MAX = 40;
 export const LOCATION_ZONE_MAX = 60;
@@ -76,62 +77,87 @@ export const trailerParams = z.object({
     .max(TEXT_MAX, `El remolque admite como máximo ${TEXT_MAX} caracteres`),
 });
 
-export interface Location {
-  id: string;
-  code: string;
-  name: string;
-  kind: LocationKind;
-  zone: string;
-  capacity: number;
-  x: number;
-  y: number;
-  active: boolean;
-}
+// ---- Answers: zod schemas, so the TS types and the OpenAPI document are one definition (CONTRACT §21).
+
+export const locationSchema = z
+  .object({
+    id: idSchema,
+    code: z.string(),
+    name: z.string(),
+    kind: z.enum(LOCATION_KINDS),
+    zone: z.string(),
+    capacity: z.number().int(),
+    x: z.number().int(),
+    y: z.number().int(),
+    active: z.boolean(),
+  })
+  .meta({ id: 'Location' });
+export type Location = z.output<typeof locationSchema>;
+
+/** What an answer shows of the place a trailer stands at. */
+export const locationRefSchema = locationSchema
+  .pick({ id: true, code: true, name: true, zone: true, kind: true })
+  .meta({ id: 'LocationRef' });
 
 /** The open task of a trailer standing in the yard: it is booked to leave (its slot does not block). */
-export interface YardOpenTask {
-  id: string;
-  title: string;
-  status: TaskStatus;
-  destination: string;
-  on_hold: boolean;
-  /** Why staff held it (SPEC: Retener), when on hold and given. */
-  hold_reason: string | null;
-}
+export const yardOpenTaskSchema = z
+  .object({
+    id: idSchema,
+    title: z.string(),
+    status: z.enum(TASK_STATUSES),
+    destination: z.string(),
+    on_hold: z.boolean(),
+    /** Why staff held it (SPEC: Retener), when on hold and given. */
+    hold_reason: z.string().nullable(),
+  })
+  .meta({ id: 'YardOpenTask' });
+export type YardOpenTask = z.output<typeof yardOpenTaskSchema>;
 
-export interface YardSlotTrailer {
-  trailer_id: string;
-  /** Since when it stands here (ISO): the completion of the move that brought it. */
-  since: string;
-  open_task: YardOpenTask | null;
-  /** CONTRACT §19: its load state, ADR, reefer and damage marks. */
-  marks: TaskTrailerMarks;
-}
+export const yardSlotTrailerSchema = z
+  .object({
+    trailer_id: z.string(),
+    /** Since when it stands here: the completion of the move that brought it. */
+    since: isoDateTime,
+    open_task: yardOpenTaskSchema.nullable(),
+    /** CONTRACT §19: its load state, ADR, reefer and damage marks. */
+    marks: taskTrailerMarksSchema,
+  })
+  .meta({ id: 'YardSlotTrailer' });
+export type YardSlotTrailer = z.output<typeof yardSlotTrailerSchema>;
 
-export interface YardIncoming {
-  task_id: string;
-  trailer_id: string;
-  status: TaskStatus;
-  on_hold: boolean;
-}
+export const yardIncomingSchema = z
+  .object({
+    task_id: idSchema,
+    trailer_id: z.string(),
+    status: z.enum(TASK_STATUSES),
+    on_hold: z.boolean(),
+  })
+  .meta({ id: 'YardIncoming' });
+export type YardIncoming = z.output<typeof yardIncomingSchema>;
 
 /** GET /yard: an active location with its trailers, the open tasks heading to it, and its free room. */
-export interface YardLocation extends Location {
-  trailers: YardSlotTrailer[];
-  incoming: YardIncoming[];
-  /** Capacity minus the trailers not booked to leave and the incoming; null for a gate (holds none). */
-  free: number | null;
-}
+export const yardLocationSchema = locationSchema
+  .extend({
+    trailers: z.array(yardSlotTrailerSchema),
+    incoming: z.array(yardIncomingSchema),
+    /** Capacity minus the trailers not booked to leave and the incoming; null for a gate (holds none). */
+    free: z.number().int().nullable(),
+  })
+  .meta({ id: 'YardLocation' });
+export type YardLocation = z.output<typeof yardLocationSchema>;
 
 /** GET /yard/trailers: a trailer in the yard, where and since when, and its open task if any. */
-export interface YardTrailer {
-  trailer_id: string;
-  location: Pick<Location, 'id' | 'code' | 'name' | 'zone' | 'kind'>;
-  since: string;
-  open_task: YardOpenTask | null;
-  /** CONTRACT §19: its load state, ADR, reefer and damage marks. */
-  marks: TaskTrailerMarks;
-}
+export const yardTrailerSchema = z
+  .object({
+    trailer_id: z.string(),
+    location: locationRefSchema,
+    since: isoDateTime,
+    open_task: yardOpenTaskSchema.nullable(),
+    /** CONTRACT §19: its load state, ADR, reefer and damage marks. */
+    marks: taskTrailerMarksSchema,
+  })
+  .meta({ id: 'YardTrailer' });
+export type YardTrailer = z.output<typeof yardTrailerSchema>;
 
 export interface ImportLocationsResult {
   message: string;

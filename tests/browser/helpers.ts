@@ -124,3 +124,28 @@ export async function cardInColumn(page: Page, status: string, name: RegExp): Pr
   }
   return card;
 }
+
+export interface Watch {
+  violations: string[];
+  dialogs: string[];
+}
+/** Records CSP violations (console and DOM event) and any alert/confirm/prompt the page opens. */
+export async function watch(page: Page): Promise<Watch> {
+  const w: Watch = { violations: [], dialogs: [] };
+  page.on('console', (msg) => {
+    if (msg.text().includes('Content Security Policy')) w.violations.push(msg.text());
+  });
+  page.on('dialog', (dialog) => {
+    w.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.exposeFunction('__cspViolation', (d: string) => w.violations.push(d));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (window as unknown as { __cspViolation: (d: string) => void }).__cspViolation(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`,
+      ),
+    );
+  });
+  return w;
+}

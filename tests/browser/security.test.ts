@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { UI_HEADER, UI_SEARCH, VIEW_LABELS } from '@shared/labels';
 import type { Task } from '@shared/schemas';
 import { launch, openPage, PHONE, WALL } from './chromium';
-import { ADMIN, adminToken, apiCall, createUser, loginUi } from './helpers';
+import { ADMIN, adminToken, apiCall, createUser, loginUi, watch } from './helpers';
 
 const XSS_ORIGIN = '<img src=x onerror=alert(1)>';
 const XSS_DESCRIPTION = '<script>alert("xss")</script><b>negrita</b>';
@@ -18,31 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-interface Watch {
-  violations: string[];
-  dialogs: string[];
-}
-/** Records CSP violations (console and DOM event) and any alert/confirm/prompt the page opens. */
-async function watch(page: Page): Promise<Watch> {
-  const w: Watch = { violations: [], dialogs: [] };
-  page.on('console', (msg) => {
-    if (msg.text().includes('Content Security Policy')) w.violations.push(msg.text());
-  });
-  page.on('dialog', (dialog) => {
-    w.dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  await page.exposeFunction('__cspViolation', (d: string) => w.violations.push(d));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { __cspViolation: (d: string) => void }).__cspViolation(
-        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`,
-      ),
-    );
-  });
-  return w;
-}
 
 /** No element built from the task text: no <img src=x>, no injected <script> or <b>. */
 const injectedNodes = (page: Page) =>
