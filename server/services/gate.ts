@@ -215,7 +215,7 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
         GATE_LOG.entry.action,
         GATE_LOG.entry.details(input.truck_plate, input.carrier, trailerId, placeName),
       );
-      record((changes) => changes.visitChanged(id));
+      record((changes) => changes.happen({ on: 'visit', visitId: id, type: 'opened' }));
       const [visit] = await db.select().from(gateVisits).where(eq(gateVisits.id, id));
       const entered = {
         visit: presentVisit(visit!),
@@ -293,7 +293,7 @@ export async function exitGate(input: GateExitData, actor: Actor): Promise<GateV
         GATE_LOG.exit.action,
         GATE_LOG.exit.details(visit.truckPlate, visit.carrier, picked?.id ?? null),
       );
-      record((changes) => changes.visitChanged(visit.id));
+      record((changes) => changes.happen({ on: 'visit', visitId: visit.id, type: 'closed' }));
       const [closed] = await db.select().from(gateVisits).where(eq(gateVisits.id, visit.id));
       return presentVisit(closed!);
     },
