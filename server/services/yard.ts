@@ -309,9 +309,9 @@ async function settle(
     if (was?.locationId) changed.add(was.locationId);
     if (next.locationId) changed.add(next.locationId);
     fx?.trailerChanged(key);
-    // A finished move (completed, reopened, re-aimed) took it elsewhere: other systems hear of it (§21).
-    // A positional event deciding it was told where it was written (placeTrailer).
-    if (!placedLater.has(key) && (was?.locationId ?? null) !== next.locationId)
+    // It stands elsewhere now (a move completed, reopened, re-aimed): other systems hear of it (§21). A
+    // positional event wrote its place itself (placeTrailer, which tells of it), so it changes nothing here.
+    if ((was?.locationId ?? null) !== next.locationId)
       fx?.happen({
         on: 'trailer',
         trailerKey: key,
