@@ -340,7 +340,7 @@ describe('targets and limits', () => {
     };
     expect(await exchange(target, message)).toMatchObject({ statusCode: 200, error: null });
     // A redirect is a failure, its target never asked.
-    receiver.answer = (n, _req, res) => res.writeHead(302, { location: `${receiver.url}/otra` }).end();
+    receiver.answer = (_n, _req, res) => res.writeHead(302, { location: `${receiver.url}/otra` }).end();
     expect(await exchange(target, message)).toMatchObject({
       statusCode: 302,
       error: 'Redirección (302) no seguida',

@@ -24,6 +24,10 @@ import { wakeSenders } from './sender';
 /** `whsec_` + base64 of 32 random bytes: the Standard Webhooks form of a signing secret. */
 const newSecret = (): string => `whsec_${crypto.randomBytes(32).toString('base64')}`;
 
+/** The activity log's line of an admin's change to a webhook (type `integration`). */
+const logWebhook = (actor: Actor, change: 'created' | 'updated' | 'deleted' | 'rotated', url: string) =>
+  logActivity('integration', actor, WEBHOOK_LOG[change].action, WEBHOOK_LOG[change].details(url));
+
 async function refuseTarget(url: string): Promise<void> {
   if (!(await allowedTarget(url))) throw badRequest(WEBHOOK_ERR.targetRefused);
 }
@@ -51,12 +55,7 @@ export async function createWebhook(data: CreateWebhookData, actor: Actor): Prom
         updatedAt: at,
       })
       .returning();
-    await logActivity(
-      'integration',
-      actor,
-      WEBHOOK_LOG.created.action,
-      WEBHOOK_LOG.created.details(data.url),
-    );
+    await logWebhook(actor, 'created', data.url);
     return presentWebhookWithSecret(row!);
   });
 }
@@ -87,12 +86,7 @@ export async function updateWebhook(id: string, data: UpdateWebhookData, actor: 
       })
       .where(eq(webhooks.id, id))
       .returning();
-    await logActivity(
-      'integration',
-      actor,
-      WEBHOOK_LOG.updated.action,
-      WEBHOOK_LOG.updated.details(row!.url),
-    );
+    await logWebhook(actor, 'updated', row!.url);
     return row!;
   });
   if (updated.active) wakeSenders();
@@ -104,7 +98,7 @@ export async function deleteWebhook(id: string, actor: Actor): Promise<void> {
   await tx(async () => {
     const was = await findWebhook(id);
     await db.delete(webhooks).where(eq(webhooks.id, id));
-    await logActivity('integration', actor, WEBHOOK_LOG.deleted.action, WEBHOOK_LOG.deleted.details(was.url));
+    await logWebhook(actor, 'deleted', was.url);
   });
 }
 
@@ -117,12 +111,7 @@ export async function rotateSecret(id: string, actor: Actor): Promise<WebhookWit
       .set({ secret: newSecret(), updatedAt: now() })
       .where(eq(webhooks.id, id))
       .returning();
-    await logActivity(
-      'integration',
-      actor,
-      WEBHOOK_LOG.rotated.action,
-      WEBHOOK_LOG.rotated.details(row!.url),
-    );
+    await logWebhook(actor, 'rotated', row!.url);
     return presentWebhookWithSecret(row!);
   });
 }
