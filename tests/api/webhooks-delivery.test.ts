@@ -69,6 +69,9 @@ async function put(id: string, body: Record<string, unknown>, who: TestUser = ma
 
 const deliveries = () => db.select().from(webhookDeliveries).orderBy(webhookDeliveries.id);
 const types = () => receiver.received.map((r) => r.payload.type);
+/** The receiver has them before the sender writes so: wait for the rows too. */
+const allDelivered = () =>
+  until(async () => (await deliveries()).every((d) => d.status === 'delivered'), 'todas anotadas');
 
 describe('events', () => {
   it('every event type is delivered in order, signed, with its snapshot', async () => {
@@ -181,10 +184,7 @@ describe('events', () => {
       to_location_id: null,
     });
     expect(byType('visit.closed').data.visit).toMatchObject({ id: visit.id, picked_trailer_id: 'R-1' });
-    await until(
-      async () => (await deliveries()).every((r) => r.status === 'delivered'),
-      'todas anotadas como entregadas',
-    );
+    await allDelivered();
     const rows = await deliveries();
     expect(rows).toHaveLength(expected.length);
     expect(rows.every((r) => r.attempts === 1 && r.lastStatusCode === 200 && r.lastError === null)).toBe(
@@ -248,6 +248,7 @@ describe('delivery', () => {
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
     expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);
     verified(hook.secret, receiver.received[1]!);
+    await allDelivered();
     expect((await deliveries()).map((d) => [d.status, d.attempts])).toEqual([
       ['delivered', 2],
       ['delivered', 1],
@@ -282,6 +283,8 @@ describe('delivery', () => {
     expect((await deliveries()).map((d) => d.status)).toEqual(['pending', 'pending']);
     startWebhookSender({ nodeId: 'nodo-reiniciado' });
     await until(() => receiver.received.length === 2, 'tras el reinicio');
+    await allDelivered();
+    await stopWebhookSender(); // its lease given back
     expect((await deliveries()).map((d) => d.status)).toEqual(['delivered', 'delivered']);
     expect((await db.select().from(webhooks))[0]).toMatchObject({ leaseOwner: null, leaseUntil: null });
   });
@@ -304,6 +307,29 @@ describe('delivery', () => {
       Array.from({ length: 13 }, (_, i) => i + 1),
     );
   });
+  it('a slow receiver (100 ms an answer) slows no write, and loses or reorders nothing', async () => {
+    await subscribe(['task.created', 'task.updated']);
+    receiver.answer = (_n, _req, res) => setTimeout(() => res.writeHead(200).end(), 100);
+    const tasks = await Promise.all([0, 1, 2, 3].map(() => newTask()));
+    const started = performance.now();
+    for (let round = 0; round < 15; round++)
+      await Promise.all(tasks.map((t) => put(t.id, { description: `Cambio ${round}` })));
+    const writing = performance.now() - started;
+    const sentMeanwhile = receiver.received.length;
+    const changes = tasks.length * 16;
+    // Had the writes waited for the receiver, 60 of them would have taken 6 s at least.
+    expect(writing).toBeLessThan(60 * 100);
+    expect(sentMeanwhile).toBeLessThan(changes);
+    await until(() => receiver.received.length === changes, 'todos los cambios', 20_000);
+    for (const t of tasks) {
+      const versions = receiver.received
+        .map((r) => r.payload.data.task as Task)
+        .filter((task) => task.id === t.id)
+        .map((task) => task.version);
+      expect(versions).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    }
+    expect(new Set(receiver.received.map((r) => r.payload.id)).size).toBe(changes);
+  }, 30_000);
 });
 
 describe('targets and limits', () => {

@@ -35,6 +35,8 @@ export class WebhookSender {
   readonly nodeId: string;
   /** Webhooks this sender is draining now (one loop each). */
   private readonly draining = new Map<string, Promise<void>>();
+  /** Webhooks found due while being drained. */
+  private readonly lookAgain = new Set<string>();
   private timers: NodeJS.Timeout[] = [];
   private pass: Promise<void> | undefined;
   private again = false;
@@ -103,7 +105,9 @@ export class WebhookSender {
             eq(webhooks.active, true),
           ),
         );
-      for (const { id } of due) if (!this.draining.has(id)) this.drain(id);
+      for (const { id } of due)
+        if (this.draining.has(id)) this.lookAgain.add(id);
+        else this.drain(id);
     } catch (err) {
       logger.warn({ err }, 'no se pudo leer la cola de webhooks');
     }
@@ -112,7 +116,11 @@ export class WebhookSender {
   private drain(webhookId: string): void {
     const run = this.sendQueue(webhookId)
       .catch((err: unknown) => logger.warn({ err, webhookId }, 'envío de webhook interrumpido'))
-      .finally(() => this.draining.delete(webhookId));
+      .finally(() => {
+        this.draining.delete(webhookId);
+        // Found due while this drain was ending (its head read before the clock moved): look once more.
+        if (this.lookAgain.delete(webhookId)) this.wake();
+      });
     this.draining.set(webhookId, run);
   }
 
