@@ -19,6 +19,7 @@ import { badRequest, notFound } from '../../http/errors';
 import { presentDelivery, presentWebhook, presentWebhookWithSecret } from '../../presenters/webhooks';
 import { logActivity, type Actor } from '../activity';
 import { allowedTarget, exchange } from './exchange';
+import { webhooksChanged } from './outbox';
 import { wakeSenders } from './sender';
 
 /** `whsec_` + base64 of 32 random bytes: the Standard Webhooks form of a signing secret. */
@@ -42,6 +43,7 @@ export async function createWebhook(data: CreateWebhookData, actor: Actor): Prom
   await refuseTarget(data.url);
   const at = now();
   return tx(async () => {
+    webhooksChanged(); // inside the transaction: the next writer, after this commit, reads them again
     const [row] = await db
       .insert(webhooks)
       .values({
@@ -72,6 +74,7 @@ export async function getWebhook(id: string): Promise<Webhook> {
 export async function updateWebhook(id: string, data: UpdateWebhookData, actor: Actor): Promise<Webhook> {
   if (data.url !== undefined) await refuseTarget(data.url);
   const updated = await tx(async () => {
+    webhooksChanged(); // inside the transaction: the next writer, after this commit, reads them again
     const was = await findWebhook(id);
     const reactivated = data.active === true && !was.active;
     const [row] = await db
@@ -96,6 +99,7 @@ export async function updateWebhook(id: string, data: UpdateWebhookData, actor: 
 /** DELETE: the webhook and its deliveries (the foreign key cascades). */
 export async function deleteWebhook(id: string, actor: Actor): Promise<void> {
   await tx(async () => {
+    webhooksChanged(); // inside the transaction: the next writer, after this commit, reads them again
     const was = await findWebhook(id);
     await db.delete(webhooks).where(eq(webhooks.id, id));
     await logWebhook(actor, 'deleted', was.url);

@@ -7,8 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { TaskEventType, WebhookEvent } from '@shared/enums';
 import type { GateVisit, Task, WebhookPayload } from '@shared/schemas';
 import { plateKey } from '@shared/text';
-import { db, insertRows } from '../../db';
-import { changeMark, unchangedSince, type ChangeMark } from '../../db/change-mark';
+import { databaseIdentity, db, insertRows, isPostgres } from '../../db';
 import { webhookDeliveries, webhooks } from '../../db/tables';
 import { loadTasksByIds } from '../../presenters/tasks';
 import type { ChangeSet, Happening, TrailerHappening } from '../../changes/change-set';
@@ -51,18 +50,25 @@ interface ActiveWebhook {
   events: WebhookEvent[];
 }
 
-// The active webhooks, kept while no transaction has committed since they were read (db/change-mark.ts):
-// on SQLite a quiet cache costs no query at all; a change to the webhooks, on any node, is a commit.
-let cached: { mark: ChangeMark; hooks: ActiveWebhook[] } | undefined;
+// The active webhooks. SQLite has one writing process (this one): the list is kept until this process
+// changes a webhook (webhooksChanged()), so a change pays no query for it. PostgreSQL: another node may
+// have changed them, and any snapshot check would cost a query too, so the list is read on the change's
+// transaction (one indexed read of a small table, only for a change that has something to tell).
+let cached: { database: object; hooks: ActiveWebhook[] } | undefined;
+
+/** After a webhook is created, edited, deleted or deactivated (services/webhooks/). */
+export function webhooksChanged(): void {
+  cached = undefined;
+}
 
 async function activeWebhooks(): Promise<ActiveWebhook[]> {
-  const mark = await changeMark();
-  if (cached && unchangedSince(cached.mark, mark)) return cached.hooks;
+  // Kept per database (a test's fresh one, a reopened file never sees another's list).
+  if (cached?.database === databaseIdentity()) return cached.hooks;
   const hooks = await db
     .select({ id: webhooks.id, events: webhooks.events })
     .from(webhooks)
     .where(eq(webhooks.active, true));
-  cached = { mark, hooks };
+  if (!isPostgres) cached = { database: databaseIdentity(), hooks };
   return hooks;
 }
 

@@ -18,6 +18,7 @@ import { logger } from '../../logger';
 import { logActivity } from '../activity';
 import { notify } from '../notifications';
 import { delivered, exchange, type ExchangeResult } from './exchange';
+import { webhooksChanged } from './outbox';
 
 /** A lease outlives the longest exchange with room to spare: a node that died frees its webhooks then. */
 const LEASE_MS = 3 * WEBHOOK.timeoutMs;
@@ -233,6 +234,7 @@ async function disable(webhookId: string, url: string, at: Date): Promise<void> 
     .where(and(eq(webhooks.id, webhookId), eq(webhooks.active, true)))
     .returning({ id: webhooks.id });
   if (!was) return;
+  webhooksChanged();
   const admins = await db
     .select({ id: users.id })
     .from(users)
