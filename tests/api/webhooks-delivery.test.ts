@@ -378,6 +378,12 @@ describe('targets and limits', () => {
     expect(slow).toMatchObject({ statusCode: null, error: 'Sin respuesta completa en 10 s' });
     expect(slow.durationMs).toBeGreaterThanOrEqual(290);
     expect(slow.durationMs).toBeLessThan(3000);
+    // A name that never resolves spends the same time, not more.
+    resolveTargetsWith(() => new Promise(() => {}));
+    const unresolved = await exchange({ ...target, url: `http://wms.test:${receiver.port}/` }, message, 300);
+    expect(unresolved).toMatchObject({ statusCode: null, error: 'Sin respuesta completa en 10 s' });
+    expect(unresolved.durationMs).toBeLessThan(3000);
+    expect(receiver.received).toHaveLength(3);
   });
 });
 

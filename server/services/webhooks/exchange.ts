@@ -6,6 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import dns from 'node:dns';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK } from '@shared/constants';
 import { WEBHOOK_ERR, WEBHOOK_FAILURE } from '@shared/labels';
@@ -78,12 +79,20 @@ export async function exchange(
     durationMs: Math.round(performance.now() - started),
   });
   const url = new URL(target.url);
-  let to: dns.LookupAddress | null;
+  // The name's resolution counts in the exchange's time.
+  const outOfTime = new AbortController();
+  let to: dns.LookupAddress | null | 'timeout';
   try {
-    to = await checkedAddress(bare(url.hostname));
+    to = await Promise.race([
+      checkedAddress(bare(url.hostname)),
+      sleep(timeoutMs, 'timeout' as const, { signal: outOfTime.signal }),
+    ]);
   } catch (err) {
     return done(null, WEBHOOK_FAILURE.network((err as NodeJS.ErrnoException).code ?? String(err)));
+  } finally {
+    outOfTime.abort();
   }
+  if (to === 'timeout') return done(null, WEBHOOK_FAILURE.timeout);
   if (!to) return done(null, WEBHOOK_ERR.addressRefused);
   // The receiver checks the timestamp against its own clock: the wall clock, deliberately not the server
   // clock (server/clock.ts), which tests move forward and which would make every signature look stale.
@@ -112,7 +121,10 @@ export async function exchange(
         'webhook-signature': signature,
       },
     });
-    const timer = setTimeout(() => finish(null, WEBHOOK_FAILURE.timeout), timeoutMs);
+    const timer = setTimeout(
+      () => finish(null, WEBHOOK_FAILURE.timeout),
+      Math.max(0, timeoutMs - (performance.now() - started)),
+    );
     req.on('error', (err: NodeJS.ErrnoException) =>
       finish(null, WEBHOOK_FAILURE.network(err.code ?? err.message)),
     );
