@@ -8,8 +8,8 @@ import type { Webhook, WebhookDelivery, WebhookTestResult, WebhookWithSecret } f
 import { activityLog, webhookDeliveries, webhooks } from '../../server/db/tables';
 import { configure } from '../../server/config';
 import { resolveTargetsWith } from '../../server/services/webhooks/exchange';
-import { db, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
-import { answerWith, startReceiver, verified, type Receiver } from '../helpers/webhooks';
+import { db, makeUser, now, setupApp, setupServer, tx, type TestUser } from '../helpers/context';
+import { answerWith, startReceiver, until, verified, type Receiver } from '../helpers/webhooks';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let admin: TestUser;
@@ -248,5 +248,34 @@ describe('test and deliveries', () => {
     expect(queued.id).toBeGreaterThan(list[0]!.id);
     const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, 'evento-5'));
     expect(rows.map((r) => r.id)).toEqual([queued.id]);
+  });
+});
+
+describe('the running server', () => {
+  it('starts its sender: a change committed through the API reaches the receiver', async () => {
+    const server = await setupServer();
+    configure({ webhookAllowLoopback: true });
+    try {
+      const boss = await makeUser('admin');
+      const made = await server
+        .api()
+        .post('/api/admin/webhooks')
+        .set(boss.auth)
+        .send({ url: receiver.url, events: ['task.created'] });
+      expect(made.status, made.text).toBe(201);
+      const task = await server.api().post('/api/tasks').set(boss.auth).send({
+        title: 'Mover',
+        origin: 'Fuera',
+        destination: 'Fuera',
+        trailer_id: 'R-77',
+        vehicle_type: 'swap',
+      });
+      expect(task.status, task.text).toBe(201);
+      await until(() => receiver.received.length === 1, 'la creación');
+      const payload = verified((made.body as WebhookWithSecret).secret, receiver.received[0]!);
+      expect(payload).toMatchObject({ type: 'task.created', data: { task: { id: task.body.id } } });
+    } finally {
+      await server.close();
+    }
   });
 });
