@@ -13,6 +13,8 @@ export const WEBHOOK_ERR = {
   descriptionTooLong: (max: number) => `La descripción admite como máximo ${max} caracteres`,
   notFound: 'Webhook no encontrado',
   deliveryNotFound: 'Entrega no encontrada',
+  /** A pending delivery is already queued: moving it would let later events of its task overtake it. */
+  deliveryPending: 'La entrega ya está en cola',
   nothingToChange: 'No hay nada que cambiar',
 } as const;
 

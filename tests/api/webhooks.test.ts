@@ -248,6 +248,10 @@ describe('test and deliveries', () => {
     expect(queued.id).toBeGreaterThan(list[0]!.id);
     const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, 'evento-5'));
     expect(rows.map((r) => r.id)).toEqual([queued.id]);
+    // Queued already: moving it would let its task's later events overtake it.
+    const again = await api().post(`/api/admin/webhooks/deliveries/${queued.id}/retry`).set(admin.auth);
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe('La entrega ya está en cola');
   });
 });
 

@@ -15,7 +15,7 @@ import type {
 import { db, tx } from '../../db';
 import { webhookDeliveries, webhooks } from '../../db/tables';
 import { now } from '../../clock';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, conflict, notFound } from '../../http/errors';
 import { presentDelivery, presentWebhook, presentWebhookWithSecret } from '../../presenters/webhooks';
 import { logActivity, type Actor } from '../activity';
 import { allowedTarget, exchange } from './exchange';
@@ -145,13 +145,15 @@ export async function listDeliveries(id: string): Promise<WebhookDelivery[]> {
 }
 
 /**
- * POST /admin/webhooks/deliveries/{id}/retry: the delivery joins the END of its webhook's queue — a new
- * row (a new serial id: the queue's order) with the same event and body, a fresh schedule; the old row goes.
+ * POST /admin/webhooks/deliveries/{id}/retry: a failed (or delivered) delivery joins the END of its
+ * webhook's queue — a new row (a new serial id: the queue's order) with the same event and body, a fresh
+ * schedule; the old row goes. A pending one is refused (409): it is queued already.
  */
 export async function retryDelivery(deliveryId: number): Promise<WebhookDelivery> {
   const queued = await tx(async () => {
     const [was] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
     if (!was) throw notFound(WEBHOOK_ERR.deliveryNotFound);
+    if (was.status === 'pending') throw conflict(WEBHOOK_ERR.deliveryPending);
     await db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
     const at = now();
     const [row] = await db
