@@ -62,6 +62,8 @@ export interface Config {
    * empty when the variable is not three ascending HH:mm (checkConfig refuses it).
    */
   shiftStarts: ShiftStarts;
+  /** WEBHOOK_ALLOW_LOOPBACK=1 (CONTRACT §21, tests only): webhooks may go to loopback, never link-local. */
+  webhookAllowLoopback: boolean;
 }
 
 /** Who the push services may contact about this server's pushes, unless VAPID_SUBJECT says otherwise. */
@@ -97,6 +99,7 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
       .map((h) => hostName(h) ?? h),
     pushProxy: env.PUSH_PROXY?.trim() || undefined,
     shiftStarts: env.SHIFT_STARTS?.trim() ? (parseShiftStarts(env.SHIFT_STARTS) ?? []) : DEFAULT_SHIFT_STARTS,
+    webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === '1',
   };
 }
 

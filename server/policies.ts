@@ -28,6 +28,7 @@ export const POLICY = {
   'admin:users': ADMIN,
   'admin:analytics': ADMIN,
   'admin:system': ADMIN,
+  'admin:webhooks': ADMIN, // CONTRACT §21: /admin/webhooks…
   'locations:read': ANY, // CONTRACT §17: the catalogue feeds every form's autocomplete
   'locations:manage': SUPERVISORS, // the Ubicaciones view
   'yard:read': STAFF, // GET /yard, /yard/trailers and its export

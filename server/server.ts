@@ -31,6 +31,7 @@ import { sharedSetting } from './services/settings';
 import { JWT_SECRET_SETTING, newJwtSecret } from './config';
 import { startBackgroundJobs } from './services/jobs';
 import { stopEvaluations } from './services/escalation';
+import { startWebhookSender, stopWebhookSender } from './services/webhooks/sender';
 import { creationsWritten } from './tasks';
 import { assignmentsSettled, startAssignmentSweep } from './tasks/assignment';
 import { startRateLimitSweep } from './http/rate-limit';
@@ -95,6 +96,8 @@ export async function startServer(
   const stopCheckpointer =
     isPostgres || config.dbPath === ':memory:' ? undefined : startCheckpointer(config.dbPath);
   const stopPresenceEffects = registerPresenceEffects();
+  // CONTRACT §21: this node's webhook sender; what a restart left pending goes now.
+  startWebhookSender();
 
   async function shutdown(): Promise<void> {
     const deadline = performance.now() + SHUTDOWN_GRACE_MS;
@@ -125,6 +128,8 @@ export async function startServer(
     await assignmentsSettled();
     // …and the escalation evaluation running, if any (CONTRACT §20).
     await stopEvaluations();
+    // …and the webhook attempts in flight are recorded (their leases given back).
+    await stopWebhookSender();
     await presence.leave();
     await stopCheckpointer?.();
     if (isPostgres) {

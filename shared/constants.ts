@@ -156,3 +156,23 @@ export const GATE_WAIT_RED_S = 2 * 60 * 60;
 export const GATE_SUGGESTIONS_MAX = 10;
 /** POST /gate/exits: a trailer whose latest move ended at a `puerta` this recently is accepted as picked. */
 export const GATE_PICKED_AT_GATE_MS = 12 * 60 * 60 * 1000;
+
+/** CONTRACT §21 "Delivery": the webhooks' limits and retry schedule (server/services/webhooks/). */
+export const WEBHOOK = {
+  /** The longest URL kept. */
+  urlMax: 2000,
+  /** The whole exchange (connect, send, answer) of one attempt. */
+  timeoutMs: 10_000,
+  /** At most this much of an answer is read (kept for nothing but the attempt's end). */
+  answerMaxBytes: 64 * 1024,
+  /** The waits before the 2nd…10th attempts; after the 10th the delivery is `failed`. */
+  retryDelaysMs: [5, 30, 120, 600, 1800, 3600, 7200, 14_400, 28_800].map((s) => s * 1000),
+  /** An endpoint failing this long without a success is deactivated. */
+  disableAfterMs: 24 * 3600_000,
+  /** The pending deliveries of a deactivated endpoint are kept this long. */
+  keepPendingMs: 7 * 24 * 3600_000,
+  /** Delivered rows are removed after this long. */
+  keepDeliveredMs: 30 * 24 * 3600_000,
+  /** The deliveries GET /admin/webhooks/{id}/deliveries lists. */
+  listedDeliveries: 100,
+} as const;

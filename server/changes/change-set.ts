@@ -3,7 +3,7 @@
 // (./processors/) read the set — before the commit, inside the transaction, and after it — and do the
 // pushes, the Web Push, the caches and the yard's bookkeeping. Every transaction level has its set
 // (db/index.ts; record() in ./commit.ts reaches the running one); docs/TASKS.md › The change log.
-import type { RevokeReason, Shift } from '@shared/enums';
+import type { RevokeReason, Shift, TaskEventType, TrailerEventKind } from '@shared/enums';
 import type {
   AdminUser,
   GateVisit,
@@ -59,6 +59,20 @@ export type PeopleChange =
   /** CONTRACT §20: the notes of a shift changed (one written or deleted). */
   | { kind: 'handover-notes'; shift: Shift; date: string };
 
+/** What befell a trailer: its positional events (trailer_events), a finished move's, its damage. */
+export type TrailerHappening = TrailerEventKind | 'moved' | 'damaged' | 'damage_cleared';
+
+/**
+ * CONTRACT §21 "Events": what other systems are told of, in the order it happened (the webhooks' outbox,
+ * services/webhooks/events.ts, maps each to its WEBHOOK_EVENTS name in one place). Trailers go by plate key;
+ * `from`/`to`: the places (location ids) it left and reached, null outside the yard; left out when it did
+ * not move (damage): where it stands then.
+ */
+export type Happening =
+  | { on: 'task'; taskId: string; type: TaskEventType }
+  | { on: 'trailer'; trailerKey: string; type: TrailerHappening; from?: string | null; to?: string | null }
+  | { on: 'visit'; visitId: string; type: 'opened' | 'closed' };
+
 export class ChangeSet {
   /** The tasks changed, the first change of each deciding its kind and its "before". */
   readonly tasks = new Map<string, TaskChange>();
@@ -85,7 +99,7 @@ export class ChangeSet {
   readonly trailers = new Set<string>();
   /** …their records as read at the end of the transaction (processors/sockets.ts). */
   readonly loadedTrailers = new Map<string, Trailer>();
-  /** CONTRACT §19: gate visits opened or closed (ids): `gate:changed` to staff. */
+  /** CONTRACT §19: gate visits opened or closed (ids, through happen()): `gate:changed` to staff. */
   readonly visits = new Set<string>();
   /** …as read at the end of the transaction (processors/sockets.ts). */
   readonly loadedVisits = new Map<string, GateVisit>();
@@ -93,6 +107,10 @@ export class ChangeSet {
   readonly revoked: SessionsRevoked[] = [];
   /** Users, notifications, time clocks, presence: in the order recorded. */
   readonly people: PeopleChange[] = [];
+  /** CONTRACT §21: what happened, in order, for the webhooks. */
+  readonly happened: Happening[] = [];
+  /** The webhooks' outbox got rows before the commit: the sender is woken after it. */
+  webhooksQueued = false;
   /** The created and updated tasks as read at the end of the transaction (processors/sockets.ts). */
   readonly loaded = new Map<string, Task>();
   /** The created and updated tasks as they were pushed (answers reuse them). */
@@ -145,14 +163,19 @@ export class ChangeSet {
     this.trailers.add(key);
   }
 
-  /** A gate visit opened or closed: by its id. */
-  visitChanged(id: string): void {
-    this.visits.add(id);
-  }
-
   /** The dashboard figures changed (counts per status, busy drivers, movements). */
   figuresChanged(): void {
     this.figures = true;
+  }
+
+  /**
+   * Something other systems may be told of (CONTRACT §21). Its trailer or visit is read at the end of the
+   * transaction like any changed one (the snapshot the event carries).
+   */
+  happen(happening: Happening): void {
+    this.happened.push(happening);
+    if (happening.on === 'trailer') this.trailers.add(happening.trailerKey);
+    if (happening.on === 'visit') this.visits.add(happening.visitId);
   }
 
   /** Sessions ended (sessions.ts endSession, endUserSessions; clear-all-tokens). */
@@ -178,5 +201,6 @@ export class ChangeSet {
     for (const id of step.visits) this.visits.add(id);
     this.revoked.push(...step.revoked);
     this.people.push(...step.people);
+    this.happened.push(...step.happened);
   }
 }

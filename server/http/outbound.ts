@@ -1,4 +1,4 @@
-// Connections the server opens to a host a user named (push services now, webhooks next): a guard against
+// Connections the server opens to a host a user named (push services, webhooks): a guard against
 // server-side request forgery. A name is resolved once, every address it resolves to must be a public
 // one, and the connection goes to those very addresses (the checked lookup is the socket's own), so a DNS
 // answer cannot change between the check and the connection. Hosts the operator lists are trusted as
@@ -163,4 +163,49 @@ export function outboundAgent(options: OutboundOptions = {}): https.Agent {
     }
   }
   return new CheckedAgent({ lookup: checkedLookup(options) });
+}
+
+// ---- webhooks (CONTRACT §21 "Targets") ---------------------------------------------------------------
+// A webhook may go to the LAN (a WMS beside the tower), so only what is never another system is refused.
+
+/** Never a webhook's target: the box itself, the link, nobody in particular, everybody at once. */
+type RefusedKind = 'loopback' | 'link-local' | 'unspecified' | 'multicast' | 'broadcast';
+
+function refusedV4(ip: string): RefusedKind | null {
+  const n = v4Number(ip);
+  const first = n >>> 24;
+  if (first === 127) return 'loopback';
+  if (first === 0) return 'unspecified';
+  if (n >>> 16 === (169 << 8) + 254) return 'link-local';
+  if (first >= 224 && first < 240) return 'multicast';
+  if (ip === '255.255.255.255') return 'broadcast';
+  return null;
+}
+
+function refusedV6(ip: string): RefusedKind | null {
+  const b = v6Bytes(ip.replace(/%.*$/, ''));
+  if (b.every((x) => x === 0)) return 'unspecified';
+  if (b.slice(0, 15).every((x) => x === 0) && b[15] === 1) return 'loopback';
+  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d) forms are judged as their IPv4.
+  if (
+    b.slice(0, 10).every((x) => x === 0) &&
+    ((b[10] === 0xff && b[11] === 0xff) || b.slice(10, 12).every((x) => x === 0))
+  )
+    return refusedV4(v4Of(b, 12));
+  if (b[0] === 0xfe && (b[1]! & 0xc0) === 0x80) return 'link-local';
+  if (b[0] === 0xff) return 'multicast';
+  return null;
+}
+
+/**
+ * Whether a webhook may be sent to this IP address: not loopback (unless `allowLoopback`: the tests'
+ * receiver), link-local, unspecified, multicast or broadcast, nor their IPv4-mapped forms. Not an IP
+ * address: refused.
+ */
+export function isWebhookAddress(ip: string, allowLoopback: boolean): boolean {
+  const bare = ip.replace(/^\[(.*)\]$/, '$1');
+  const family = net.isIP(bare.replace(/%.*$/, ''));
+  if (!family) return false;
+  const refused = family === 4 ? refusedV4(bare) : refusedV6(bare);
+  return refused === null || (refused === 'loopback' && allowLoopback);
 }

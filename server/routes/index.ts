@@ -17,6 +17,7 @@ import { gateRoutes } from './gate';
 import { trailerRoutes } from './trailers';
 import { handoverRoutes } from './handover';
 import { apiDocsRoutes } from './api-docs';
+import { webhookRoutes } from './webhooks';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -38,4 +39,5 @@ apiRoutes.use(
   gateRoutes,
   trailerRoutes,
   handoverRoutes,
+  webhookRoutes,
 );

@@ -216,7 +216,7 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
         GATE_LOG.entry.action,
         GATE_LOG.entry.details(input.truck_plate, input.carrier, trailerId, placeName),
       );
-      record((changes) => changes.visitChanged(id));
+      record((changes) => changes.happen({ on: 'visit', visitId: id, type: 'opened' }));
       return {
         visit: presentVisit(visit!),
         trailer: key ? ((await loadTrailers([key])).get(key) ?? null) : null,
@@ -291,7 +291,7 @@ export async function exitGate(input: GateExitData, actor: Actor): Promise<GateV
         GATE_LOG.exit.action,
         GATE_LOG.exit.details(visit.truckPlate, visit.carrier, picked?.id ?? null),
       );
-      record((changes) => changes.visitChanged(visit.id));
+      record((changes) => changes.happen({ on: 'visit', visitId: visit.id, type: 'closed' }));
       const [closed] = await db.select().from(gateVisits).where(eq(gateVisits.id, visit.id));
       return presentVisit(closed!);
     },

@@ -289,7 +289,10 @@ export async function updateTrailer(
  * tasks (tasks/commands/damage.ts), inside the caller's transaction, which holds the record's lock.
  */
 export async function markDamaged(key: string, note: string, actor: Actor | null): Promise<void> {
-  await change((fx) => damageTrailerTasks(key, note, actor, fx));
+  await change((fx) => {
+    fx.happen({ on: 'trailer', trailerKey: key, type: 'damaged' });
+    return damageTrailerTasks(key, note, actor, fx);
+  });
 }
 
 /** POST /trailers/{trailer_id}/damage: staff mark it damaged (a record is made for a trailer never seen). */
@@ -321,7 +324,7 @@ export async function clearDamage(trailerId: string, note: string, actor: Actor)
       .update(trailers)
       .set({ damaged: false, damageNote: null, version: row.version + 1, updatedAt: fx.at })
       .where(eq(trailers.trailerKey, key));
-    fx.trailerChanged(key);
+    fx.happen({ on: 'trailer', trailerKey: key, type: 'damage_cleared' });
     await releaseDamageHolds(key, actor, fx);
     await logActivity(
       'task',

@@ -20,6 +20,7 @@ import { badRequest, conflict, notFound } from '../http/errors';
 import { logActivity, type Actor } from './activity';
 import { sharedAnswer, type SharedAnswer } from './shared-answers';
 import { record } from '../changes/commit';
+import type { ChangeSet } from '../changes/change-set';
 import { openTaskSql } from '../tasks/visibility';
 import {
   marksOfRaw,
@@ -260,7 +261,7 @@ type Position = Pick<typeof trailers.$inferInsert, 'locationId' | 'since' | 'tas
 async function settle(
   keys: readonly string[],
   moves: ReadonlyMap<string, Move>,
-  fx?: { trailerChanged(key: string): void },
+  fx?: Pick<ChangeSet, 'trailerChanged' | 'happen'>,
 ): Promise<string[]> {
   const records = new Map<string, typeof trailers.$inferSelect>();
   for (let i = 0; i < keys.length; i += SLICE)
@@ -309,6 +310,16 @@ async function settle(
     if (was?.locationId) changed.add(was.locationId);
     if (next.locationId) changed.add(next.locationId);
     fx?.trailerChanged(key);
+    // It stands elsewhere now (a move completed, reopened, re-aimed): other systems hear of it (§21). A
+    // positional event wrote its place itself (placeTrailer, which tells of it), so it changes nothing here.
+    if ((was?.locationId ?? null) !== next.locationId)
+      fx?.happen({
+        on: 'trailer',
+        trailerKey: key,
+        type: 'moved',
+        from: was?.locationId ?? null,
+        to: next.locationId,
+      });
     rows.push({
       trailerKey: key,
       trailerId: was?.trailerId ?? move!.trailerId,
@@ -327,7 +338,7 @@ const SLICE = 500;
 /** Settles the positions of these trailers after a change to their finished moves (changes/processors/yard.ts). */
 export async function settleTrailers(
   keys: readonly string[],
-  fx?: { trailerChanged(key: string): void },
+  fx?: Pick<ChangeSet, 'trailerChanged' | 'happen'>,
 ): Promise<string[]> {
   if (!keys.length) return [];
   return settle(keys, await latestMoves(keys), fx);
@@ -466,6 +477,15 @@ export async function placeTrailer(
   await db
     .insert(trailerEvents)
     .values({ trailerKey: key, kind, locationId, note, actorId: actor?.id ?? null, at });
+  record((changes) =>
+    changes.happen({
+      on: 'trailer',
+      trailerKey: key,
+      type: kind,
+      from: was?.locationId ?? null,
+      to: locationId,
+    }),
+  );
 }
 
 // ---- what staff screens read ------------------------------------------------------------------------

@@ -302,11 +302,12 @@ const eventRow = (fx: ChangeSet, taskId: string, type: TaskEventType, e: EventFa
   at: e.at ?? fx.at,
 });
 
-/** History rows in one statement. */
+/** History rows in one statement; each is also what other systems hear of (CONTRACT §21). */
 async function recordEvents(
   fx: ChangeSet,
   events: readonly (EventFacts & { taskId: string; type: TaskEventType })[],
 ): Promise<void> {
+  for (const e of events) fx.happen({ on: 'task', taskId: e.taskId, type: e.type });
   await insertRows(
     taskEvents,
     events.map((e) => eventRow(fx, e.taskId, e.type, e)),

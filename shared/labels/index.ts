@@ -17,3 +17,4 @@ export * from './trailers';
 export * from './handover';
 export * from './deadlines';
 export * from './openapi';
+export * from './webhooks';

@@ -13,3 +13,4 @@ export * from './gate';
 export * from './visits';
 export * from './trailers';
 export * from './handover';
+export * from './webhooks';

@@ -10,6 +10,7 @@ import {
   OutboundRefusedError,
   checkedLookup,
   isPublicAddress,
+  isWebhookAddress,
   outboundAgent,
   type Resolve,
 } from '../../server/http/outbound';
@@ -172,5 +173,53 @@ describe('outboundAgent: nothing connects to an address that is not public', () 
     expect(await get(`https://127.0.0.1:${port}/x`, agent)).toBe(201);
     expect(connections).toBeGreaterThanOrEqual(1);
     agent.destroy();
+  });
+});
+
+describe('isWebhookAddress (CONTRACT §21 "Targets")', () => {
+  const refused = [
+    ['IPv4 loopback', '127.0.0.1'],
+    ['IPv4 loopback, elsewhere in 127/8', '127.200.0.9'],
+    ['IPv6 loopback', '::1'],
+    ['link-local (cloud metadata)', '169.254.169.254'],
+    ['IPv6 link-local', 'fe80::1'],
+    ['IPv6 link-local, its end of fe80::/10', 'febf::1'],
+    ['IPv6 link-local with a zone', 'fe80::1%eth0'],
+    ['unspecified', '0.0.0.0'],
+    ['this network 0/8', '0.1.2.3'],
+    ['IPv6 unspecified', '::'],
+    ['multicast', '239.255.255.250'],
+    ['IPv6 multicast', 'ff02::1'],
+    ['broadcast', '255.255.255.255'],
+    ['IPv4-mapped loopback', '::ffff:127.0.0.1'],
+    ['IPv4-mapped loopback, hex', '::ffff:7f00:1'],
+    ['IPv4-mapped link-local', '::ffff:169.254.169.254'],
+    ['IPv4-compatible loopback', '::127.0.0.1'],
+    ['bracketed IPv6 loopback', '[::1]'],
+    ['not an address', 'localhost'],
+  ] as const;
+  it.each(refused)('%s (%s) is refused', (_what, ip) => {
+    expect(isWebhookAddress(ip, false)).toBe(false);
+  });
+
+  const allowed = [
+    ['RFC 1918 (a WMS on the LAN)', '192.168.1.20'],
+    ['RFC 1918 10/8', '10.0.0.5'],
+    ['carrier-grade NAT', '100.64.0.1'],
+    ['IPv6 unique local', 'fd00::5'],
+    ['public IPv4', '8.8.8.8'],
+    ['public IPv6', '2001:4860:4860::8888'],
+    ['IPv4-mapped LAN', '::ffff:192.168.1.20'],
+    ['reserved 240/4 (not multicast)', '240.0.0.1'],
+  ] as const;
+  it.each(allowed)('%s (%s) is allowed', (_what, ip) => {
+    expect(isWebhookAddress(ip, false)).toBe(true);
+  });
+
+  it('WEBHOOK_ALLOW_LOOPBACK allows loopback, never link-local or unspecified', () => {
+    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+      expect(isWebhookAddress(ip, true), ip).toBe(true);
+    for (const ip of ['169.254.0.1', 'fe80::1', '0.0.0.0', '::'])
+      expect(isWebhookAddress(ip, true), ip).toBe(false);
   });
 });

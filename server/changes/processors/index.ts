@@ -9,6 +9,7 @@ import { pushToPhones } from './push';
 import { pushSockets, readForSockets } from './sockets';
 import { bumpTrailerTasks } from './trailers';
 import { refuseOverfullPlaces, settleYard } from './yard';
+import { wakeWebhookSender, writeWebhookOutbox } from './webhooks';
 
 /**
  * Inside the transaction, once its work (and the engine's round) is done: the last writes and reads.
@@ -18,6 +19,7 @@ export async function beforeCommit(changes: ChangeSet): Promise<void> {
   await bumpTrailerTasks(changes);
   await settleYard(changes);
   await readForSockets(changes);
+  await writeWebhookOutbox(changes);
   // Last: the places' locks (PostgreSQL) are then held only until the commit.
   await refuseOverfullPlaces(changes);
 }
@@ -25,11 +27,12 @@ export async function beforeCommit(changes: ChangeSet): Promise<void> {
 /**
  * What follows every change set, once its transaction has committed or as it is recorded outside one
  * (presence, timers): the socket pushes, Web Push, then the assignment round it asks for, then the
- * escalation evaluation a task change asks for.
+ * escalation evaluation a task change asks for, the webhooks' sender.
  */
 export function published(changes: ChangeSet): void {
   pushSockets(changes);
   pushToPhones(changes);
   startRoundAfter(changes);
   evaluateAfter(changes);
+  wakeWebhookSender(changes);
 }

@@ -1,0 +1,149 @@
+// One signed POST to a webhook's URL (CONTRACT §21 "Delivery", "Targets"): the name is resolved once, every
+// address it resolves to is checked, and the socket connects to the address checked (the request's own
+// `lookup` answers it), so a DNS answer cannot change between the check and the connection. 10 s for the
+// whole exchange, at most 64 kB of the answer read, no redirect followed (3xx is a failure).
+import http from 'node:http';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import dns from 'node:dns';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Webhook } from 'standardwebhooks';
+import { WEBHOOK } from '@shared/constants';
+import { WEBHOOK_ERR, WEBHOOK_FAILURE } from '@shared/labels';
+import { config } from '../../config';
+import { isWebhookAddress, type Resolve } from '../../http/outbound';
+
+const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+let resolver: Resolve = systemResolve;
+
+/** Tests stub the resolution of the targets' names (a name that resolves to a refused address). */
+export function resolveTargetsWith(resolve: Resolve | undefined): void {
+  resolver = resolve ?? systemResolve;
+}
+
+/** How an attempt went: a status code when an answer came, an error (Spanish) when it failed. */
+export interface ExchangeResult {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export const delivered = (r: ExchangeResult): boolean => r.error === null;
+
+const bare = (host: string) => host.replace(/^\[(.*)\]$/, '$1');
+
+/**
+ * Whether a webhook may be created with this URL: its address, or every address its name resolves to now,
+ * allowed (a name that does not resolve yet is taken: sending will tell).
+ */
+export async function allowedTarget(url: string): Promise<boolean> {
+  try {
+    return (await checkedAddress(bare(new URL(url).hostname))) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The address to connect to: the URL's own, or the first its name resolves to; null when any of them is
+ * refused (one refused answer among good ones too: a rebinding name would be tried in turn).
+ */
+async function checkedAddress(host: string): Promise<dns.LookupAddress | null> {
+  const found = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await resolver(host);
+  if (!found.length || found.some((a) => !isWebhookAddress(a.address, config.webhookAllowLoopback)))
+    return null;
+  return found[0]!;
+}
+
+/** A socket lookup that answers the address already checked, whatever it is asked. */
+const fixedLookup =
+  (to: dns.LookupAddress): LookupFunction =>
+  (_hostname, options, callback) => {
+    if (options.all) callback(null, [to]);
+    else callback(null, to.address, to.family);
+  };
+
+/**
+ * Sends `body` signed with `secret` as message `id`. Never throws: a refusal, a network error, a timeout
+ * or a non-2xx answer comes back as `error`. `timeoutMs`: the exchange's limit (tests shorten it).
+ */
+export async function exchange(
+  target: { url: string; secret: string },
+  message: { id: string; body: string },
+  timeoutMs: number = WEBHOOK.timeoutMs,
+): Promise<ExchangeResult> {
+  const started = performance.now();
+  const done = (statusCode: number | null, error: string | null): ExchangeResult => ({
+    statusCode,
+    error,
+    durationMs: Math.round(performance.now() - started),
+  });
+  const url = new URL(target.url);
+  // The name's resolution counts in the exchange's time.
+  const outOfTime = new AbortController();
+  let to: dns.LookupAddress | null | 'timeout';
+  try {
+    to = await Promise.race([
+      checkedAddress(bare(url.hostname)),
+      sleep(timeoutMs, 'timeout' as const, { signal: outOfTime.signal }),
+    ]);
+  } catch (err) {
+    return done(null, WEBHOOK_FAILURE.network((err as NodeJS.ErrnoException).code ?? String(err)));
+  } finally {
+    outOfTime.abort();
+  }
+  if (to === 'timeout') return done(null, WEBHOOK_FAILURE.timeout);
+  if (!to) return done(null, WEBHOOK_ERR.addressRefused);
+  // The receiver checks the timestamp against its own clock: the wall clock, deliberately not the server
+  // clock (server/clock.ts), which tests move forward and which would make every signature look stale.
+  const sentAt = new Date(Date.now());
+  const signature = new Webhook(target.secret).sign(message.id, sentAt, message.body);
+  const timestamp = Math.floor(sentAt.getTime() / 1000).toString();
+  return new Promise((resolveResult) => {
+    let settled = false;
+    const finish = (statusCode: number | null, error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolveResult(done(statusCode, error));
+    };
+    const request = url.protocol === 'https:' ? https.request : http.request;
+    const req = request(url, {
+      method: 'POST',
+      lookup: fixedLookup(to),
+      agent: false,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'TorreDeControl-Webhooks/1',
+        'webhook-id': message.id,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': signature,
+      },
+    });
+    const timer = setTimeout(
+      () => finish(null, WEBHOOK_FAILURE.timeout),
+      Math.max(0, timeoutMs - (performance.now() - started)),
+    );
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish(null, WEBHOOK_FAILURE.network(err.code ?? err.message)),
+    );
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      const outcome = (): [number, string | null] => {
+        if (status >= 200 && status < 300) return [status, null];
+        if (status >= 300 && status < 400) return [status, WEBHOOK_FAILURE.redirect(status)];
+        return [status, WEBHOOK_FAILURE.status(status)];
+      };
+      // The answer is read (so a receiver that writes its body before closing sees it taken) up to 64 kB.
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= WEBHOOK.answerMaxBytes) finish(...outcome());
+      });
+      res.on('end', () => finish(...outcome()));
+      res.on('error', () => finish(...outcome()));
+    });
+    req.end(message.body);
+  });
+}
