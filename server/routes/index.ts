@@ -16,6 +16,7 @@ import { gatePhotoRoutes } from './gate-photos';
 import { gateRoutes } from './gate';
 import { trailerRoutes } from './trailers';
 import { handoverRoutes } from './handover';
+import { apiClientRoutes } from './api-clients';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -36,4 +37,5 @@ apiRoutes.use(
   gateRoutes,
   trailerRoutes,
   handoverRoutes,
+  apiClientRoutes,
 );

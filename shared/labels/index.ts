@@ -16,3 +16,4 @@ export * from './gate';
 export * from './trailers';
 export * from './handover';
 export * from './deadlines';
+export * from './api-clients';

@@ -12,3 +12,4 @@ export * from './yard';
 export * from './gate';
 export * from './trailers';
 export * from './handover';
+export * from './api-clients';
