@@ -41,7 +41,7 @@ export const UI_INTEGRATIONS = {
   keys: {
     title: 'Claves de API',
     subtitle:
-      'Otros sistemas (WMS, TMS) llaman a la API con una clave; actúan como un gestor llamado «API · nombre».',
+      'Otros sistemas (WMS, TMS) llaman a la API con una clave; actúan como un Manager llamado «API · nombre», solo con los permisos que elijas.',
     create: 'Nueva clave',
     empty: 'Aún no hay claves de API',
     loadError: 'No se pudieron cargar las claves de API',
