@@ -6,6 +6,7 @@ import express from 'express';
 import { PUSH_STARTUP_ERR, STARTUP_ERR } from '@shared/labels';
 import { email, newPassword } from '@shared/schemas/auth';
 import { HANDOVER_ERR } from '@shared/labels/handover';
+import { API_KEY_RATE_PER_MIN_DEFAULT } from '@shared/constants';
 import { DEFAULT_SHIFT_STARTS, parseShiftStarts, type ShiftStarts } from '@shared/shifts';
 
 /**
@@ -64,6 +65,8 @@ export interface Config {
   shiftStarts: ShiftStarts;
   /** WEBHOOK_ALLOW_LOOPBACK=1 (CONTRACT §21, tests only): webhooks may go to loopback, never link-local. */
   webhookAllowLoopback: boolean;
+  /** API_KEY_RATE_PER_MIN (CONTRACT §21): requests a minute per API key, across nodes. */
+  apiKeyRatePerMin: number;
 }
 
 /** Who the push services may contact about this server's pushes, unless VAPID_SUBJECT says otherwise. */
@@ -98,6 +101,7 @@ function readEnv(env: NodeJS.ProcessEnv): Omit<Config, 'jwtSecret'> & { jwtSecre
       .filter(Boolean)
       .map((h) => hostName(h) ?? h),
     pushProxy: env.PUSH_PROXY?.trim() || undefined,
+    apiKeyRatePerMin: Number(env.API_KEY_RATE_PER_MIN ?? API_KEY_RATE_PER_MIN_DEFAULT),
     shiftStarts: env.SHIFT_STARTS?.trim() ? (parseShiftStarts(env.SHIFT_STARTS) ?? []) : DEFAULT_SHIFT_STARTS,
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === '1',
   };
@@ -187,6 +191,10 @@ export function checkConfig(c: Config = config): void {
   // The proxy's secret is a password for the right to name a client's address: as long as a JWT secret.
   if (c.proxySecret !== undefined && c.proxySecret.length < JWT_SECRET_MIN)
     throw new StartupError(STARTUP_ERR.proxySecretShort(c.proxySecret.length));
+  if (!Number.isInteger(c.apiKeyRatePerMin) || c.apiKeyRatePerMin < 1)
+    throw new StartupError(
+      STARTUP_ERR.apiKeyRate(process.env.API_KEY_RATE_PER_MIN ?? String(c.apiKeyRatePerMin)),
+    );
   if (!(LOG_LEVELS as readonly string[]).includes(c.logLevel))
     throw new StartupError(STARTUP_ERR.logLevel(c.logLevel, LOG_LEVELS));
   if (c.shiftStarts.length !== DEFAULT_SHIFT_STARTS.length)

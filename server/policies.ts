@@ -29,6 +29,7 @@ export const POLICY = {
   'admin:analytics': ADMIN,
   'admin:system': ADMIN,
   'admin:webhooks': ADMIN, // CONTRACT §21: /admin/webhooks…
+  'admin:api-clients': ADMIN, // CONTRACT §21: Sistema → Integraciones › Claves de API
   'locations:read': ANY, // CONTRACT §17: the catalogue feeds every form's autocomplete
   'locations:manage': SUPERVISORS, // the Ubicaciones view
   'yard:read': STAFF, // GET /yard, /yard/trailers and its export
@@ -60,7 +61,8 @@ export const API_SCOPE: Partial<Record<Action, ApiScope>> = {
   'locations:read': 'yard:read',
   'gate:read': 'yard:read',
   'gate:write': 'gate:write',
-  'gate:photos:upload': 'gate:write',
+  // Not 'gate:photos:upload': a photo belongs to the user who took it (gate_photos.owner_id), and a key has
+  // no user row; an entry through a key names no photos.
 };
 
 export const can = (role: Role, action: Action): boolean =>

@@ -57,6 +57,16 @@ export const TEXT_MAX = 120;
 export const DESCRIPTION_MAX = 1000;
 /** CONTRACT §21: a task's `external_ref`, another system's own reference for it. */
 export const EXTERNAL_REF_MAX = 100;
+/** CONTRACT §21: an API client's name. */
+export const API_CLIENT_NAME_MAX = 100;
+/** CONTRACT §21: `trc_` and 32 random bytes, base64url. */
+export const API_KEY_PREFIX = 'trc_';
+/** How much of a key the list shows to tell keys apart: `trc_` and 8 more characters. */
+export const API_KEY_SHOWN_CHARS = 12;
+/** CONTRACT §21: `last_used_at` is written at most this often. */
+export const API_KEY_LAST_USED_STEP_MS = 60_000;
+/** CONTRACT §21: the default of API_KEY_RATE_PER_MIN, requests a minute per key across nodes. */
+export const API_KEY_RATE_PER_MIN_DEFAULT = 600;
 export const PASSWORD_MIN = 8;
 /** bcrypt reads at most 72 bytes: a longer password would be silently cut. */
 export const PASSWORD_MAX_BYTES = 72;

@@ -1,9 +1,13 @@
 // Bearer authentication and the role gate. The user is read from the database on every request, so
-// a role change, a revocation or a deletion takes effect at once (CONTRACT §3).
-import type { Request, RequestHandler } from 'express';
-import { ERR } from '@shared/labels';
+// a role change, a revocation or a deletion takes effect at once (CONTRACT §3); so is an API key's client
+// (CONTRACT §21).
+import type { Request, RequestHandler, Response } from 'express';
+import { API_CLIENT_ERR, ERR } from '@shared/labels';
 import type { UserRow } from '../db/tables';
-import { can, type Action } from '../policies';
+import { API_SCOPE, can, type Action } from '../policies';
+import { clientPrincipal, type Principal } from '../principal';
+import { clientOfKey, isApiKey } from '../services/api-clients';
+import { countKeyRequest } from './api-key-rate';
 import { verifyToken, type TokenClaims } from '../services/tokens';
 import { accountOfSession } from '../services/sessions';
 import { presence } from '../services/presence';
@@ -12,6 +16,8 @@ import { forbidden, unauthorized } from './errors';
 declare module 'express-serve-static-core' {
   interface Request {
     user?: UserRow;
+    /** Who the request acts as: the user, or an API client (CONTRACT §21). */
+    principal?: Principal;
     token?: string;
     sessionId?: string;
   }
@@ -45,11 +51,16 @@ const bearer = (req: Request): string => {
  */
 export const requireAuth =
   (action: Action): RequestHandler =>
-  async (req, _res, next) => {
+  async (req, res, next) => {
     const token = bearer(req);
+    if (isApiKey(token)) {
+      await authenticateKey(token, action, req, res);
+      return next();
+    }
     const { user, claims } = await authenticateToken(token);
     if (user.mustChangePassword && action !== 'password:change') throw forbidden(ERR.mustChangePassword);
     req.user = user;
+    req.principal = user;
     req.token = token;
     req.sessionId = claims.sid;
     await presence.touch(user.id);
@@ -57,10 +68,35 @@ export const requireAuth =
     next();
   };
 
+/**
+ * CONTRACT §21: a key's client, counted against its rate, let through within its scopes as a manager. It
+ * creates no presence and has no session.
+ */
+async function authenticateKey(key: string, action: Action, req: Request, res: Response): Promise<void> {
+  const client = await clientOfKey(key);
+  if (!client) throw unauthorized(API_CLIENT_ERR.invalidKey);
+  await countKeyRequest(client.id, res);
+  const scope = API_SCOPE[action];
+  if (!scope) {
+    const admin = `${req.baseUrl}${req.path}`.startsWith('/api/admin');
+    throw forbidden(admin ? API_CLIENT_ERR.noAdmin : API_CLIENT_ERR.notForKeys);
+  }
+  if (!client.scopes.includes(scope)) throw forbidden(API_CLIENT_ERR.missingScope(scope));
+  const principal = clientPrincipal(client);
+  if (!can(principal.role, action)) throw forbidden();
+  req.principal = principal;
+}
+
 /** The authenticated user of a request that passed requireAuth. */
 export function currentUser(req: Request): UserRow {
   if (!req.user) throw unauthorized();
   return req.user;
+}
+
+/** Who the request acts as: its user, or its API key's client. */
+export function currentPrincipal(req: Request): Principal {
+  if (!req.principal) throw unauthorized();
+  return req.principal;
 }
 
 /** The login session of a request that passed requireAuth. */

@@ -59,9 +59,11 @@ export const RATE_LIMIT_SWEEP_MS = 10 * 60 * 1000;
 /** Starts removing the windows that have ended; returns its stop. */
 export function startRateLimitSweep(): () => void {
   const timer = setInterval(() => {
-    write(() => execute('DELETE FROM rate_limits WHERE reset_at <= ?', [nowMs()])).catch((err: unknown) =>
-      logger.warn({ err }, 'no se pudieron limpiar los límites de intentos'),
-    );
+    write(async () => {
+      await execute('DELETE FROM rate_limits WHERE reset_at <= ?', [nowMs()]);
+      // The API keys' minutes (http/api-key-rate.ts): their store reads the wall clock.
+      await execute('DELETE FROM api_rate_limits WHERE expire <= ?', [Date.now()]);
+    }).catch((err: unknown) => logger.warn({ err }, 'no se pudieron limpiar los límites de intentos'));
   }, RATE_LIMIT_SWEEP_MS);
   timer.unref();
   return () => clearInterval(timer);

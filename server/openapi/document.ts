@@ -16,7 +16,6 @@ import {
   gateEntrySchema,
   gateExitResultSchema,
   gateExitSchema,
-  gatePhotoCreatedSchema,
   gateSuggestionSchema,
   gateSuggestionsQuerySchema,
   gateVisitListSchema,
@@ -230,23 +229,6 @@ const paths: ZodOpenApiPathsObject = {
         ...BAD_REQUEST,
         ...NOT_FOUND,
         ...CONFLICT,
-      },
-    }),
-  },
-  '/gate/photos': {
-    post: keyOperation('gate:photos:upload', 'uploadGatePhoto', tags.gate, {
-      requestBody: {
-        required: true,
-        content: {
-          'multipart/form-data': {
-            schema: z.object({ photo: z.string().meta({ override: { contentMediaType: 'image/*' } }) }),
-          },
-        },
-      },
-      responses: {
-        '201': answer(ops.uploadGatePhoto.created, gatePhotoCreatedSchema),
-        ...BAD_REQUEST,
-        '413': refusal(API_DOC.responses.tooLarge),
       },
     }),
   },

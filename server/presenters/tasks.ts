@@ -3,10 +3,15 @@ import { aliasedTable, eq, type SQL } from 'drizzle-orm';
 import { DEFAULT_TRAILER_MARKS, type Task, type TaskTrailerMarks } from '@shared/schemas';
 import type { LoadState, TrailerKind } from '@shared/enums';
 import { db, query, rowReader, type Db } from '../db';
-import { locations, tasks, trailers, users, type TaskRow } from '../db/tables';
+import { apiClients, locations, tasks, trailers, users, type TaskRow } from '../db/tables';
+import { apiClientActor } from '@shared/labels';
 
 const assignee = aliasedTable(users, 'assignee');
 const creator = aliasedTable(users, 'creator');
+
+/** Who made a task: its user, or the API client it came through (CONTRACT §21: `API · {name}`). */
+const creatorName = (userName: string | null, clientName: string | null): string | null =>
+  userName ?? (clientName === null ? null : apiClientActor(clientName));
 /** CONTRACT §20: the place a trailer was really left at, when not the task's destination. */
 const dropped = aliasedTable(locations, 'dropped');
 
@@ -111,12 +116,14 @@ export function selectTasks(handle: Db = db) {
       assigneeOnline: assignee.isOnline,
       assigneeLastActivity: assignee.lastActivityAt,
       createdByName: creator.name,
+      clientName: apiClients.name,
       marks: TRAILER_MARKS_COLUMNS,
       droppedAtName: dropped.name,
     })
     .from(tasks)
     .leftJoin(assignee, eq(tasks.assignedTo, assignee.id))
     .leftJoin(creator, eq(tasks.createdBy, creator.id))
+    .leftJoin(apiClients, eq(tasks.createdByClientId, apiClients.id))
     .leftJoin(trailers, eq(trailers.trailerKey, tasks.trailerKey))
     .leftJoin(dropped, eq(dropped.id, tasks.droppedAtLocationId));
 }
@@ -127,6 +134,7 @@ type Joined = {
   assigneeOnline: boolean | null;
   assigneeLastActivity: Date | null;
   createdByName: string | null;
+  clientName: string | null;
   marks: TrailerMarksRow | null;
   droppedAtName: string | null;
 };
@@ -135,7 +143,7 @@ export const presentJoined = (r: Joined): Task =>
   presentTask(
     r.task,
     r.assignedToName,
-    r.createdByName,
+    creatorName(r.createdByName, r.clientName),
     {
       online: r.assigneeOnline,
       offlineSince: r.assigneeOnline === false ? r.assigneeLastActivity : null,
@@ -166,9 +174,10 @@ export const TRAILER_MARKS_SQL = `r.kind AS trailer_kind, r.load_state AS traile
 // raw SQL, as drizzle's building and mapping of this join would cost more than the read itself.
 const JOINED_SQL = `
   SELECT t.*, a.name AS assignee_name, a.is_online AS assignee_online,
-    a.last_activity_at AS assignee_last_activity, c.name AS creator_name, ${TRAILER_MARKS_SQL},
+    a.last_activity_at AS assignee_last_activity, c.name AS creator_name, k.name AS client_name, ${TRAILER_MARKS_SQL},
     dl.name AS dropped_at_name
   FROM tasks t LEFT JOIN users a ON a.id = t.assigned_to LEFT JOIN users c ON c.id = t.created_by
+  LEFT JOIN api_clients k ON k.id = t.created_by_client_id
   LEFT JOIN trailers r ON r.trailer_key = t.trailer_key LEFT JOIN locations dl ON dl.id = t.dropped_at_location_id`;
 const taskRow = rowReader(tasks);
 
@@ -177,6 +186,7 @@ interface JoinedRaw extends Record<string, unknown>, TrailerMarksRaw {
   assignee_online: unknown;
   assignee_last_activity: unknown;
   creator_name: string | null;
+  client_name: string | null;
   dropped_at_name: string | null;
 }
 const fromDriver = (column: { mapFromDriverValue(v: unknown): unknown }, value: unknown): unknown =>
@@ -196,7 +206,7 @@ function presentRaw(raw: JoinedRaw): Task {
   return presentTask(
     taskRow(raw),
     raw.assignee_name,
-    raw.creator_name,
+    creatorName(raw.creator_name, raw.client_name),
     {
       online,
       offlineSince:

@@ -9,7 +9,7 @@ import {
   type GateExitResult,
   type GateVisitList,
 } from '@shared/schemas';
-import { currentUser, requireAuth } from '../http/auth';
+import { currentPrincipal, requireAuth } from '../http/auth';
 import { parseBody, parseQuery } from '../http/validate';
 import { TRUCK_STAYS_EXCEL } from '@shared/labels';
 import { truckStaysWorkbook } from '../excel/truck-stays';
@@ -21,11 +21,11 @@ const read = requireAuth('gate:read');
 const write = requireAuth('gate:write');
 
 gateRoutes.post('/gate/entries', write, async (req, res) => {
-  res.status(201).json(await enterGate(parseBody(gateEntrySchema, req), currentUser(req)));
+  res.status(201).json(await enterGate(parseBody(gateEntrySchema, req), currentPrincipal(req)));
 });
 
 gateRoutes.post('/gate/exits', write, async (req, res) => {
-  const visit = await exitGate(parseBody(gateExitSchema, req), currentUser(req));
+  const visit = await exitGate(parseBody(gateExitSchema, req), currentPrincipal(req));
   res.json({ visit } satisfies GateExitResult);
 });
 

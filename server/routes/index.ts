@@ -18,6 +18,7 @@ import { trailerRoutes } from './trailers';
 import { handoverRoutes } from './handover';
 import { apiDocsRoutes } from './api-docs';
 import { webhookRoutes } from './webhooks';
+import { apiClientRoutes } from './api-clients';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -40,4 +41,5 @@ apiRoutes.use(
   trailerRoutes,
   handoverRoutes,
   webhookRoutes,
+  apiClientRoutes,
 );

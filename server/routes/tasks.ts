@@ -3,16 +3,17 @@ import { Router } from 'express';
 import {
   completeTaskSchema,
   createTaskSchema,
+  listTasksQuerySchema,
   returnTaskSchema,
   updateTaskSchema,
   type MessageResponse,
 } from '@shared/schemas';
 import { TASK_MSG } from '@shared/labels';
-import { currentUser, requireAuth } from '../http/auth';
-import { parseBody, parseId } from '../http/validate';
+import { currentPrincipal, currentUser, requireAuth } from '../http/auth';
+import { parseBody, parseId, parseQuery } from '../http/validate';
 import {
   completeByDriver,
-  createTask,
+  createOrRepeat,
   deleteTask,
   eligibleDrivers,
   listTasks,
@@ -20,7 +21,9 @@ import {
   returnByDriver,
   selfAssign,
   swapAvailable,
+  tasksWithRef,
   updateTask,
+  visibleTask,
 } from '../tasks';
 import { sharedBoard } from '../services/board';
 import { sendShared } from '../http/shared-answer';
@@ -30,7 +33,9 @@ export const taskRoutes = Router();
 const message = (text: string): MessageResponse => ({ message: text });
 
 taskRoutes.get('/tasks', requireAuth('tasks:read'), async (req, res) => {
-  const user = currentUser(req);
+  const user = currentPrincipal(req);
+  const { external_ref } = parseQuery(listTasksQuerySchema, req);
+  if (external_ref) return void res.json(await tasksWithRef(user, external_ref));
   const board = await sharedBoard(user);
   if (!board) return void res.json(await listTasks(user));
   // A staff board: revalidated on every load, 304 while it has not changed (services/board.ts).
@@ -38,7 +43,8 @@ taskRoutes.get('/tasks', requireAuth('tasks:read'), async (req, res) => {
 });
 
 taskRoutes.post('/tasks', requireAuth('tasks:create'), async (req, res) => {
-  res.status(201).json(await createTask(parseBody(createTaskSchema, req), currentUser(req)));
+  const { task, created } = await createOrRepeat(parseBody(createTaskSchema, req), currentPrincipal(req));
+  res.status(created ? 201 : 200).json(task);
 });
 
 taskRoutes.get('/tasks/my-active', requireAuth('driver:tasks'), async (req, res) => {
@@ -51,12 +57,17 @@ taskRoutes.get('/tasks/swap-available', requireAuth('driver:tasks'), async (req,
 
 taskRoutes.put('/tasks/:id', requireAuth('tasks:update'), async (req, res) => {
   const id = parseId(req);
-  res.json(await updateTask(id, parseBody(updateTaskSchema, req), currentUser(req)));
+  res.json(await updateTask(id, parseBody(updateTaskSchema, req), currentPrincipal(req)));
 });
 
 taskRoutes.delete('/tasks/:id', requireAuth('tasks:delete'), async (req, res) => {
-  await deleteTask(parseId(req), currentUser(req));
+  await deleteTask(parseId(req), currentPrincipal(req));
   res.json(message(TASK_MSG.deleted));
+});
+
+// After /tasks/my-active and /tasks/swap-available: an id is a UUID (parseId), those words are not.
+taskRoutes.get('/tasks/:id', requireAuth('tasks:read'), async (req, res) => {
+  res.json(await visibleTask(parseId(req), currentPrincipal(req)));
 });
 
 taskRoutes.get('/tasks/:id/eligible-drivers', requireAuth('tasks:eligible-drivers'), async (req, res) => {

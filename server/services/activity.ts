@@ -9,8 +9,14 @@ import { activityLog } from '../db/tables';
 import { now } from '../clock';
 
 export interface Actor {
-  id: string;
+  /** The user's id; null for an API client, which has no user row (CONTRACT §21). */
+  id: string | null;
   name: string;
+}
+
+/** An actor that is a user: what only a signed-in person does (administration, a driver's own moves). */
+export interface UserActor extends Actor {
+  id: string;
 }
 
 /**

@@ -13,7 +13,7 @@ import { boardClass } from '@shared/visibility';
 import { query } from '../db';
 import { WRITERS_QUIET } from '../db/dialect';
 import { nowMs } from '../clock';
-import type { UserRow } from '../db/tables';
+import type { Principal } from '../principal';
 import { listTasks } from '../tasks';
 import { sharedAnswer, type SharedAnswer } from './shared-answers';
 
@@ -28,7 +28,7 @@ const VERSION_SQL = `SELECT (SELECT max(updated_at) FROM tasks) AS tasks_at,
   (SELECT max(updated_at) FROM trailers) AS trailers_at, ${WRITERS_QUIET} AS quiet`;
 
 /** The shared board of the user's class at the database's current version; undefined for a driver. */
-export async function sharedBoard(user: UserRow): Promise<SharedAnswer | undefined> {
+export async function sharedBoard(user: Principal): Promise<SharedAnswer | undefined> {
   const cls = boardClass(user.role);
   if (!cls) return undefined;
   const [v] = await query<Record<string, unknown>>(VERSION_SQL);

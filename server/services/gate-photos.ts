@@ -122,12 +122,14 @@ export async function readPhoto(id: string): Promise<Buffer> {
  * naming the same photo cannot both take it (PostgreSQL re-checks `attached_at` after the row lock).
  */
 export async function claimPhotos(
-  userId: string,
+  userId: string | null,
   photoIds: readonly string[],
   attachedTo: string | null = null,
 ): Promise<void> {
   const ids = [...new Set(photoIds)];
   if (ids.length === 0) return;
+  // An API key's client (no user: CONTRACT §21) owns no photos.
+  if (userId === null) throw badRequest(GATE_PHOTO_ERR.invalid);
   const claimed = await db
     .update(gatePhotos)
     .set({ attachedAt: now(), attachedTo })

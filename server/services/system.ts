@@ -29,7 +29,7 @@ import {
 import { now } from '../clock';
 import { record } from '../changes/commit';
 import { presentAdminUser } from '../presenters/users';
-import { logActivity, type Actor } from './activity';
+import { logActivity, type UserActor } from './activity';
 import { presence } from './presence';
 
 const TABLES = [
@@ -109,7 +109,7 @@ async function applyMigrations(): Promise<number> {
 }
 
 /** Applies pending migrations (idempotent), then gives drivers without task types the default. */
-export async function runMigrationsAndRepair(actor: Actor): Promise<{ message: string }> {
+export async function runMigrationsAndRepair(actor: UserActor): Promise<{ message: string }> {
   const applied = await applyMigrations();
   const repaired = await tx(async () => {
     const rows = await db
@@ -141,7 +141,7 @@ export async function runMigrationsAndRepair(actor: Actor): Promise<{ message: s
 
 /** Revokes every session but the caller's: their tokens stop working and their sockets drop (pending
  * accounts hold no token, so they are left alone). */
-export async function clearAllTokens(actor: Actor): Promise<{ message: string }> {
+export async function clearAllTokens(actor: UserActor): Promise<{ message: string }> {
   const revoked = await tx(async () => {
     const ids = (
       await db

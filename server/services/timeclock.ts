@@ -21,7 +21,7 @@ import { forUpdate } from '../db/dialect';
 import { punchCorrections, punches, tasks, users, type PunchRow, type UserRow } from '../db/tables';
 import { now, nowMs } from '../clock';
 import { badRequest, conflict, notFound } from '../http/errors';
-import type { Actor } from './activity';
+import type { UserActor } from './activity';
 import { record } from '../changes/commit';
 import { logActivity } from './activity';
 import { actionTime } from './idempotency';
@@ -152,7 +152,7 @@ const presentPunch = (p: PunchRow): Punch => ({
 
 /** The correction's history row and its activity log line, inside the caller's transaction. */
 async function recordCorrection(
-  actor: Actor,
+  actor: UserActor,
   punch: PunchRow,
   driverName: string,
   action: PunchCorrectionAction,
@@ -191,7 +191,7 @@ function afterCorrection(driverId: string, wasClockedIn: boolean, status: Timecl
  * `POST /admin/timeclock/punches`: a punch the driver forgot, marked corrected. The driver must be an
  * approved, live conductor (unknown → 404, anyone else → 409) and the time in the past (400).
  */
-export async function addPunch(actor: Actor, input: AddPunchData): Promise<PunchCorrectionResponse> {
+export async function addPunch(actor: UserActor, input: AddPunchData): Promise<PunchCorrectionResponse> {
   const at = now();
   const timestamp = new Date(input.timestamp);
   if (timestamp.getTime() > at.getTime()) throw badRequest(SUPERVISION_ERR.punchInFuture);
@@ -245,7 +245,7 @@ export async function addPunch(actor: Actor, input: AddPunchData): Promise<Punch
  * deleted_at, for the history; an unknown or already removed punch → 404.
  */
 export async function removePunch(
-  actor: Actor,
+  actor: UserActor,
   punchId: string,
   input: RemovePunchData,
 ): Promise<PunchCorrectionResponse> {

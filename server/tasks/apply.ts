@@ -120,7 +120,7 @@ export type NewTask = Pick<
   | 'vehicleType'
   | 'createdBy'
 > &
-  Partial<Pick<TaskRow, 'dueAt'>>;
+  Partial<Pick<TaskRow, 'dueAt' | 'createdByClientId' | 'externalRef'>>;
 
 /**
  * New pool tasks (the table's `create`), their `created` history and activity-log rows: three statements
@@ -139,6 +139,8 @@ export async function insertTasks(
     ...task,
     trailerKey: plateKey(task.trailerId),
     dueAt: task.dueAt ?? null,
+    createdByClientId: task.createdByClientId ?? null,
+    externalRef: task.externalRef ?? null,
     status: 'bolsa_trabajo' as const,
     assignedTo: null,
     creditedTo: null,

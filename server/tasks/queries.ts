@@ -12,8 +12,9 @@ import { notFound } from '../http/errors';
 import { loadTask, presentJoined, selectTasks } from '../presenters/tasks';
 import { driverStates } from '../services/availability';
 import { findUserById } from '../services/users';
-import { seesFinished } from '@shared/visibility';
+import { canSee, seesFinished } from '@shared/visibility';
 import { openTaskSql } from './visibility';
+import type { Principal } from '../principal';
 
 /**
  * A live (not deleted) task, read inside the caller's transaction to decide a change on it; 404
@@ -69,14 +70,14 @@ const newestFirst = (a: Task, b: Task) =>
  * first; gestor without finalizada; a conductor the pool of their types plus their own. Two queries, each
  * on its own index (status; completed_at), so 100k finished tasks in history cost nothing.
  */
-export async function listTasks(user: UserRow): Promise<Task[]> {
+export async function listTasks(user: Principal): Promise<Task[]> {
   const driver = user.role === 'conductor';
   const open: SQL[] = [openTaskSql];
   if (driver)
     open.push(
       or(
         and(eq(tasks.status, 'bolsa_trabajo'), inArray(tasks.vehicleType, user.taskTypes)),
-        eq(tasks.assignedTo, user.id),
+        eq(tasks.assignedTo, user.id!),
       )!,
     );
   const list = (await selectTasks().where(and(...open))).map(presentJoined);
@@ -87,10 +88,22 @@ export async function listTasks(user: UserRow): Promise<Task[]> {
       gt(tasks.completedAt, new Date(nowMs() - BOARD_FINISHED_WINDOW_MS)),
       isNull(tasks.deletedAt),
     ];
-    if (driver) done.push(eq(tasks.assignedTo, user.id));
+    if (driver) done.push(eq(tasks.assignedTo, user.id!));
     list.push(...(await selectTasks().where(and(...done))).map(presentJoined));
   }
   return list.sort(newestFirst);
+}
+
+/**
+ * GET /tasks/{id} (CONTRACT §21): a live task as GET /tasks shows it, if the caller's role sees it (the
+ * board's rule, shared/visibility.ts); 404 otherwise, the same answer as for a task that never existed. A
+ * finished task stays readable past the board's 24 h: another system asks for the tasks it made.
+ */
+export async function visibleTask(id: string, caller: Principal): Promise<Task> {
+  const task = await loadTask(and(eq(tasks.id, id), isNull(tasks.deletedAt))!);
+  const viewer = { id: caller.id ?? '', role: caller.role, taskTypes: caller.taskTypes };
+  if (!task || !canSee(viewer, task)) throw notFound(ERR.taskNotFound);
+  return task;
 }
 
 /** The driver's active task, locked by the caller's transaction (PostgreSQL) like liveTask(). */

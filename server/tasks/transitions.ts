@@ -10,7 +10,7 @@ import { lateSeconds } from '@shared/deadline';
 import { ERR, TASK_LOG } from '@shared/labels';
 import type { TaskRow } from '../db/tables';
 import { conflict } from '../http/errors';
-import type { Actor } from '../services/activity';
+import type { Actor, UserActor } from '../services/activity';
 
 export type Command =
   | 'create'
@@ -66,7 +66,7 @@ export interface Facts {
   at: Date;
   actor: Actor | null;
   /** assign / claim: the driver given the task. */
-  driver?: Actor;
+  driver?: UserActor;
   /** hold: who holds it (default staff; a damaged trailer's hold is `damage`, CONTRACT §19). */
   holdSource?: HoldSource;
   /** return: the driver's reason; hold: the reason given (undefined: none said). */

@@ -18,3 +18,4 @@ export * from './handover';
 export * from './deadlines';
 export * from './openapi';
 export * from './webhooks';
+export * from './api-clients';

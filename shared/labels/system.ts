@@ -130,6 +130,7 @@ export const STARTUP_ERR = {
   adminEmail: (problem: string) => `ADMIN_EMAIL no sirve para una cuenta: ${problem}`,
   adminPassword: (problem: string) => `ADMIN_PASSWORD no sirve para una cuenta: ${problem}`,
   port: (value: string) => `PORT debe ser un número de puerto entre 0 y 65535 (es «${value}»)`,
+  apiKeyRate: (value: string) => `API_KEY_RATE_PER_MIN debe ser un número entero mayor que 0 (es «${value}»)`,
   bcryptCost: (value: string) => `BCRYPT_COST debe ser un número entero entre 4 y 31 (es «${value}»)`,
   trustProxy: (value: string) =>
     `TRUST_PROXY debe ser un número de saltos o una lista de direcciones o redes separadas por comas (es «${value}»)`,

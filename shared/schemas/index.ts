@@ -14,3 +14,4 @@ export * from './visits';
 export * from './trailers';
 export * from './handover';
 export * from './webhooks';
+export * from './api-clients';

@@ -78,6 +78,9 @@ export const createTaskSchema = z.object({
   external_ref: externalRefSchema,
 });
 export type CreateTaskInput = z.input<typeof createTaskSchema>;
+
+/** GET /tasks: the board, or with `external_ref` the caller's tasks carrying it (CONTRACT §21). */
+export const listTasksQuerySchema = z.object({ external_ref: externalRefSchema });
 /** What the server works with once the input is validated (cleaned, trailer keyed, defaults applied). */
 export type CreateTaskData = z.output<typeof createTaskSchema>;
 

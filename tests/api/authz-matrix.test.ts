@@ -106,6 +106,9 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['PUT /tasks/{id} (unknown)',                      () => ({ method: 'put', path: `/api/tasks/${crypto.randomUUID()}`, body: { priority: 'high' } }),                 401, 401, 401, 401, 401, 404, 404, 404, 404],
   ['DELETE /tasks/{id}',                             async () => ({ method: 'delete', path: `/api/tasks/${(await makeTask({ trailerId: newTrailer() })).id}` }),                   401, 401, 401, 401, 401, 403, 200, 200, 200],
   ['GET /tasks/{id}/eligible-drivers',               async () => ({ method: 'get', path: `/api/tasks/${(await makeTask({ trailerId: newTrailer() })).id}/eligible-drivers` }),      401, 401, 401, 401, 401, 403, 200, 200, 200],
+  // CONTRACT §21: a task as GET /tasks shows it (a semiremolque pool task: the conductor's type sees it too).
+  ['GET /tasks/{id}',                                async () => ({ method: 'get', path: `/api/tasks/${(await makeTask({ trailerId: newTrailer(), vehicleType: 'semiremolque' })).id}` }), 401, 401, 401, 401, 401, 200, 200, 200, 200],
+  ['GET /tasks/{id} (unknown)',                      () => ({ method: 'get', path: `/api/tasks/${crypto.randomUUID()}` }),                                             401, 401, 401, 401, 401, 404, 404, 404, 404],
   ['GET /tasks/swap-available',                      () => ({ method: 'get', path: '/api/tasks/swap-available' }),                                                     401, 401, 401, 401, 401, 200, 403, 403, 403],
   ['GET /tasks/my-active (none: 404)',               () => ({ method: 'get', path: '/api/tasks/my-active' }),                                                          401, 401, 401, 401, 401, 404, 403, 403, 403],
   ['POST /tasks/{id}/self-assign',                   async () => ({ method: 'post', path: `/api/tasks/${(await makeTask({ vehicleType: 'swap', trailerId: newTrailer() })).id}/self-assign` }), 401, 401, 401, 401, 401, 200, 403, 403, 403],
@@ -172,6 +175,10 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /handover/export-excel',                     () => ({ method: 'get', path: '/api/handover/export-excel' }),                                                   401, 401, 401, 401, 401, 403, 200, 200, 200],
   ['POST /handover/notes',                           () => ({ method: 'post', path: '/api/handover/notes', body: { text: 'Nota' } }),                                 401, 401, 401, 401, 401, 403, 201, 201, 201],
   ['DELETE /handover/notes/{id} (unknown: 404)',     () => ({ method: 'delete', path: `/api/handover/notes/${crypto.randomUUID()}` }),                                401, 401, 401, 401, 401, 403, 404, 404, 404],
+  // CONTRACT §21: API clients are the admin's.
+  ['GET /admin/api-clients',                         () => ({ method: 'get', path: '/api/admin/api-clients' }),                                                       401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/api-clients',                        () => ({ method: 'post', path: '/api/admin/api-clients', body: { name: `WMS ${crypto.randomUUID()}`, scopes: ['tasks:read'] } }), 401, 401, 401, 401, 401, 403, 403, 403, 201],
+  ['DELETE /admin/api-clients/{id} (unknown: 404)',  () => ({ method: 'delete', path: `/api/admin/api-clients/${crypto.randomUUID()}` }),                            401, 401, 401, 401, 401, 403, 403, 403, 404],
   // The admin passes the gate on both engines; PostgreSQL's backups are the database's (CONTRACT §18): 409.
   ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, isPostgres ? 409 : 200],
 ];

@@ -2,7 +2,7 @@
 import { ERR } from '@shared/labels';
 import type { TaskRow, UserRow } from '../../db/tables';
 import { badRequest, conflict } from '../../http/errors';
-import type { Actor } from '../../services/activity';
+import type { Actor, UserActor } from '../../services/activity';
 import { findUserById } from '../../services/users';
 import type { ChangeSet } from '../../changes/change-set';
 import { applyTransition } from '../apply';
@@ -15,7 +15,7 @@ import { reopenTask } from './reopen';
  */
 export function assignDriver(
   row: TaskRow,
-  driver: Actor,
+  driver: UserActor,
   actor: Actor | null,
   fx: ChangeSet,
   role: 'staff' | 'engine',

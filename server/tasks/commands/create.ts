@@ -3,7 +3,11 @@ import crypto from 'node:crypto';
 import type { CreateTaskData, Task } from '@shared/schemas';
 import { ERR } from '@shared/labels';
 import { isRetryable } from '../../db';
-import type { UserRow } from '../../db/tables';
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { tasks } from '../../db/tables';
+import type { Principal } from '../../principal';
+import { loadTask, selectTasks, presentJoined } from '../../presenters/tasks';
+import { openTaskSql } from '../visibility';
 import { ensureRoom, placeTasks } from '../../services/yard';
 import { currentKey, placeKey, withoutKey, type IdempotencyContext } from '../../services/idempotency';
 import type { ChangeSet } from '../../changes/change-set';
@@ -18,7 +22,7 @@ import { badRequest } from '../../http/errors';
 
 interface Creation {
   input: CreateTaskData;
-  actor: UserRow;
+  actor: Principal;
   /** The request's Idempotency-Key: written under the creation's own savepoint (CONTRACT §16). */
   key: IdempotencyContext | undefined;
   resolve: (task: Task) => void;
@@ -37,7 +41,7 @@ let nextBatchScheduled = false;
  * all of them. Creations arriving while a batch is being written gather into the next one, so under a
  * burst the commit, the round and their round trips (PostgreSQL) are paid once per batch, not per task.
  */
-export function createTask(input: CreateTaskData, actor: UserRow): Promise<Task> {
+export function createTask(input: CreateTaskData, actor: Principal): Promise<Task> {
   // CONTRACT §20: a deadline in the past or too far ahead, by the server's clock, refuses only this one.
   const refused = input.due_at ? dueAtError(input.due_at, nowMs()) : null;
   if (refused) return Promise.reject(badRequest(refused));
@@ -56,6 +60,44 @@ export function createTask(input: CreateTaskData, actor: UserRow): Promise<Task>
     batches.add(batch);
     void batch.then(() => batches.delete(batch));
   });
+}
+
+/**
+ * POST /tasks with CONTRACT §21's `external_ref`: the caller's open task with that reference is answered
+ * unchanged (`created` false, a 200) before anything else is checked; a create that fails while a racing
+ * one made that task (the unique partial index, or the trailer it took) answers it too.
+ */
+export async function createOrRepeat(
+  input: CreateTaskData,
+  caller: Principal,
+): Promise<{ task: Task; created: boolean }> {
+  const ref = input.external_ref;
+  const repeated = ref ? await openTaskWithRef(caller, ref) : undefined;
+  if (repeated) return { task: repeated, created: false };
+  try {
+    return { task: await createTask(input, caller), created: true };
+  } catch (err) {
+    const raced = ref ? await openTaskWithRef(caller, ref) : undefined;
+    if (raced) return { task: raced, created: false };
+    throw err;
+  }
+}
+
+/** Whose references these are: the API client's, or the staff user's own (CONTRACT §21). */
+const refOwner = (caller: Principal): SQL =>
+  caller.clientId
+    ? eq(tasks.createdByClientId, caller.clientId)
+    : and(eq(tasks.createdBy, caller.id ?? ''), isNull(tasks.createdByClientId))!;
+
+const openTaskWithRef = (caller: Principal, ref: string): Promise<Task | undefined> =>
+  loadTask(and(refOwner(caller), eq(tasks.externalRef, ref), openTaskSql)!);
+
+/** GET /tasks?external_ref=: the caller's tasks with it, any status or age (not deleted), newest first. */
+export async function tasksWithRef(caller: Principal, ref: string): Promise<Task[]> {
+  const rows = await selectTasks()
+    .where(and(refOwner(caller), eq(tasks.externalRef, ref), isNull(tasks.deletedAt)))
+    .orderBy(desc(tasks.createdAt), desc(tasks.id));
+  return rows.map(presentJoined);
 }
 
 /** Resolves once every creation received so far is written (or refused): before the database closes. */
@@ -149,6 +191,8 @@ async function insertMany(batch: readonly Creation[], fx: ChangeSet): Promise<st
         priority: input.priority,
         vehicleType: input.vehicle_type,
         createdBy: actor.id,
+        createdByClientId: actor.clientId ?? null,
+        externalRef: input.external_ref,
       },
     })),
     fx,

@@ -5,6 +5,7 @@ import { dueAtError, lateSeconds } from '@shared/deadline';
 import type { Task, UpdateTaskData } from '@shared/schemas';
 import { ASSIGNEE_NEEDS_EN_PROCESO, ERR, TASK_FIELD_LABELS } from '@shared/labels';
 import type { TaskRow, UserRow } from '../../db/tables';
+import type { Principal } from '../../principal';
 import { badRequest, conflict } from '../../http/errors';
 import { loadTaskById } from '../../presenters/tasks';
 import { ensureRoom, placeTasks } from '../../services/yard';
@@ -36,13 +37,15 @@ const FIELD_COLUMNS = {
  * PUT /tasks/{id}: a conductor only under SPEC §4; staff edit fields and move the status freely. The
  * answer is the task as the change pushed it (as it stood at its commit).
  */
-export async function updateTask(id: string, input: UpdateTaskData, user: UserRow): Promise<Task> {
-  const fx =
-    user.role === 'conductor' ? await driverMove(id, input, user) : await staffUpdate(id, input, user);
+export async function updateTask(id: string, input: UpdateTaskData, caller: Principal): Promise<Task> {
+  const fx = isDriver(caller) ? await driverMove(id, input, caller) : await staffUpdate(id, input, caller);
   return fx.presented.get(id) ?? (await loadTaskById(id))!;
 }
 
-function staffUpdate(id: string, input: UpdateTaskData, actor: UserRow): Promise<ChangeSet> {
+/** A conductor is always a signed-in user: a key acts as a manager (CONTRACT §21). */
+const isDriver = (caller: Principal): caller is UserRow => caller.role === 'conductor';
+
+function staffUpdate(id: string, input: UpdateTaskData, actor: Principal): Promise<ChangeSet> {
   return change(async (fx) => {
     let row = await liveTask(id);
     checkVersion(row, input);

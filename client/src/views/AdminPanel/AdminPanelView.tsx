@@ -1,8 +1,9 @@
 import { useState } from 'react';
+import * as Tabs from '@radix-ui/react-tabs';
 import { RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { useShallow } from 'zustand/react/shallow';
-import { TOAST, UI_COMMON, UI_SYSTEM } from '@shared/labels';
+import { TOAST, UI_COMMON, UI_INTEGRATIONS, UI_SYSTEM } from '@shared/labels';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useResync } from '../../socket';
@@ -11,6 +12,7 @@ import { toastError } from '../../toast';
 import { ActivityLog } from './ActivityLog';
 import { DbStatusPanel } from './DbStatusPanel';
 import { HealthPanel } from './HealthPanel';
+import { IntegrationsTab } from './IntegrationsTab';
 import { ACTION_LOOK, MaintenancePanel, type SystemAction } from './MaintenancePanel';
 
 /** The action each confirmation runs and its SPEC §8 fallback error. */
@@ -19,6 +21,9 @@ const RUN: Record<SystemAction, { run: () => Promise<string>; error: string }> =
   clearTokens: { run: () => useSystem.getState().clearAllTokens(), error: TOAST.clearTokensError },
   backup: { run: () => useSystem.getState().backup(), error: UI_SYSTEM.actions.backup.error },
 };
+
+const TAB_CLASS =
+  'h-9 rounded-lg px-3 text-sm font-semibold text-slate-600 focus-visible:outline-2 focus-visible:outline-blue-500 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm';
 
 /** SPEC §2 Sistema (admin): health, database status, maintenance actions and the recent activity log. */
 export function AdminPanelView() {
@@ -59,19 +64,34 @@ export function AdminPanelView() {
         </Button>
       </div>
 
-      <HealthPanel health={health} failed={failed.health} />
-      {/* grid-cols-1 (minmax(0, 1fr)): the log table scrolls inside its card instead of widening a phone. */}
-      <div className="grid grid-cols-1 items-start gap-4 xl:grid-cols-3">
-        <div className="space-y-4">
-          <MaintenancePanel onAction={setPending} />
-          <DbStatusPanel
-            status={dbStatus}
-            failed={failed.dbStatus}
-            onRunMigrations={() => setPending('migrations')}
-          />
-        </div>
-        <ActivityLog logs={logs} failed={failed.logs} className="xl:col-span-2" />
-      </div>
+      <Tabs.Root defaultValue="status" className="space-y-4">
+        <Tabs.List aria-label={UI_SYSTEM.title} className="flex w-fit gap-1 rounded-xl bg-slate-200 p-1">
+          <Tabs.Trigger value="status" className={TAB_CLASS}>
+            {UI_INTEGRATIONS.systemTab}
+          </Tabs.Trigger>
+          <Tabs.Trigger value="integrations" className={TAB_CLASS}>
+            {UI_INTEGRATIONS.tab}
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="status" className="space-y-4 focus-visible:outline-none">
+          <HealthPanel health={health} failed={failed.health} />
+          {/* grid-cols-1 (minmax(0, 1fr)): the log table scrolls inside its card instead of widening a phone. */}
+          <div className="grid grid-cols-1 items-start gap-4 xl:grid-cols-3">
+            <div className="space-y-4">
+              <MaintenancePanel onAction={setPending} />
+              <DbStatusPanel
+                status={dbStatus}
+                failed={failed.dbStatus}
+                onRunMigrations={() => setPending('migrations')}
+              />
+            </div>
+            <ActivityLog logs={logs} failed={failed.logs} className="xl:col-span-2" />
+          </div>
+        </Tabs.Content>
+        <Tabs.Content value="integrations" className="focus-visible:outline-none">
+          <IntegrationsTab />
+        </Tabs.Content>
+      </Tabs.Root>
 
       <ConfirmDialog
         open={pending !== null}
