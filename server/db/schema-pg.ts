@@ -589,7 +589,7 @@ export const handoverNotes = pgTable(
 
 /**
  * CONTRACT §21 "API clients": another system's key. Only the key's SHA-256 is kept (the key is shown once);
- * `key_prefix` is what the list shows of it. Deleting the row revokes the key.
+ * `key_prefix` is what the list shows of it.
  */
 export const apiClients = pgTable(
   'api_clients',
@@ -606,8 +606,16 @@ export const apiClients = pgTable(
     createdAt: ms('created_at').notNull(),
     /** Written at most once a minute. */
     lastUsedAt: ms('last_used_at'),
+    /** When the admin revoked it: the key stops at once; the row stays, so its tasks keep `API · {name}`. */
+    revokedAt: ms('revoked_at'),
   },
-  (t) => [uniqueIndex('api_clients_name').on(t.nameKey), uniqueIndex('api_clients_key').on(t.keyHash)],
+  (t) => [
+    // A revoked integration's name may be given again.
+    uniqueIndex('api_clients_name')
+      .on(t.nameKey)
+      .where(sql`revoked_at IS NULL`),
+    uniqueIndex('api_clients_key').on(t.keyHash),
+  ],
 );
 
 /**

@@ -562,7 +562,7 @@ export const handoverNotes = sqliteTable(
 
 /**
  * CONTRACT §21 "API clients": another system's key. Only the key's SHA-256 is kept (the key is shown once);
- * `key_prefix` is what the list shows of it. Deleting the row revokes the key.
+ * `key_prefix` is what the list shows of it.
  */
 export const apiClients = sqliteTable(
   'api_clients',
@@ -579,8 +579,16 @@ export const apiClients = sqliteTable(
     createdAt: ms('created_at').notNull(),
     /** Written at most once a minute. */
     lastUsedAt: ms('last_used_at'),
+    /** When the admin revoked it: the key stops at once; the row stays, so its tasks keep `API · {name}`. */
+    revokedAt: ms('revoked_at'),
   },
-  (t) => [uniqueIndex('api_clients_name').on(t.nameKey), uniqueIndex('api_clients_key').on(t.keyHash)],
+  (t) => [
+    // A revoked integration's name may be given again.
+    uniqueIndex('api_clients_name')
+      .on(t.nameKey)
+      .where(sql`revoked_at IS NULL`),
+    uniqueIndex('api_clients_key').on(t.keyHash),
+  ],
 );
 
 /**

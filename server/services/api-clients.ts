@@ -57,7 +57,11 @@ export async function createApiClient(
 
 /** GET /admin/api-clients: newest first, never the key. */
 export async function listApiClients(): Promise<ApiClient[]> {
-  const rows = await db.select().from(apiClients).orderBy(desc(apiClients.createdAt), apiClients.name);
+  const rows = await db
+    .select()
+    .from(apiClients)
+    .where(isNull(apiClients.revokedAt))
+    .orderBy(desc(apiClients.createdAt), apiClients.name);
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -70,12 +74,16 @@ export async function listApiClients(): Promise<ApiClient[]> {
 }
 
 /**
- * DELETE /admin/api-clients/{id}: the row goes, so the next request with the key finds nothing. Its tasks
- * keep their history; their created_by_client_id becomes null (the foreign key's ON DELETE SET NULL).
+ * DELETE /admin/api-clients/{id}: marked revoked, so the next request with the key finds nothing on any node;
+ * the row stays for its tasks, which keep saying `API · {name}`, and its name is free again.
  */
 export async function revokeApiClient(id: string, actor: Actor): Promise<void> {
   await tx(async () => {
-    const [gone] = await db.delete(apiClients).where(eq(apiClients.id, id)).returning();
+    const [gone] = await db
+      .update(apiClients)
+      .set({ revokedAt: now() })
+      .where(and(eq(apiClients.id, id), isNull(apiClients.revokedAt)))
+      .returning();
     if (!gone) throw notFound(API_CLIENT_ERR.notFound);
     await logActivity(
       'integration',
@@ -91,7 +99,7 @@ export async function clientOfKey(key: string): Promise<typeof apiClients.$infer
   const [client] = await db
     .select()
     .from(apiClients)
-    .where(eq(apiClients.keyHash, hashKey(key)))
+    .where(and(eq(apiClients.keyHash, hashKey(key)), isNull(apiClients.revokedAt)))
     .limit(1);
   if (!client) return undefined;
   const at = now();

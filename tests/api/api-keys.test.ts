@@ -84,12 +84,32 @@ describe('the admin’s API clients', () => {
     expect(bad.body.detail).toContain(API_CLIENT_ERR.scopesRequired);
 
     expect((await api().get('/api/tasks').set(made.auth)).status).toBe(200);
+    const writer = await makeKey(['tasks:write', 'tasks:read'], 'TMS Salidas');
+    const madeTask = await api()
+      .post('/api/tasks')
+      .set(writer.auth)
+      .send({ title: 'Mover', origin: 'Muelle 1', destination: 'Campa 2', trailer_id: 'R-REV-1' });
+    expect(madeTask.status, madeTask.text).toBe(201);
     const revoked = await api().delete(`/api/admin/api-clients/${made.id}`).set(admin.auth);
     expect(revoked.status).toBe(200);
     // At once: the next request reads the key from the database.
     const after = await api().get('/api/tasks').set(made.auth);
     expect(after.status).toBe(401);
     expect(after.body.detail).toBe(API_CLIENT_ERR.invalidKey);
+    // Gone from the list; a second revocation is a 404; the name may be given again.
+    const listedAfter = await api().get('/api/admin/api-clients').set(admin.auth);
+    expect((listedAfter.body as ApiClient[]).map((c) => c.id)).not.toContain(made.id);
+    expect((await api().delete(`/api/admin/api-clients/${made.id}`).set(admin.auth)).status).toBe(404);
+    expect((await makeKey(['tasks:read'], 'WMS Almacén')).name).toBe('WMS Almacén');
+    // A revoked integration's tasks keep its name.
+    expect((await api().delete(`/api/admin/api-clients/${writer.id}`).set(admin.auth)).status).toBe(200);
+    const kept = await api()
+      .get(`/api/tasks/${(madeTask.body as Task).id}`)
+      .set(admin.auth);
+    expect(kept.body).toMatchObject({
+      created_by_name: 'API · TMS Salidas',
+      created_by_client_id: writer.id,
+    });
 
     const logs = await db.select().from(activityLog).where(eq(activityLog.type, 'integration'));
     expect(logs.map((l) => [l.action, l.userName])).toEqual(
