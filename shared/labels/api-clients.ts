@@ -71,9 +71,12 @@ export const UI_INTEGRATIONS = {
   keyShown: {
     title: 'Copia la clave ahora',
     warning: 'Esta clave no se volverá a mostrar. Guárdala en un lugar seguro.',
+  },
+  /** A secret shown once (a key, a webhook's secret). */
+  shownOnce: {
     copy: 'Copiar',
-    copied: 'Clave copiada',
-    copyError: 'No se pudo copiar; selecciónala y cópiala a mano',
+    copied: 'Copiado',
+    copyError: 'No se pudo copiar; selecciónalo y cópialo a mano',
     done: 'Hecho',
   },
 };

@@ -1,4 +1,5 @@
 // Spanish texts of the webhooks (CONTRACT §21 "Webhooks", "Targets", "Delivery").
+import type { WebhookDeliveryStatus, WebhookEvent } from '../enums';
 
 /** Refusals and validation messages of the admin routes. */
 export const WEBHOOK_ERR = {
@@ -41,5 +42,96 @@ export const WEBHOOK_LOG = {
   disabled: {
     action: 'Webhook desactivado',
     details: (url: string) => `El webhook ${url} se ha desactivado tras 24 h de fallos`,
+  },
+} as const;
+
+/** CONTRACT §21 "Events": each event as the admin's checklist names it. */
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
+  'task.created': 'Tarea creada',
+  'task.updated': 'Tarea modificada',
+  'task.assigned': 'Tarea asignada',
+  'task.completed': 'Tarea finalizada',
+  'task.returned': 'Tarea devuelta',
+  'task.reopened': 'Tarea reabierta',
+  'task.held': 'Tarea retenida',
+  'task.released': 'Tarea liberada',
+  'task.deleted': 'Tarea eliminada',
+  'trailer.arrived': 'Remolque llega al patio',
+  'trailer.departed': 'Remolque sale del patio',
+  'trailer.moved': 'Remolque movido',
+  'trailer.damaged': 'Remolque dañado',
+  'trailer.damage_cleared': 'Daño del remolque resuelto',
+  'visit.opened': 'Entrada de camión',
+  'visit.closed': 'Salida de camión',
+};
+
+export const WEBHOOK_STATUS_LABELS: Record<WebhookDeliveryStatus, string> = {
+  pending: 'Pendiente',
+  delivered: 'Entregada',
+  failed: 'Fallida',
+};
+
+/** Sistema → Integraciones › Webhooks. */
+export const UI_WEBHOOKS = {
+  title: 'Webhooks',
+  subtitle:
+    'La torre avisa a otros sistemas de lo que pasa: cada evento se envía firmado (Standard Webhooks), en orden por tarea o remolque, y se reintenta si falla.',
+  create: 'Nuevo webhook',
+  empty: 'Aún no hay webhooks',
+  loadError: 'No se pudieron cargar los webhooks',
+  active: 'Activo',
+  inactive: 'Inactivo',
+  disabled: (at: string) => `Desactivado tras 24 h de fallos (${at})`,
+  failingSince: (at: string) => `Falla desde ${at}`,
+  events: (n: number) => (n === 1 ? '1 evento' : `${n} eventos`),
+  test: 'Probar',
+  tested: (code: number | null, ms: number) =>
+    code === null ? `Sin respuesta (${ms} ms)` : `Respondió ${code} en ${ms} ms`,
+  testError: 'No se pudo probar el webhook',
+  deliveries: 'Entregas',
+  edit: 'Editar',
+  remove: 'Eliminar',
+  removeTitle: 'Eliminar el webhook',
+  removeMessage: (url: string) => `Dejarán de enviarse eventos a ${url} y se borrarán sus entregas.`,
+  removed: 'Webhook eliminado',
+  removeError: 'No se pudo eliminar el webhook',
+  rotate: 'Renovar secreto',
+  rotateTitle: 'Renovar el secreto',
+  rotateMessage: 'El secreto actual dejará de valer: el receptor debe usar el nuevo desde el próximo envío.',
+  rotateError: 'No se pudo renovar el secreto',
+  form: {
+    createTitle: 'Nuevo webhook',
+    editTitle: 'Editar webhook',
+    url: 'Dirección (URL)',
+    urlPlaceholder: 'https://wms.example.com/torre/eventos',
+    description: 'Descripción',
+    events: 'Eventos',
+    all: 'Todos',
+    active: 'Activo',
+    submitCreate: 'Crear webhook',
+    submitEdit: 'Guardar',
+    error: 'No se pudo guardar el webhook',
+    saved: 'Webhook guardado',
+  },
+  secretShown: {
+    title: 'Copia el secreto ahora',
+    warning:
+      'Con este secreto el receptor comprueba la firma de cada envío. No se volverá a mostrar: guárdalo en un lugar seguro.',
+  },
+  deliveriesDialog: {
+    title: (url: string) => `Entregas a ${url}`,
+    empty: 'Aún no hay entregas',
+    loadError: 'No se pudieron cargar las entregas',
+    columns: {
+      event: 'Evento',
+      status: 'Estado',
+      attempts: 'Intentos',
+      code: 'Código',
+      error: 'Error',
+      created: 'Creada',
+    },
+    retry: 'Reintentar',
+    retried: 'Entrega en cola de nuevo',
+    retryError: 'No se pudo reintentar la entrega',
   },
 } as const;

@@ -33,6 +33,8 @@ export async function startAppProcess(
       DB_PATH: path.join(dataDir, 'torre.db'),
       CLIENT_DIST: clientDist,
       TEST_CLOCK: '1',
+      // Integraciones › Webhooks sends to a receiver on this machine (CONTRACT §21: tests only).
+      WEBHOOK_ALLOW_LOOPBACK: '1',
       BCRYPT_COST: '4',
       LOG_LEVEL: 'warn',
       ADMIN_EMAIL: ADMIN.email,

@@ -1,7 +1,7 @@
 // Sistema → Integraciones › Claves de API (CONTRACT §21): create a key (shown once, with a copy button),
 // the list, revoke with a confirmation.
 import { useEffect, useState, type FormEvent } from 'react';
-import { Copy, KeyRound, Plus } from 'lucide-react';
+import { KeyRound, Plus } from 'lucide-react';
 import { toast } from 'sonner';
 import { API_SCOPES, type ApiScope } from '@shared/enums';
 import type { ApiClient, ApiClientCreated } from '@shared/schemas';
@@ -15,6 +15,7 @@ import { Modal } from '../../components/Modal';
 import { useApiClients } from '../../stores/apiClients';
 import { errorText } from '../../api';
 import { toastError } from '../../toast';
+import { ShownOnceDialog } from './ShownOnceDialog';
 
 const T = UI_INTEGRATIONS;
 
@@ -103,7 +104,13 @@ export function ApiKeysPanel() {
           setShown(created);
         }}
       />
-      <ShownKeyDialog created={shown} onClose={() => setShown(null)} />
+      <ShownOnceDialog
+        secret={shown?.key ?? null}
+        title={T.keyShown.title}
+        warning={T.keyShown.warning}
+        testId="api-key"
+        onClose={() => setShown(null)}
+      />
       <ConfirmDialog
         open={revoking !== null}
         onOpenChange={(open) => !open && setRevoking(null)}
@@ -197,41 +204,6 @@ function CreateKeyDialog({
           </p>
         )}
       </form>
-    </Modal>
-  );
-}
-
-function ShownKeyDialog({ created, onClose }: { created: ApiClientCreated | null; onClose: () => void }) {
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created!.key);
-      toast.success(T.keyShown.copied);
-    } catch {
-      toast.error(T.keyShown.copyError);
-    }
-  };
-  return (
-    <Modal
-      open={created !== null}
-      onOpenChange={(open) => !open && onClose()}
-      title={T.keyShown.title}
-      footer={<Button onClick={onClose}>{T.keyShown.done}</Button>}
-    >
-      <p className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
-        {T.keyShown.warning}
-      </p>
-      <div className="flex items-center gap-2">
-        <code
-          data-testid="api-key"
-          className="min-w-0 flex-1 rounded bg-slate-100 p-2 font-mono text-xs break-all"
-        >
-          {created?.key}
-        </code>
-        <Button variant="secondary" onClick={() => void copy()}>
-          <Copy aria-hidden className="size-4" />
-          {T.keyShown.copy}
-        </Button>
-      </div>
     </Modal>
   );
 }
