@@ -179,6 +179,17 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /admin/api-clients',                         () => ({ method: 'get', path: '/api/admin/api-clients' }),                                                       401, 401, 401, 401, 401, 403, 403, 403, 200],
   ['POST /admin/api-clients',                        () => ({ method: 'post', path: '/api/admin/api-clients', body: { name: `WMS ${crypto.randomUUID()}`, scopes: ['tasks:read'] } }), 401, 401, 401, 401, 401, 403, 403, 403, 201],
   ['DELETE /admin/api-clients/{id} (unknown: 404)',  () => ({ method: 'delete', path: `/api/admin/api-clients/${crypto.randomUUID()}` }),                            401, 401, 401, 401, 401, 403, 403, 403, 404],
+  // CONTRACT §21: webhooks are the admin's (unknown ids: 404 past the gate). The target is a LAN address
+  // (allowed, never contacted: the webhook is only created).
+  ['GET /admin/webhooks',                            () => ({ method: 'get', path: '/api/admin/webhooks' }),                                                          401, 401, 401, 401, 401, 403, 403, 403, 200],
+  ['POST /admin/webhooks',                           () => ({ method: 'post', path: '/api/admin/webhooks', body: { url: 'http://10.20.30.40/torre', events: ['task.created'] } }), 401, 401, 401, 401, 401, 403, 403, 403, 201],
+  ['GET /admin/webhooks/{id} (unknown: 404)',        () => ({ method: 'get', path: `/api/admin/webhooks/${crypto.randomUUID()}` }),                                  401, 401, 401, 401, 401, 403, 403, 403, 404],
+  ['PUT /admin/webhooks/{id} (unknown: 404)',        () => ({ method: 'put', path: `/api/admin/webhooks/${crypto.randomUUID()}`, body: { active: false } }),        401, 401, 401, 401, 401, 403, 403, 403, 404],
+  ['DELETE /admin/webhooks/{id} (unknown: 404)',     () => ({ method: 'delete', path: `/api/admin/webhooks/${crypto.randomUUID()}` }),                               401, 401, 401, 401, 401, 403, 403, 403, 404],
+  ['POST /admin/webhooks/{id}/rotate-secret (404)',  () => ({ method: 'post', path: `/api/admin/webhooks/${crypto.randomUUID()}/rotate-secret` }),                   401, 401, 401, 401, 401, 403, 403, 403, 404],
+  ['POST /admin/webhooks/{id}/test (unknown: 404)',  () => ({ method: 'post', path: `/api/admin/webhooks/${crypto.randomUUID()}/test` }),                            401, 401, 401, 401, 401, 403, 403, 403, 404],
+  ['GET /admin/webhooks/{id}/deliveries (404)',      () => ({ method: 'get', path: `/api/admin/webhooks/${crypto.randomUUID()}/deliveries` }),                      401, 401, 401, 401, 401, 403, 403, 403, 404],
+  ['POST /admin/webhooks/deliveries/{id}/retry (404)', () => ({ method: 'post', path: '/api/admin/webhooks/deliveries/999999/retry' }),                             401, 401, 401, 401, 401, 403, 403, 403, 404],
   // The admin passes the gate on both engines; PostgreSQL's backups are the database's (CONTRACT §18): 409.
   ['POST /admin/system/backup',                      () => ({ method: 'post', path: '/api/admin/system/backup' }),                                                     401, 401, 401, 401, 401, 403, 403, 403, isPostgres ? 409 : 200],
 ];
