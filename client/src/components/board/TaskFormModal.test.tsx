@@ -152,6 +152,7 @@ describe('Nueva Tarea', { timeout: 20_000 }, () => {
       destination: 'Campa Sur',
       trailer_id: 'R-77-XYZ',
       description: null,
+      external_ref: null,
       priority: 'high',
       vehicle_type: 'swap',
     });
