@@ -3,9 +3,9 @@
 // since all browser test files share one server and one database.
 import { inject } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import type { Role } from '@shared/enums';
+import type { Role, View } from '@shared/enums';
 import type { AuthResponse, SessionUser } from '@shared/schemas';
-import { UI_LOGIN } from '@shared/labels';
+import { UI_HEADER, UI_LOGIN, VIEW_LABELS } from '@shared/labels';
 import { ADMIN } from './global-setup';
 
 export { ADMIN };
@@ -81,6 +81,14 @@ export async function loginUi(page: Page, account: { email: string; password: st
   await page.goto('/login');
   await submitLogin(page, account);
   await page.waitForURL('**/dashboard');
+}
+
+/** Switches the dashboard to a view with its header button. */
+export async function showView(page: Page, view: View): Promise<void> {
+  await page
+    .getByRole('navigation', { name: UI_HEADER.nav })
+    .getByRole('button', { name: VIEW_LABELS[view], exact: true })
+    .click();
 }
 
 /** Moves the server clock forward (TEST_CLOCK=1 only: POST /api/test/clock). */

@@ -13,11 +13,10 @@ import {
   UI_HEADER,
   UI_INTEGRATIONS,
   UI_WEBHOOKS,
-  VIEW_LABELS,
   WEBHOOK_EVENT_LABELS,
 } from '@shared/labels';
 import { DESKTOP, launch, openPage, screenshot } from './chromium';
-import { ADMIN, adminToken, apiCall, loginUi } from './helpers';
+import { ADMIN, adminToken, apiCall, loginUi, showView } from './helpers';
 
 const T = UI_INTEGRATIONS;
 const W = UI_WEBHOOKS;
@@ -32,17 +31,20 @@ afterAll(async () => {
 const tasksWith = (key: string) =>
   fetch(`${inject('baseUrl')}/api/tasks`, { headers: { Authorization: `Bearer ${key}` } });
 
+/** The admin on Sistema → Integraciones at 1440×900, allowed to copy. */
+async function openIntegrations() {
+  const { context, page } = await openPage(browser, inject('baseUrl'), DESKTOP);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await loginUi(page, ADMIN);
+  await page.getByText(UI_HEADER.linkOnline).waitFor();
+  await showView(page, 'admin-panel');
+  await page.getByRole('tab', { name: T.tab }).click();
+  return { context, page };
+}
+
 describe('Integraciones', () => {
   it('creates a key shown once, copies it, lists it and revokes it', async () => {
-    const { context, page } = await openPage(browser, inject('baseUrl'), DESKTOP);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await loginUi(page, ADMIN);
-    await page.getByText(UI_HEADER.linkOnline).waitFor();
-    await page
-      .getByRole('navigation', { name: UI_HEADER.nav })
-      .getByRole('button', { name: VIEW_LABELS['admin-panel'], exact: true })
-      .click();
-    await page.getByRole('tab', { name: T.tab }).click();
+    const { context, page } = await openIntegrations();
     await page.getByRole('button', { name: T.keys.create }).click();
 
     const name = `WMS navegador ${Date.now().toString(36)}`;
@@ -98,15 +100,7 @@ describe('Integraciones', () => {
     await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/torre`;
 
-    const { context, page } = await openPage(browser, inject('baseUrl'), DESKTOP);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await loginUi(page, ADMIN);
-    await page.getByText(UI_HEADER.linkOnline).waitFor();
-    await page
-      .getByRole('navigation', { name: UI_HEADER.nav })
-      .getByRole('button', { name: VIEW_LABELS['admin-panel'], exact: true })
-      .click();
-    await page.getByRole('tab', { name: T.tab }).click();
+    const { context, page } = await openIntegrations();
     await page.getByRole('button', { name: W.create }).click();
     const form = page.getByRole('dialog', { name: W.form.createTitle });
     await form.getByLabel(W.form.url).fill(url);

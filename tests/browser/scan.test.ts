@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Location, Task, YardTrailer } from '@shared/schemas';
-import { PROOF_TEXT, TASK_MSG, UI_DRIVER, UI_HEADER, UI_SEARCH, VIEW_LABELS } from '@shared/labels';
+import { PROOF_TEXT, TASK_MSG, UI_DRIVER, UI_SEARCH } from '@shared/labels';
 import { DESKTOP, launch, openPage, PHONE, screenshot } from './chromium';
 import { writeQrY4m } from './fake-camera';
-import { ADMIN, adminToken, apiCall, createUser, loginUi } from './helpers';
+import { ADMIN, adminToken, apiCall, createUser, loginUi, showView } from './helpers';
 
 const stamp = Date.now().toString(36).toUpperCase();
 let token = '';
@@ -122,10 +122,7 @@ describe('Escanear ubicación on the phone', () => {
     // The tower's Buscador says where it was really left.
     const desk = await openPage(browsers.at(-1)!, inject('baseUrl'), DESKTOP);
     await loginUi(desk.page, ADMIN);
-    await desk.page
-      .getByRole('navigation', { name: UI_HEADER.nav })
-      .getByRole('button', { name: VIEW_LABELS.searcher, exact: true })
-      .click();
+    await showView(desk.page, 'searcher');
     await desk.page.getByLabel(UI_SEARCH.term).fill(task.trailer_id);
     await desk.page.getByRole('button', { name: UI_SEARCH.search }).click();
     const found = desk.page.locator(`[data-testid=search-result]`).filter({ hasText: task.trailer_id });

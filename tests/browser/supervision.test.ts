@@ -16,7 +16,6 @@ import {
   UI_REPORTS,
   UI_SEARCH,
   UI_TIME_CONTROL,
-  VIEW_LABELS,
 } from '@shared/labels';
 import type { ServerTime, Task } from '@shared/schemas';
 import { DESKTOP, launch, openPage, PHONE, screenshot, WALL } from './chromium';
@@ -29,6 +28,7 @@ import {
   loginApi,
   loginUi,
   type TestAccount,
+  showView,
 } from './helpers';
 
 let browser: Browser;
@@ -47,10 +47,7 @@ async function openView(account: { email: string; password: string }, view: View
   const { page } = await openPage(browser, inject('baseUrl'), WALL);
   await loginUi(page, account);
   await page.getByText(UI_HEADER.linkOnline).waitFor();
-  await page
-    .getByRole('navigation', { name: UI_HEADER.nav })
-    .getByRole('button', { name: VIEW_LABELS[view], exact: true })
-    .click();
+  await showView(page, view);
   return page;
 }
 
@@ -231,10 +228,7 @@ describe('Control Conductores', () => {
     });
     const phone = await touch.newPage();
     await loginUi(phone, manager);
-    await phone
-      .getByRole('navigation', { name: UI_HEADER.nav })
-      .getByRole('button', { name: VIEW_LABELS.timecontrol, exact: true })
-      .click();
+    await showView(phone, 'timecontrol');
     const box = (await removeButton(phone).boundingBox())!;
     expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
     await touch.close();

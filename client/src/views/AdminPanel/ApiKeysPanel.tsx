@@ -15,6 +15,7 @@ import { Modal } from '../../components/Modal';
 import { useApiClients } from '../../stores/apiClients';
 import { errorText } from '../../api';
 import { toastError } from '../../toast';
+import { CodeChecklist } from './CodeChecklist';
 import { ShownOnceDialog } from './ShownOnceDialog';
 
 const T = UI_INTEGRATIONS;
@@ -185,18 +186,13 @@ function CreateKeyDialog({
         />
         <fieldset className="space-y-2">
           <legend className="mb-1 text-sm font-medium text-slate-700">{T.createDialog.scopes}</legend>
-          {API_SCOPES.map((scope) => (
-            <label key={scope} className="flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={scopes.includes(scope)}
-                onChange={(e) => toggle(scope, e.target.checked)}
-                className="size-4"
-              />
-              <span>{API_SCOPE_LABELS[scope]}</span>
-              <span className="font-mono text-xs text-slate-500">{scope}</span>
-            </label>
-          ))}
+          <CodeChecklist
+            codes={API_SCOPES}
+            labels={API_SCOPE_LABELS}
+            checked={scopes}
+            onToggle={toggle}
+            className="space-y-2"
+          />
         </fieldset>
         {error && (
           <p role="alert" className="text-sm text-red-700">

@@ -16,6 +16,7 @@ import { Modal } from '../../components/Modal';
 import { errorText } from '../../api';
 import { useWebhooks, type WebhookDraft } from '../../stores/webhooks';
 import { toastError } from '../../toast';
+import { CodeChecklist } from './CodeChecklist';
 import { ShownOnceDialog } from './ShownOnceDialog';
 
 const T = UI_WEBHOOKS;
@@ -259,20 +260,13 @@ function WebhookForm({
               {T.form.all}
             </label>
           </legend>
-          <div className="grid grid-cols-1 gap-x-4 gap-y-1.5 sm:grid-cols-2">
-            {WEBHOOK_EVENTS.map((event) => (
-              <label key={event} className="flex items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  checked={draft.events.includes(event)}
-                  onChange={(e) => toggle(event, e.target.checked)}
-                  className="size-4"
-                />
-                <span>{WEBHOOK_EVENT_LABELS[event]}</span>
-                <span className="font-mono text-xs text-slate-500">{event}</span>
-              </label>
-            ))}
-          </div>
+          <CodeChecklist
+            codes={WEBHOOK_EVENTS}
+            labels={WEBHOOK_EVENT_LABELS}
+            checked={draft.events}
+            onToggle={toggle}
+            className="grid grid-cols-1 gap-x-4 gap-y-1.5 sm:grid-cols-2"
+          />
         </fieldset>
         {error && (
           <p role="alert" className="text-sm text-red-700">
