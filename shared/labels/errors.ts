@@ -42,6 +42,9 @@ export const ERR = {
   searchCriteria: 'Ingresa al menos un criterio de búsqueda',
   dateOrder: 'La fecha hasta no puede ser anterior a la fecha desde',
   bothDates: 'Debes seleccionar ambas fechas',
+  /** CONTRACT §22: `from` after `to`, or `to` after today (Madrid). */
+  periodInvalid: 'Periodo no válido',
+  periodTooLong: 'El periodo no puede superar 92 días',
   dateRequired: 'Indica la fecha',
   hourRequired: 'Indica la hora',
   taskTypesRequired: 'Debes seleccionar al menos un tipo de tarea',

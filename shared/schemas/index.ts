@@ -15,3 +15,4 @@ export * from './trailers';
 export * from './handover';
 export * from './webhooks';
 export * from './api-clients';
+export * from './indicators';
