@@ -160,6 +160,7 @@ export const VIEWS = [
   'searcher',
   'timecontrol',
   'reports',
+  'indicators',
   'analytics',
   'users',
   'locations',

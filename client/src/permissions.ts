@@ -15,6 +15,7 @@ export const VIEW_ROLES: Record<View, readonly Role[]> = {
   searcher: STAFF,
   timecontrol: SUPERVISORS,
   reports: SUPERVISORS,
+  indicators: SUPERVISORS, // CONTRACT §22, §24
   analytics: ADMIN,
   users: ADMIN,
   locations: SUPERVISORS, // CONTRACT §17: the location catalogue

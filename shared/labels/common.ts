@@ -90,6 +90,7 @@ export const VIEW_LABELS: Record<View, string> = {
   searcher: 'Buscador',
   timecontrol: 'Control Conductores',
   reports: 'Informes',
+  indicators: 'Indicadores',
   analytics: 'Analytics',
   users: 'Usuarios',
   locations: 'Ubicaciones',

@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import type { TruckStaysReport } from '@shared/schemas';
 import { TRUCK_STAYS_EXCEL } from '@shared/labels';
+import { addDays } from '@shared/periods';
 import { madridDay } from '@shared/time';
 import { api } from '../api';
 import { onSessionEnd } from './session-end';
@@ -11,17 +12,10 @@ import { serverNow } from './timeclock';
 /** Days the default range covers, today included. */
 export const TRUCK_STAYS_DEFAULT_DAYS = 7;
 
-/** `YYYY-MM-DD` moved by whole calendar days. */
-export function shiftDay(day: string, days: number): string {
-  const d = new Date(`${day}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
 /** The last 7 Madrid days through today (by the server's clock). */
 export function defaultRange(now = serverNow()): { from: string; to: string } {
   const to = madridDay(now);
-  return { from: shiftDay(to, 1 - TRUCK_STAYS_DEFAULT_DAYS), to };
+  return { from: addDays(to, 1 - TRUCK_STAYS_DEFAULT_DAYS), to };
 }
 
 interface TruckStaysState {

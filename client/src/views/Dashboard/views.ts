@@ -12,6 +12,7 @@ import {
   MapPin,
   Search,
   Settings,
+  TrendingUp,
   Users,
   type LucideIcon,
 } from 'lucide-react';
@@ -30,6 +31,9 @@ export const VIEW_COMPONENTS: Record<View, ComponentType> = {
     import('../TimeControl/TimeControlView').then((m) => ({ default: m.TimeControlView })),
   ),
   reports: lazy(() => import('../Reports/ReportsView').then((m) => ({ default: m.ReportsView }))),
+  indicators: lazy(() =>
+    import('../Indicators/IndicatorsView').then((m) => ({ default: m.IndicatorsView })),
+  ),
   analytics: lazy(() => import('../Analytics/AnalyticsView').then((m) => ({ default: m.AnalyticsView }))),
   users: lazy(() => import('../Users/UsersView').then((m) => ({ default: m.UsersView }))),
   locations: lazy(() => import('../Locations/LocationsView').then((m) => ({ default: m.LocationsView }))),
@@ -46,6 +50,7 @@ export const VIEW_ICONS: Record<View, LucideIcon> = {
   searcher: Search,
   timecontrol: Clock,
   reports: FileText,
+  indicators: TrendingUp,
   analytics: ChartColumn,
   users: Users,
   locations: MapPin,

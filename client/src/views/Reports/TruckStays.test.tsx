@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { ERR, TRUCK_STAYS_EXCEL, UI_TRUCK_STAYS } from '@shared/labels';
 import type { GateVisit, TruckStaysReport } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
-import { defaultRange, shiftDay, useTruckStays } from '../../stores/truckStays';
+import { defaultRange, useTruckStays } from '../../stores/truckStays';
 import { TruckStays } from './TruckStays';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));
@@ -53,7 +53,6 @@ describe('Informes → Tiempos de espera', () => {
       from: '2026-11-16',
       to: '2026-11-22',
     });
-    expect(shiftDay('2026-03-01', -1)).toBe('2026-02-28');
   });
 
   it('shows the carriers with their waits formatted and the visits over 1 h; a new day asks again', async () => {
