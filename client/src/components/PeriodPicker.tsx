@@ -23,30 +23,51 @@ const chip = (active: boolean) =>
       : 'bg-white text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50',
   );
 
+/** The preset buttons alone, lit when the range is that preset: they fill a range, the caller shows it. */
+export function PresetButtons({
+  value,
+  today,
+  onPick,
+  lit = true,
+}: {
+  value: DayRange;
+  today: string;
+  onPick: (range: DayRange) => void;
+  /** False while the user types dates (the Personalizado button is lit instead). */
+  lit?: boolean;
+}) {
+  const preset = lit ? presetOf(value, today) : null;
+  return PERIOD_PRESETS.map((p) => (
+    <button
+      key={p}
+      type="button"
+      aria-pressed={preset === p}
+      className={chip(preset === p)}
+      onClick={() => onPick(presetRange(p, today))}
+    >
+      {PERIOD_PRESET_LABELS[p]}
+    </button>
+  ));
+}
+
 export function PeriodPicker({ value, today, onChange, className }: PeriodPickerProps) {
-  const preset = presetOf(value, today);
   // Typing dates is asked for; a range that is no preset (a reload, a link) shows its dates too.
   const [typing, setTyping] = useState(false);
-  const custom = typing || preset === null;
+  const custom = typing || presetOf(value, today) === null;
   const T = UI_PERIOD;
 
   return (
     <div className={cn('space-y-3', className)}>
       <div role="group" aria-label={T.period} className="flex flex-wrap gap-2">
-        {PERIOD_PRESETS.map((p) => (
-          <button
-            key={p}
-            type="button"
-            aria-pressed={!custom && preset === p}
-            className={chip(!custom && preset === p)}
-            onClick={() => {
-              setTyping(false);
-              onChange(presetRange(p, today));
-            }}
-          >
-            {PERIOD_PRESET_LABELS[p]}
-          </button>
-        ))}
+        <PresetButtons
+          value={value}
+          today={today}
+          lit={!custom}
+          onPick={(range) => {
+            setTyping(false);
+            onChange(range);
+          }}
+        />
         <button type="button" aria-pressed={custom} className={chip(custom)} onClick={() => setTyping(true)}>
           {T.custom}
         </button>

@@ -1,15 +1,18 @@
-// The Excel export dialog of Control Conductores and of Analytics (SPEC §2, §5): 'Fecha Desde' and
-// 'Fecha Hasta', both required ('Debes seleccionar ambas fechas'), 'Descargar Excel' disabled until
-// both are set, and the file named from the two days (CONTRACT §8).
+// The Excel export dialog of Control Conductores and of Analytics (SPEC §2, §5): the period presets
+// (issue 30) fill 'Fecha Desde' and 'Fecha Hasta', both required ('Debes seleccionar ambas fechas'),
+// 'Descargar Excel' disabled until both are set, and the file named from the two days (CONTRACT §8).
 import { useState, type FormEvent } from 'react';
 import { Download, FileSpreadsheet } from 'lucide-react';
 import { toast } from 'sonner';
 import { dateRangeQuerySchema, zodDetail } from '@shared/schemas';
-import { UI_COMMON, UI_EXPORT } from '@shared/labels';
+import { UI_COMMON, UI_EXPORT, UI_PERIOD } from '@shared/labels';
+import { madridDay } from '@shared/time';
 import { api } from '../../api';
 import { Button } from '../../components/Button';
 import { Field, inputClass } from '../../components/Field';
 import { Modal } from '../../components/Modal';
+import { PresetButtons } from '../../components/PeriodPicker';
+import { serverNow } from '../../stores/timeclock';
 import { toastError } from '../../toast';
 
 export interface ExcelExport {
@@ -85,6 +88,17 @@ export function ExcelExportDialog({ open, onOpenChange, exportSpec }: Props) {
       }
     >
       <form id={formId} noValidate onSubmit={(e) => void download(e)} className="space-y-4">
+        {/* Issue 30: the usual ranges in one tap; the two days stay editable (and required). */}
+        <div role="group" aria-label={UI_PERIOD.period} className="flex flex-wrap gap-2">
+          <PresetButtons
+            value={{ from, to }}
+            today={madridDay(serverNow())}
+            onPick={(range) => {
+              setFrom(range.from);
+              setTo(range.to);
+            }}
+          />
+        </div>
         <div className="grid gap-3 sm:grid-cols-2">
           <Field label={UI_EXPORT.dateFrom}>
             {(control) => (

@@ -173,6 +173,26 @@ describe('Excel export dialog (SPEC §5)', { timeout: 20_000 }, () => {
     expect(dialog.getByRole('alert')).toHaveTextContent(ERR.dateOrder);
   });
 
+  it('fills both dates from a preset (issue 30): Ayer, then Este mes, by the Madrid date', async () => {
+    // 23:30 UTC on 30 Nov is already 1 Dec in Madrid: "Ayer" is 30 Nov, "Este mes" only the 1st.
+    vi.useFakeTimers({ now: Date.parse('2026-11-30T23:30:00Z'), toFake: ['Date'] });
+    try {
+      mockFetch(() => json(200, []));
+      render(<TimeControlView />);
+      const dialog = await open();
+      await userEvent.click(dialog.getByRole('button', { name: 'Ayer' }));
+      expect(dialog.getByLabelText(UI_EXPORT.dateFrom)).toHaveValue('2026-11-30');
+      expect(dialog.getByLabelText(UI_EXPORT.dateTo)).toHaveValue('2026-11-30');
+      expect(dialog.getByRole('button', { name: 'Ayer' })).toHaveAttribute('aria-pressed', 'true');
+      await userEvent.click(dialog.getByRole('button', { name: '30 días' }));
+      expect(dialog.getByLabelText(UI_EXPORT.dateFrom)).toHaveValue('2026-11-02');
+      expect(dialog.getByLabelText(UI_EXPORT.dateTo)).toHaveValue('2026-12-01');
+      expect(dialog.getByRole('button', { name: UI_EXPORT.download })).toBeEnabled();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('downloads control_horario_{from}_to_{to}.xlsx and toasts success', async () => {
     const fetch = mockFetch((path) =>
       path === '/admin/timeclock/export-excel' ? new Response('xlsx', { status: 200 }) : json(200, []),
