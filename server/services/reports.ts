@@ -4,7 +4,7 @@
 // (tasks_created, tasks_assigned_at), so only the incidents reach JavaScript.
 import { AUTO_ASSIGNED_TYPES, type Priority, type TaskStatus, type TaskTitle } from '@shared/enums';
 import { INCIDENT_THRESHOLD_MIN } from '@shared/constants';
-import { REPORT_PERIOD_LABEL } from '@shared/labels';
+import { DEFICIENCY_REASON_DETAIL, NOT_AVAILABLE, REPORT_PERIOD_LABEL } from '@shared/labels';
 import type {
   DeficienciesReport,
   DelayedAssignmentsReport,
@@ -59,7 +59,19 @@ const DEFICIENCIES_SQL = `
             FROM task_events h INDEXED BY task_events_task WHERE h.task_id = w.id AND h.type = 'held') AS held_ms
     FROM w WHERE w.wait_end - w.created_at > ?
   )
-  SELECT * FROM held WHERE wait_end - created_at - held_ms > ?`;
+  SELECT held.*,
+         EXISTS (SELECT 1 FROM users d WHERE d.role = 'conductor' AND (
+           SELECT p.clock_type FROM punches p INDEXED BY punches_user
+           WHERE p.user_id = d.id AND p.deleted_at IS NULL AND p.timestamp <= held.created_at
+           ORDER BY p.timestamp DESC LIMIT 1) = 'entrada') AS drivers_on_shift
+  FROM held WHERE wait_end - created_at - held_ms > ?`;
+
+// The latest return of each incident's task (CONTRACT §22 `reason_detail`): who and why.
+const RETURNS_SQL = (ids: number) => `
+  SELECT e.task_id, e.reason, u.name AS driver_name FROM task_events e INDEXED BY task_events_task
+  LEFT JOIN users u ON u.id = e.driver_id
+  WHERE e.task_id IN (${Array(ids).fill('?').join(', ')}) AND e.type = 'returned'
+  ORDER BY e.at, e.id`;
 
 // Still en_proceso: the delay runs up to now. INDEXED BY: left alone, SQLite prefers tasks_status and
 // walks the whole finished history. Parameters: start, end, now, threshold.
@@ -91,6 +103,14 @@ interface DeficiencyRow extends DeadlineColumns {
   /** Time on hold inside the wait. */
   held_ms: number;
   status: TaskStatus;
+  /** A driver was clocked in when the task entered the pool (0/1 on SQLite, a boolean on PostgreSQL). */
+  drivers_on_shift: number | boolean;
+}
+
+interface ReturnRow {
+  task_id: string;
+  reason: string | null;
+  driver_name: string | null;
 }
 
 interface DelayedRow extends DeadlineColumns {
@@ -130,6 +150,15 @@ const deadlineOf = (r: DeadlineColumns) => ({ due_at: iso(r.due_at), late_s: r.l
 /** Worst first; equal delays oldest first. */
 const byDelay = <T extends { delay: number; at: number }>(a: T, b: T) => b.delay - a.delay || a.at - b.at;
 
+/**
+ * CONTRACT §22: why the task waited, in words. A return names the driver and their motive (the task went
+ * back to the pool and waited again); else no driver on shift when it entered the pool, or all busy.
+ */
+function reasonDetail(r: DeficiencyRow, ret: ReturnRow | undefined): string {
+  if (ret) return DEFICIENCY_REASON_DETAIL.returned(ret.driver_name ?? NOT_AVAILABLE, ret.reason);
+  return r.drivers_on_shift ? DEFICIENCY_REASON_DETAIL.driversBusy : DEFICIENCY_REASON_DETAIL.noDrivers;
+}
+
 export async function deficienciesReport(q: ReportQuery): Promise<DeficienciesReport> {
   const now = nowMs();
   const period = reportPeriod(q, now);
@@ -142,6 +171,13 @@ export async function deficienciesReport(q: ReportQuery): Promise<DeficienciesRe
       at: r.created_at,
     }))
     .sort(byDelay);
+  const returns = new Map<string, ReturnRow>();
+  if (rows.length)
+    for (const ret of await query<ReturnRow>(
+      RETURNS_SQL(rows.length),
+      rows.map((x) => x.r.id),
+    ))
+      returns.set(ret.task_id, ret);
   return {
     summary: summarize(
       rows.map((x) => x.delay),
@@ -152,6 +188,7 @@ export async function deficienciesReport(q: ReportQuery): Promise<DeficienciesRe
       task_title: r.title,
       priority: r.priority,
       reason: r.no_drivers_available ? 'no_drivers_available' : 'other',
+      reason_detail: reasonDetail(r, returns.get(r.id)),
       delay_minutes: roundMinutes(delay),
       trailer_id: r.trailer_id,
       created_at: new Date(r.created_at).toISOString(),

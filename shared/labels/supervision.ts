@@ -40,6 +40,13 @@ export const DEFICIENCY_REASON_LABELS: Record<DeficiencyReason, string> = {
   other: 'Otro',
 };
 
+/** CONTRACT §22 `reason_detail`: why a deficiency's task waited, in words. */
+export const DEFICIENCY_REASON_DETAIL = {
+  noDrivers: 'Sin conductores disponibles',
+  driversBusy: 'Conductores ocupados',
+  returned: (driver: string, motive: string | null) => `Devuelta por ${driver}${motive ? `: ${motive}` : ''}`,
+} as const;
+
 export const CLOCK_TYPE_LABELS: Record<ClockType, string> = { entrada: 'Entrada', salida: 'Salida' };
 
 const dayLabel = (day: string): string => {

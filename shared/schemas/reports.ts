@@ -67,6 +67,8 @@ export interface DeficiencyIncident {
   task_title: string;
   priority: Priority;
   reason: DeficiencyReason;
+  /** CONTRACT §22: `Sin conductores disponibles`, `Conductores ocupados` or `Devuelta por {driver}: {motivo}`. */
+  reason_detail: string;
   delay_minutes: number;
   trailer_id: string;
   created_at: string;

@@ -5,7 +5,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ERR } from '@shared/labels';
 import { taskEvents, tasks } from '../../server/db/tables';
-import { advanceClock, db, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
+import {
+  advanceClock,
+  db,
+  makePunch,
+  makeTask,
+  makeUser,
+  now,
+  setupApp,
+  tx,
+  type TestUser,
+} from '../helpers/context';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -132,6 +142,7 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
       task_title: 'Mover',
       priority: 'normal',
       reason: 'no_drivers_available',
+      reason_detail: 'Sin conductores disponibles',
       delay_minutes: 45,
       trailer_id: waiting.trailerId,
       created_at: waiting.createdAt.toISOString(),
@@ -179,6 +190,50 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
     expect(res.body.incidents[0]).toMatchObject({
       delay_minutes: 12,
       timestamp: plus(created, 12 * MIN).toISOString(),
+    });
+  });
+
+  it('says why in reason_detail (CONTRACT §22): nobody on shift, drivers busy, or who returned it and why', async () => {
+    const base = ago(5 * HOUR);
+    const onShift = await makeUser('conductor');
+    const ana = await makeUser('conductor', { name: 'Ana Ruiz' });
+    // Nobody clocked in yet when the first task entered the pool.
+    const alone = await waited(base, 20 * MIN);
+    await makePunch(onShift.user.id, 'entrada', plus(base, 10 * MIN));
+    const busy = await waited(plus(base, 30 * MIN), 20 * MIN);
+    // Clocked in, then out again: off shift when the third task came.
+    await makePunch(onShift.user.id, 'salida', plus(base, 2 * HOUR));
+    const late = await waited(plus(base, 150 * MIN), 20 * MIN);
+    const returned = await waited(plus(base, 40 * MIN), 15 * MIN);
+    await tx(() =>
+      db.insert(taskEvents).values([
+        {
+          taskId: returned.id,
+          type: 'returned',
+          driverId: ana.user.id,
+          reason: 'Otro remolque',
+          at: plus(base, 60 * MIN),
+        },
+        {
+          taskId: returned.id,
+          type: 'returned',
+          driverId: ana.user.id,
+          reason: 'Rueda pinchada',
+          at: plus(base, 70 * MIN),
+        },
+      ]),
+    );
+
+    const res = await deficiencies();
+    expect(res.status).toBe(200);
+    const detail = Object.fromEntries(
+      res.body.incidents.map((i: { task_id: string; reason_detail: string }) => [i.task_id, i.reason_detail]),
+    );
+    expect(detail).toEqual({
+      [alone.id]: 'Sin conductores disponibles',
+      [busy.id]: 'Conductores ocupados',
+      [late.id]: 'Sin conductores disponibles',
+      [returned.id]: 'Devuelta por Ana Ruiz: Rueda pinchada',
     });
   });
 

@@ -127,7 +127,10 @@ function DeficiencyItem({ incident: i }: { incident: DeficiencyIncident }) {
       title={i.task_title}
       badges={<PriorityBadge priority={i.priority} />}
     >
-      <Item label={F.reason}>{DEFICIENCY_REASON_LABELS[i.reason]}</Item>
+      {/* CONTRACT §22: the detail says why (who returned it, or whether drivers were on shift). */}
+      <Item label={F.reason}>
+        <span title={DEFICIENCY_REASON_LABELS[i.reason]}>{i.reason_detail}</span>
+      </Item>
       <Item label={F.trailer}>
         <span className="font-mono font-semibold">{i.trailer_id}</span>
       </Item>

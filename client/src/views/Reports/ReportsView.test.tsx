@@ -18,6 +18,7 @@ const deficiency = (delay: number, over: Partial<DeficiencyIncident> = {}): Defi
   task_title: 'Mover',
   priority: 'normal',
   reason: 'no_drivers_available',
+  reason_detail: 'Sin conductores disponibles',
   delay_minutes: delay,
   trailer_id: `R-${delay}`,
   created_at: '2026-11-21T09:00:00.000Z',
@@ -65,7 +66,15 @@ describe('Informes de Operaciones', { timeout: 20_000 }, () => {
   it('colours each incident by its delay: over 30 red, over 20 orange, else yellow (SPEC §9)', async () => {
     const delays = [45, 31, 30, 21, 20, 10.1];
     mockFetch(() =>
-      json(200, { summary: summary(delays.length), incidents: delays.map((d) => deficiency(d)) }),
+      json(200, {
+        summary: summary(delays.length),
+        incidents: delays.map((d, i) =>
+          deficiency(
+            d,
+            i === 1 ? { reason: 'other', reason_detail: 'Devuelta por Ana: Rueda pinchada' } : {},
+          ),
+        ),
+      }),
     );
     render(<ReportsView />);
     await screen.findAllByTestId('incident');
@@ -74,6 +83,10 @@ describe('Informes de Operaciones', { timeout: 20_000 }, () => {
     const first = within(screen.getAllByTestId('incident')[0]);
     expect(first.getByText('45 min')).toBeInTheDocument();
     expect(first.getByText('Sin conductores disponibles')).toBeInTheDocument();
+    // CONTRACT §22: the detail names who returned the task and why, the SPEC reason stays behind it.
+    expect(
+      within(screen.getAllByTestId('incident')[1]).getByText('Devuelta por Ana: Rueda pinchada'),
+    ).toHaveAttribute('title', 'Otro');
     expect(first.getByText('R-45')).toBeInTheDocument();
     expect(first.getByText('Todavía no')).toBeInTheDocument();
     // One duration format (CONTRACT §15): whole minutes, floored.
