@@ -1,7 +1,7 @@
 // analytics_tareas_{from}_to_{to}.xlsx (CONTRACT §8): per driver the tasks finished in the range, their
 // average and total completion time, hours worked (time clock) and efficiency; then those tasks.
 import type ExcelJS from 'exceljs';
-import { EXCEL, PRIORITY_LABELS, VEHICLE_BADGES } from '@shared/labels';
+import { EXCEL, PRIORITY_LABELS, shortId, VEHICLE_BADGES } from '@shared/labels';
 import type { Task } from '@shared/schemas';
 import { madridDayRange, roundMinutes } from '@shared/time';
 import {
@@ -47,6 +47,8 @@ export async function analyticsWorkbook(from: string, to: string): Promise<Excel
     wb,
     taskSheet.sheet,
     [
+      // The id as the screens show it (`#1e04136b`) first, then the whole one (issue 30).
+      { header: t.shortId, kind: 'text', value: (r) => shortId(r.id) },
       { header: t.id, kind: 'text', value: (r) => r.id },
       { header: t.title, kind: 'text', value: (r) => r.title },
       { header: t.trailer, kind: 'text', value: (r) => r.trailer_id },

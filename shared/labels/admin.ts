@@ -1,8 +1,7 @@
 // Spanish texts of the admin's Usuarios and Sistema views (SPEC §2, §5, §8; CONTRACT §4, §10).
 // Enum labels (roles, task types, health) are in common.ts; the SPEC §8 toasts in ui.ts (TOAST).
 import type { LogType } from '../enums';
-import { SHORT_ID_LENGTH } from '../constants';
-import { plural } from './common';
+import { plural, shortId } from './common';
 
 export const UI_USERS = {
   title: 'Usuarios',
@@ -17,7 +16,7 @@ export const UI_USERS = {
     actions: 'Acciones',
   },
   /** The short id beside the name (SPEC §9: last 8 characters). */
-  shortId: (id: string) => `#${id.slice(-SHORT_ID_LENGTH)}`,
+  shortId,
   noTaskTypes: 'Sin tipos',
   notApplicable: '—',
   actions: { role: 'Rol', taskTypes: 'Tareas', account: 'Cuenta', delete: 'Eliminar' },

@@ -1,4 +1,5 @@
 // Spanish labels of enumerated values and shared texts (CONTRACT §11).
+import { SHORT_ID_LENGTH } from '../constants';
 import type {
   DailySummaryStatus,
   HealthStatus,
@@ -96,6 +97,9 @@ export const VIEW_LABELS: Record<View, string> = {
   locations: 'Ubicaciones',
   'admin-panel': 'Sistema',
 };
+
+/** The short id screens show (SPEC §9: `#` and the last 8 characters), e.g. `#1e04136b`. */
+export const shortId = (id: string): string => `#${id.slice(-SHORT_ID_LENGTH)}`;
 
 export const SYSTEM_ACTOR = 'Sistema';
 export const NOT_AVAILABLE = 'N/A';

@@ -131,6 +131,7 @@ export const EXCEL = {
     tasks: {
       sheet: 'Tareas finalizadas',
       headers: {
+        shortId: 'ID corto',
         id: 'ID',
         title: 'Movimiento',
         trailer: 'Remolque',

@@ -204,15 +204,18 @@ describe('GET /api/admin/analytics/export-excel', () => {
     const taskWs = wb.getWorksheet(tasks.sheet)!;
     expectTableSheet(taskWs, { ...tasks.headers, ...DEADLINE_COLUMNS, ...TRAILER_EXCEL_HEADERS }, 4);
     const { rows } = sheetTable(taskWs);
-    expect(rows.map((r) => [r[3], r[5], r[6], r[7], r[10], r[11]])).toEqual([
+    // The short id the screens show first, then the whole id (issue 30).
+    for (const r of rows) expect(r[0]).toBe(`#${String(r[1]).slice(-8)}`);
+    expect(String(rows[0][1])).toHaveLength(36);
+    expect(rows.map((r) => [r[4], r[6], r[7], r[8], r[11], r[12]])).toEqual([
       ['Báscula', 'Normal', 'SEMIREMOLQUE', 'Ana Ruiz', wall('2026-11-19T23:00:00'), 20],
       ['Muelle 1', 'Normal', 'SEMIREMOLQUE', 'Ana Ruiz', wall('2026-11-20T04:00:00'), 40],
       ['Muelle 1', 'Normal', 'SEMIREMOLQUE', 'Bruno Gil', wall('2026-11-20T11:00:00'), 15],
       ['Muelle 1', 'Normal', 'SEMIREMOLQUE', 'Diego Paz', wall('2026-11-20T12:00:00'), 30],
     ]);
-    expect(rows[0][9]).toEqual(wall('2026-11-19T22:40:00')); // assigned 20 min before
+    expect(rows[0][10]).toEqual(wall('2026-11-19T22:40:00')); // assigned 20 min before
     // Hora límite (Madrid) and Retraso: late, on time, none.
-    expect(rows.map((r) => [r[12], r[13]])).toEqual([
+    expect(rows.map((r) => [r[13], r[14]])).toEqual([
       [wall('2026-11-19T22:48:00'), 'Retrasada 12 min'],
       [wall('2026-11-20T04:30:00'), 'A tiempo'],
       [undefined, undefined],

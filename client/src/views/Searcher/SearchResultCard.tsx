@@ -1,8 +1,7 @@
 import { TrailerMarks } from '../../components/trailers/TrailerMarks';
 import type { ReactNode } from 'react';
 import { CheckCircle2, Circle, CircleDot, PauseCircle, RotateCcw } from 'lucide-react';
-import { SHORT_ID_LENGTH } from '@shared/constants';
-import { UI_ATTENTION, UI_DEADLINE, UI_SEARCH } from '@shared/labels';
+import { shortId, UI_ATTENTION, UI_DEADLINE, UI_SEARCH } from '@shared/labels';
 import type { SearchTask } from '@shared/schemas';
 import { formatDateTime } from '@shared/time';
 import { PriorityBadge, StatusBadge, VehicleBadge } from '../../components/Badge';
@@ -31,7 +30,7 @@ export function SearchResultCard({ task }: { task: SearchTask }) {
       <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3">
         <Item label={F.id}>
           <span className="font-mono" title={task.id}>
-            #{task.id.slice(-SHORT_ID_LENGTH)}
+            {shortId(task.id)}
           </span>
         </Item>
         <Item label={F.trailer}>
