@@ -65,7 +65,8 @@ export function StaffHeader({ user }: { user: SessionUser }) {
                     : 'border-transparent text-slate-400 hover:border-slate-500 hover:text-slate-100',
                 )}
               >
-                <Icon aria-hidden className="size-4" />
+                {/* Twelve views fit one row from 1440 px only as words; the icons come back from 1536. */}
+                <Icon aria-hidden className="size-4 md:max-2xl:hidden" />
                 {VIEW_LABELS[v]}
               </button>
             );
