@@ -5,6 +5,7 @@
 // online and clocked in, completing their tasks, so the engine assigns as the tasks arrive; then trucks
 // enter through the gate as fast as it lets them, each dropping a new trailer at one big campa.
 import autocannon from 'autocannon';
+import { addDays } from '@shared/periods';
 import { madridDay } from '@shared/time';
 import type { YardLocation } from '@shared/schemas';
 import { placeKey } from '@shared/text';
@@ -49,6 +50,8 @@ const BENCH_CAMPA = { code: 'BENCH-CAMPA', name: 'Campa Banco', capacity: 10_000
 const YARD_P99_MS = 50;
 /** Issue 27: a trailer's record (its open task, last 20 moves and visits) within this at the 99th percentile. */
 const TRAILER_P99_MS = 20;
+/** Issue 30: the indicators of 30 and of 92 days (CONTRACT §22's longest period) within this at the 99th percentile. */
+const INDICATORS_P99_MS = 300;
 
 interface Measured {
   latencies: number[];
@@ -112,7 +115,8 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
       const admin = yard.logins[0];
       const token = await login(server.url, admin.email, admin.password);
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const yesterday = madridDay(Date.now() - 24 * 3_600_000);
+      const today = madridDay(Date.now());
+      const yesterday = addDays(today, -1);
       const reads: Read[] = [
         { name: 'GET /api/dashboard/stats', path: '/api/dashboard/stats', budget: { p50: budgets.statsP50 } },
         { name: `GET /api/tasks (${opts.open} open + finished in 24 h)`, path: '/api/tasks' },
@@ -133,6 +137,11 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
             budget: { p99: budgets.readP99 },
           },
         ]),
+        ...[30, 92].map((days) => ({
+          name: `GET /api/admin/indicators, ${days} days`,
+          path: `/api/admin/indicators?from=${addDays(today, 1 - days)}&to=${today}`,
+          budget: { p99: INDICATORS_P99_MS },
+        })),
       ];
       const readRows: Row[] = [];
       for (const read of reads) readRows.push(await measureRead(server.url, token, read, opts.seconds, log));

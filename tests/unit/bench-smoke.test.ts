@@ -56,6 +56,8 @@ function checkSections(sections: Section[]): void {
     expect.stringContaining('report deficiencies, day'),
     expect.stringContaining('report delayed-assignments, 24h'),
     expect.stringContaining('report delayed-assignments, day'),
+    'GET /api/admin/indicators, 30 days',
+    'GET /api/admin/indicators, 92 days',
   ]);
   expect(measures('Yard with')).toEqual([
     expect.stringContaining('places, trailers standing'),
