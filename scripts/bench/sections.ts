@@ -14,7 +14,7 @@ export type Mode = 'full' | 'smoke';
 const SEED = 42;
 export const SIZES = {
   full: {
-    fanout: { clients: 500, updates: 200, threads: 2 },
+    fanout: { clients: [500, 5000], updates: 200, threads: 2 },
     pushpoll: { staff: 50, drivers: 50, seconds: 60, changeEveryMs: 1000, threads: 2, seed: SEED },
     rest: {
       tasks: 100_000,
@@ -29,7 +29,7 @@ export const SIZES = {
     cluster: { clients: 1000, updates: 200, threads: 2 },
   },
   smoke: {
-    fanout: { clients: 10, updates: 5, threads: 1 },
+    fanout: { clients: [10], updates: 5, threads: 1 },
     pushpoll: { staff: 3, drivers: 2, seconds: 2, changeEveryMs: 1000, threads: 1, seed: SEED },
     rest: {
       tasks: 1_000,

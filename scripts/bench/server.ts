@@ -66,9 +66,18 @@ export function startServer(database: BenchDatabase, env: NodeJS.ProcessEnv = {}
   delete fullEnv.TEST_CLOCK;
   // BENCH_PROF=<folder>: the server writes a V8 CPU profile there (where a section's time goes).
   const profile = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], {
+  return startProcess('server/index.ts', fullEnv, profile);
+}
+
+/** The bare Socket.IO server the fan-out is compared with (bare-socket-server.ts). */
+export const startBareSocketServer = (): Promise<ServerProcess> =>
+  startProcess(path.join('scripts', 'bench', 'bare-socket-server.ts'), process.env);
+
+/** `node [flags] --import tsx <entry>`; resolves once it prints `lista en <url>`, as the product's server does. */
+function startProcess(entry: string, env: NodeJS.ProcessEnv, flags: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', entry], {
     cwd: ROOT,
-    env: fullEnv,
+    env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   servers.add(child);
@@ -89,7 +98,7 @@ export function startServer(database: BenchDatabase, env: NodeJS.ProcessEnv = {}
       const match = /lista en (http:\/\/\S+)/.exec(out);
       if (match) resolve({ child, pid: child.pid!, url: match[1].replace('localhost', '127.0.0.1'), stop });
     });
-    child.once('exit', (code) => reject(new Error(`the server exited before listening (code ${code})`)));
+    child.once('exit', (code) => reject(new Error(`${entry} exited before listening (code ${code})`)));
   });
 }
 
