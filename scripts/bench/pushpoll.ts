@@ -44,6 +44,9 @@ interface PhaseResult {
   shown: number;
 }
 
+/** Issue 31: polling costs the server at least this many times push's CPU (500 screens, 1 change a second). */
+const CPU_RATIO_MIN = 50;
+
 /** Long enough after the last change for every polling screen to have polled once more. */
 const TAIL_MS = 8_000;
 
@@ -203,6 +206,8 @@ export async function runPushPoll(opts: PushPollOptions, log: (line: string) => 
           {
             measure: 'server CPU, polling / push',
             result: `${fmt(poll.cpu, 2)} / ${fmt(push.cpu, 2)} s (${ratio(poll.cpu, push.cpu)})`,
+            budget: `≥ ${CPU_RATIO_MIN}×`,
+            ok: poll.cpu >= CPU_RATIO_MIN * push.cpu,
           },
           {
             measure: 'HTTP requests served, polling / push',
