@@ -76,6 +76,10 @@ function checkSections(sections: Section[]): void {
     'POST /gate/entries: visits opened per second, failed requests',
     'POST /gate/entries latency p50 / p99',
   ]);
+  expect(measures('Other systems')).toEqual([
+    expect.stringContaining('through an API key, a webhook on every event'),
+    expect.stringContaining('webhook delivery lag'),
+  ]);
   expect(measures('Push vs SPEC polling')).toEqual([
     expect.stringContaining('server CPU'),
     expect.stringContaining('HTTP requests'),
