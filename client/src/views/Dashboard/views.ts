@@ -31,9 +31,7 @@ export const VIEW_COMPONENTS: Record<View, ComponentType> = {
     import('../TimeControl/TimeControlView').then((m) => ({ default: m.TimeControlView })),
   ),
   reports: lazy(() => import('../Reports/ReportsView').then((m) => ({ default: m.ReportsView }))),
-  indicators: lazy(() =>
-    import('../Indicators/IndicatorsView').then((m) => ({ default: m.IndicatorsView })),
-  ),
+  indicators: lazy(() => import('../Indicators/IndicatorsView').then((m) => ({ default: m.IndicatorsView }))),
   analytics: lazy(() => import('../Analytics/AnalyticsView').then((m) => ({ default: m.AnalyticsView }))),
   users: lazy(() => import('../Users/UsersView').then((m) => ({ default: m.UsersView }))),
   locations: lazy(() => import('../Locations/LocationsView').then((m) => ({ default: m.LocationsView }))),

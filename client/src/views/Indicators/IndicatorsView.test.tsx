@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { IndicatorFigures, Indicators } from '@shared/schemas';
-import { INDICATOR_LABELS, UI_INDICATORS, UI_PERIOD } from '@shared/labels';
+import { ERR, INDICATOR_LABELS, UI_INDICATORS, UI_PERIOD } from '@shared/labels';
 import { SHIFTS } from '@shared/enums';
 import { json, mockFetch } from '../../test/http';
 import { useIndicators } from '../../stores/indicators';
@@ -161,6 +161,21 @@ describe('Indicadores', () => {
     await vi.waitFor(() =>
       expect(String(fetchMock.mock.calls.at(-1)?.[0])).toContain('from=2026-10-20&to=2026-11-28'),
     );
+  });
+
+  it('says typed days out of order without asking the server', async () => {
+    fetchMock = answer();
+    render(<IndicatorsView />);
+    await screen.findByTestId('indicator-moves_completed');
+    const asked = fetchMock.mock.calls.length;
+    await userEvent
+      .setup({ advanceTimers: vi.advanceTimersByTime })
+      .click(screen.getByRole('button', { name: UI_PERIOD.custom }));
+    // From the 22nd to the 20th.
+    fireEvent.change(screen.getByLabelText(UI_PERIOD.to), { target: { value: '2026-11-20' } });
+    expect(await screen.findByText(ERR.periodInvalid)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: UI_INDICATORS.exportExcel })).toBeDisabled();
+    expect(fetchMock.mock.calls.length).toBe(asked);
   });
 
   it('says the load failed with the server down', async () => {

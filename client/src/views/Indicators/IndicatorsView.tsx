@@ -1,10 +1,9 @@
 // Indicadores (CONTRACT §22, §24: admin and manager): the yard's figures of a period — a tile per figure
 // with its total and the change against the period just before (green or red by whether up is good),
 // the chosen figure's charts over the days, by hour of day and by shift, the day table and its Excel.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Download, TrendingUp } from 'lucide-react';
-import { toast } from 'sonner';
-import type { IndicatorFigure, Indicators } from '@shared/schemas';
+import { indicatorsQuerySchema, zodDetail, type IndicatorFigure, type Indicators } from '@shared/schemas';
 import { formatChange, formatIndicator, INDICATOR_LABELS, UI_INDICATORS } from '@shared/labels';
 import { changePercent, changeTone, INDICATOR_FIGURES, type ChangeTone } from '@shared/indicators';
 import { madridDay } from '@shared/time';
@@ -14,6 +13,7 @@ import { cn } from '../../components/cn';
 import { FormAlert } from '../../components/FormAlert';
 import { PeriodPicker } from '../../components/PeriodPicker';
 import { Spinner } from '../../components/Spinner';
+import { useDownload } from '../../components/useDownload';
 import { toastError } from '../../toast';
 import {
   exportIndicators,
@@ -153,24 +153,16 @@ export function IndicatorsView() {
   const report = useIndicators((s) => s.report);
   const failed = useIndicators((s) => s.failed);
   const loading = useIndicators((s) => s.loading);
-  const [exporting, setExporting] = useState(false);
+  const excel = useDownload(exportIndicators, { done: T.exported, failed: T.exportError });
   const today = madridDay(serverNow());
+  // Typed days out of order are said here, without asking the server (which says the same).
+  const parsed = indicatorsQuerySchema.safeParse({ from, to });
+  const problem = parsed.success ? null : zodDetail(parsed.error);
 
   useEffect(() => {
+    if (problem) return;
     loadIndicators().catch((err: unknown) => toastError(err, T.loadError));
-  }, [from, to]);
-
-  const download = async () => {
-    setExporting(true);
-    try {
-      await exportIndicators();
-      toast.success(T.exported);
-    } catch (err) {
-      toastError(err, T.exportError);
-    } finally {
-      setExporting(false);
-    }
-  };
+  }, [from, to, problem]);
 
   const shown = report && report.period.from === from && report.period.to === to ? report : null;
   return (
@@ -179,7 +171,12 @@ export function IndicatorsView() {
         title={T.title}
         icon={<TrendingUp aria-hidden className="size-5" />}
         actions={
-          <Button variant="secondary" loading={exporting} onClick={() => void download()}>
+          <Button
+            variant="secondary"
+            loading={excel.busy}
+            disabled={problem !== null}
+            onClick={() => void excel.run()}
+          >
             <Download aria-hidden className="size-4" />
             {T.exportExcel}
           </Button>
@@ -191,7 +188,8 @@ export function IndicatorsView() {
           {shown && (
             <p className="text-xs text-slate-500">{T.previous(shown.previous.from, shown.previous.to)}</p>
           )}
-          {failed && !shown && <FormAlert>{T.loadError}</FormAlert>}
+          {problem && <FormAlert>{problem}</FormAlert>}
+          {!problem && failed && !shown && <FormAlert>{T.loadError}</FormAlert>}
         </div>
       </Card>
       {!shown && loading && (

@@ -1,18 +1,19 @@
 // Informes → Tiempos de espera (CONTRACT §19 "Waiting times"): a range of Madrid days (the last 7 through
-// today by default), the carriers' waits (visits, p50, p90, max, over 1 h), the visits whose wait passed
+// today by default, the period presets or two typed days), the carriers' waits (visits, p50, p90, max, over 1 h), the visits whose wait passed
 // 1 h, and `Exportar Excel` of the same range.
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Download, Timer } from 'lucide-react';
-import { toast } from 'sonner';
 import { UI_TRUCK_STAYS } from '@shared/labels';
 import { truckStaysQuerySchema, zodDetail } from '@shared/schemas';
-import { formatDateTime, formatDuration } from '@shared/time';
+import { formatDateTime, formatDuration, madridDay } from '@shared/time';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
-import { Field, inputClass } from '../../components/Field';
 import { FormAlert } from '../../components/FormAlert';
+import { PeriodPicker } from '../../components/PeriodPicker';
+import { useDownload } from '../../components/useDownload';
 import { toastError } from '../../toast';
 import { exportTruckStays, loadTruckStays, setTruckStaysRange, useTruckStays } from '../../stores/truckStays';
+import { serverNow } from '../../stores/timeclock';
 
 const T = UI_TRUCK_STAYS;
 const seconds = (s: number) => formatDuration(s * 1000);
@@ -52,7 +53,7 @@ export function TruckStays() {
   const to = useTruckStays((s) => s.to);
   const report = useTruckStays((s) => s.report);
   const failed = useTruckStays((s) => s.failed);
-  const [exporting, setExporting] = useState(false);
+  const excel = useDownload(exportTruckStays, { done: T.exported, failed: T.exportError });
   const parsed = truckStaysQuerySchema.safeParse({ from, to });
   const problem = parsed.success ? null : zodDetail(parsed.error);
 
@@ -60,18 +61,6 @@ export function TruckStays() {
     if (problem) return;
     loadTruckStays().catch((err: unknown) => toastError(err, T.loadError));
   }, [from, to, problem]);
-
-  const download = async () => {
-    setExporting(true);
-    try {
-      await exportTruckStays();
-      toast.success(T.exported);
-    } catch (err) {
-      toastError(err, T.exportError);
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const shown = report && report.period.from === from && report.period.to === to ? report : null;
   return (
@@ -81,9 +70,9 @@ export function TruckStays() {
       actions={
         <Button
           variant="secondary"
-          loading={exporting}
+          loading={excel.busy}
           disabled={problem !== null}
-          onClick={() => void download()}
+          onClick={() => void excel.run()}
         >
           <Download aria-hidden className="size-4" />
           {T.exportExcel}
@@ -92,22 +81,7 @@ export function TruckStays() {
     >
       <section aria-label={T.title} className="space-y-4">
         <p className="text-sm text-slate-500">{T.subtitle}</p>
-        <div className="grid max-w-xl gap-3 sm:grid-cols-2">
-          {(['from', 'to'] as const).map((key) => (
-            <Field key={key} label={T[key]}>
-              {(control) => (
-                <input
-                  {...control}
-                  type="date"
-                  required
-                  value={key === 'from' ? from : to}
-                  onChange={(e) => setTruckStaysRange({ [key]: e.target.value })}
-                  className={inputClass}
-                />
-              )}
-            </Field>
-          ))}
-        </div>
+        <PeriodPicker value={{ from, to }} today={madridDay(serverNow())} onChange={setTruckStaysRange} />
         {problem && <FormAlert>{problem}</FormAlert>}
         {!problem && failed && !shown && <FormAlert>{T.loadError}</FormAlert>}
         {shown && (
