@@ -19,3 +19,4 @@ export * from './deadlines';
 export * from './openapi';
 export * from './webhooks';
 export * from './api-clients';
+export * from './indicators';
