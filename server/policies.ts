@@ -25,6 +25,7 @@ export const POLICY = {
   'timeclock:supervise': SUPERVISORS,
   'timeclock:correct': SUPERVISORS, // CONTRACT §15: adding or removing a driver's punch
   'reports:read': SUPERVISORS,
+  'indicators:read': SUPERVISORS, // CONTRACT §24: GET /admin/indicators and its Excel
   'admin:users': ADMIN,
   'admin:analytics': ADMIN,
   'admin:system': ADMIN,

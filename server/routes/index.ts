@@ -19,6 +19,7 @@ import { handoverRoutes } from './handover';
 import { apiDocsRoutes } from './api-docs';
 import { webhookRoutes } from './webhooks';
 import { apiClientRoutes } from './api-clients';
+import { indicatorRoutes } from './indicators';
 
 export const apiRoutes = Router();
 apiRoutes.use(
@@ -42,4 +43,5 @@ apiRoutes.use(
   handoverRoutes,
   webhookRoutes,
   apiClientRoutes,
+  indicatorRoutes,
 );

@@ -88,6 +88,21 @@ export function formatChange(change: number | null): string | null {
   return `${change > 0 ? '▲' : '▼'} ${Math.abs(change)} %`;
 }
 
+/** indicadores_{from}_{to}.xlsx: one sheet per bucket kind; seconds are written as minutes, rates as %. */
 export const INDICATORS_EXCEL = {
   fileName: (from: string, to: string) => `indicadores_${from}_${to}.xlsx`,
+  daysSheet: 'Días',
+  hoursSheet: 'Horas',
+  shiftsSheet: 'Turnos',
+  totalsSheet: 'Totales',
+  headers: {
+    date: 'Fecha',
+    hour: 'Hora',
+    shift: 'Turno',
+    period: 'Periodo',
+    /** The Totales sheet's rows: the period asked for, then the one before it. */
+    periodOf: (from: string, to: string) => `${from} – ${to}`,
+    minutes: (label: string) => `${label} (min)`,
+    percent: (label: string) => `${label} (%)`,
+  },
 } as const;

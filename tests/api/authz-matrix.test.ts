@@ -165,6 +165,9 @@ const MATRIX: [string, Build, ...number[]][] = [
   ['GET /gate/suggestions',                          () => ({ method: 'get', path: '/api/gate/suggestions?load_state=cargado' }),                                     401, 401, 401, 401, 401, 403, 200, 200, 200],
   ['GET /admin/reports/truck-stays',                 () => ({ method: 'get', path: `/api/admin/reports/truck-stays?from=2026-01-01&to=2026-01-02` }),                 401, 401, 401, 401, 401, 403, 403, 200, 200],
   ['GET /admin/reports/truck-stays/export-excel',    () => ({ method: 'get', path: `/api/admin/reports/truck-stays/export-excel?from=2026-01-01&to=2026-01-02` }),    401, 401, 401, 401, 401, 403, 403, 200, 200],
+  // CONTRACT §24: the indicators are admin's and manager's.
+  ['GET /admin/indicators',                          () => ({ method: 'get', path: `/api/admin/indicators?from=2026-01-01&to=2026-01-02` }),                          401, 401, 401, 401, 401, 403, 403, 200, 200],
+  ['GET /admin/indicators/export-excel',             () => ({ method: 'get', path: `/api/admin/indicators/export-excel?from=2026-01-01&to=2026-01-02` }),             401, 401, 401, 401, 401, 403, 403, 200, 200],
   // CONTRACT §24: trailers are staff's.
   ['GET /trailers',                                  () => ({ method: 'get', path: '/api/trailers?q=AZ' }),                                                           401, 401, 401, 401, 401, 403, 200, 200, 200],
   ['GET /trailers/{id} (unknown: 404)',              () => ({ method: 'get', path: `/api/trailers/${newTrailer()}` }),                                                401, 401, 401, 401, 401, 403, 404, 404, 404],
