@@ -50,6 +50,8 @@ export const UI_INDICATORS = {
   figure: 'Indicador',
   table: 'Tabla por día',
   date: 'Fecha',
+  hourAxis: 'Hora',
+  shiftAxis: 'Turno',
   /** `2026-11-23` → `23/11` on a chart's axis, `23/11/2026` in the table. */
   dayShort: (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}`,
   day: dayText,

@@ -98,6 +98,8 @@ describe('Indicadores', () => {
       .toBe(UI_INDICATORS.perDay(INDICATOR_LABELS.move_p50_s));
     await expect(page.getByTestId('indicator-move_p50_s').getAttribute('aria-pressed')).resolves.toBe('true');
     await screenshot(page, 'indicators-1440');
+    await charts.nth(1).scrollIntoViewIfNeeded();
+    await screenshot(page, 'indicators-charts-1440');
 
     // Typed dates: a custom range of three days.
     await page.getByRole('button', { name: UI_PERIOD.custom }).click();

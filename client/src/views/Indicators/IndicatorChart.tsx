@@ -5,7 +5,8 @@ import { useEffect, useRef } from 'react';
 import uPlot, { type Options } from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { IndicatorFigure } from '@shared/schemas';
-import { formatIndicator } from '@shared/labels';
+import { formatIndicator, INDICATOR_LABELS } from '@shared/labels';
+import { INDICATOR_RULES, type IndicatorKind } from '@shared/indicators';
 
 export interface ChartSeries {
   /** The x positions' names, in order (`23/11`, `07 h`, `tarde`). */
@@ -15,6 +16,8 @@ export interface ChartSeries {
 
 interface IndicatorChartProps {
   title: string;
+  /** What the x positions are (`Día`, `Hora`, `Turno`): the legend's first name. */
+  axis: string;
   figure: IndicatorFigure;
   series: ChartSeries;
   shape: 'line' | 'bars';
@@ -23,9 +26,20 @@ interface IndicatorChartProps {
 
 const BLUE = '#2563eb';
 
+// The steps the value axis may take, by the figure's kind: whole moves, round durations, tidy shares.
+const STEPS: Record<IndicatorKind, number[]> = {
+  count: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000],
+  seconds: [1, 5, 10, 30, 60, 120, 300, 600, 900, 1_800, 3_600, 7_200, 14_400, 28_800, 86_400],
+  rate: [0.05, 0.1, 0.2, 0.25, 0.5],
+  per_hour: [0.1, 0.2, 0.5, 1, 2, 5, 10, 20],
+};
+/** The axis's top when every value is 0 or missing: one step of the kind, so the axis still reads. */
+const EMPTY_TOP: Record<IndicatorKind, number> = { count: 5, seconds: 300, rate: 1, per_hour: 1 };
+
 function options(props: IndicatorChartProps, width: number): Options {
   const { figure, series, shape, height = 200 } = props;
   const name = (i: number) => series.labels[Math.round(i)] ?? '';
+  const kind = INDICATOR_RULES[figure].kind;
   return {
     width,
     height,
@@ -34,7 +48,13 @@ function options(props: IndicatorChartProps, width: number): Options {
     scales: {
       // Whole positions 0…n−1; half a step of room each side so the first and last bar are whole.
       x: { time: false, range: (_u, min, max) => [min - 0.5, max + 0.5] },
-      y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+      // From 0 always (a bar's height is its value); a share never past 100 %.
+      y: {
+        range: (_u, _min, max) => {
+          const top = max > 0 ? max * 1.1 : EMPTY_TOP[kind];
+          return [0, kind === 'rate' ? Math.min(1, top) : top];
+        },
+      },
     },
     axes: [
       {
@@ -46,12 +66,12 @@ function options(props: IndicatorChartProps, width: number): Options {
         values: (_u, splits) => splits.map(name),
         grid: { show: false },
       },
-      { values: (_u, splits) => splits.map((v) => formatIndicator(figure, v)), size: 72 },
+      { incrs: STEPS[kind], values: (_u, splits) => splits.map((v) => formatIndicator(figure, v)), size: 80 },
     ],
     series: [
-      { label: '', value: (_u, v) => (v === null ? '' : name(v)) },
+      { label: props.axis, value: (_u, v) => (v === null ? '—' : name(v)) },
       {
-        label: props.title,
+        label: INDICATOR_LABELS[figure],
         stroke: BLUE,
         width: 2,
         fill: shape === 'bars' ? 'rgba(37, 99, 235, 0.75)' : 'rgba(37, 99, 235, 0.08)',
@@ -65,13 +85,13 @@ function options(props: IndicatorChartProps, width: number): Options {
 
 export function IndicatorChart(props: IndicatorChartProps) {
   const box = useRef<HTMLDivElement>(null);
-  const { title, figure, series, shape, height } = props;
+  const { title, axis, figure, series, shape, height } = props;
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const data: uPlot.AlignedData = [series.values.map((_, i) => i), [...series.values]];
-    const plot = new uPlot(options({ title, figure, series, shape, height }, el.clientWidth), data, el);
+    const plot = new uPlot(options({ title, axis, figure, series, shape, height }, el.clientWidth), data, el);
     // The card's width follows the window (a wall, a desk, a rotated tablet).
     const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: height ?? 200 }));
     resize.observe(el);
@@ -79,7 +99,7 @@ export function IndicatorChart(props: IndicatorChartProps) {
       resize.disconnect();
       plot.destroy();
     };
-  }, [title, figure, series, shape, height]);
+  }, [title, axis, figure, series, shape, height]);
 
   return (
     <figure className="min-w-0">

@@ -95,10 +95,28 @@ function Charts({ figure, report }: { figure: IndicatorFigure; report: Indicator
   return (
     <Card title={name} icon={<TrendingUp aria-hidden className="size-5" />}>
       <div className="space-y-6">
-        <IndicatorChart title={T.perDay(name)} figure={figure} series={series.days} shape="line" />
+        <IndicatorChart
+          title={T.perDay(name)}
+          axis={T.date}
+          figure={figure}
+          series={series.days}
+          shape="line"
+        />
         <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-          <IndicatorChart title={T.perHour(name)} figure={figure} series={series.hours} shape="bars" />
-          <IndicatorChart title={T.perShift(name)} figure={figure} series={series.shifts} shape="bars" />
+          <IndicatorChart
+            title={T.perHour(name)}
+            axis={T.hourAxis}
+            figure={figure}
+            series={series.hours}
+            shape="bars"
+          />
+          <IndicatorChart
+            title={T.perShift(name)}
+            axis={T.shiftAxis}
+            figure={figure}
+            series={series.shifts}
+            shape="bars"
+          />
         </div>
       </div>
     </Card>
@@ -117,7 +135,7 @@ function DayTable({ report }: { report: Indicators }) {
                 {T.date}
               </th>
               {INDICATOR_FIGURES.map((f) => (
-                <th key={f} className="px-3 py-2 text-right font-semibold text-slate-600">
+                <th key={f} className="min-w-32 px-3 py-2 text-right font-semibold text-slate-600">
                   {INDICATOR_LABELS[f]}
                 </th>
               ))}
