@@ -417,7 +417,7 @@ describe('GET /admin/indicators', () => {
       INDICATOR_LABELS.moves_completed,
       INDICATOR_LABELS.moves_per_driver_hour,
     ]);
-    expect(days.header[3]).toBe('Espera en bolsa p50 (min)');
+    expect(days.header[3]).toBe(INDICATORS_EXCEL.headers.minutes(INDICATOR_LABELS.pool_wait_p50_s));
     expect(days.rows.map((r) => Array.from(r.slice(0, 4), (v) => v ?? null))).toEqual([
       ['2026-11-20', 4, 0.67, 20],
       ['2026-11-21', 0, null, 10],
@@ -428,7 +428,8 @@ describe('GET /admin/indicators', () => {
     const shifts = sheetTable(wb!.getWorksheet('Turnos')!);
     expect(shifts.rows.map((r) => r[0])).toEqual(['mañana', 'tarde', 'noche']);
     const totals = sheetTable(wb!.getWorksheet('Totales')!);
-    const scanColumn = totals.header.indexOf('Finalizadas con escaneo (%)');
+    const scanColumn = totals.header.indexOf(INDICATORS_EXCEL.headers.percent(INDICATOR_LABELS.scan_rate));
+    expect(scanColumn).toBeGreaterThan(0);
     expect(totals.rows.map((r) => [r[0], r[1], r[scanColumn]])).toEqual([
       ['2026-11-20 – 2026-11-21', 4, 75],
       ['2026-11-18 – 2026-11-19', 1, 0],
