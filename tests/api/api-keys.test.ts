@@ -1,14 +1,15 @@
 // API keys (CONTRACT §21 "API clients", "Scopes", "external_ref"): made, listed and revoked by the admin;
 // the key's 401/403 texts, its scopes, acting as `API · {name}`, no /admin but the search, revocation at
 // once, last_used_at once a minute, the per-key rate and its headers, no socket; GET /tasks/{id} per role;
-// external_ref's repeat, race and lookup. Both engines.
+// external_ref's repeat, race and lookup; the Idempotency-Key under the client (api:<id>). Both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { API_CLIENT_ERR, API_CLIENT_LOG, ERR } from '@shared/labels';
 import type { ApiClient, ApiClientCreated, Task } from '@shared/schemas';
 import type { ApiScope } from '@shared/enums';
-import { activityLog, apiClients, presenceIntervals, tasks } from '../../server/db/tables';
+import { IDEMPOTENCY_KEYS_PER_DAY } from '@shared/constants';
+import { activityLog, apiClients, idempotencyKeys, presenceIntervals, tasks } from '../../server/db/tables';
 import { config, configure } from '../../server/config';
 import {
   advanceClock,
@@ -16,6 +17,7 @@ import {
   db,
   makeTask,
   makeUser,
+  now,
   setupServer,
   tx,
   type TestUser,
@@ -303,4 +305,96 @@ describe('external_ref', () => {
     expect(list.status).toBe(200);
     expect((list.body as Task[]).map((t) => t.id)).toEqual([two.body.id, one.body.id]);
   });
+});
+
+describe('Idempotency-Key through a key (CONTRACT §23)', () => {
+  const keyed = (auth: Record<string, string>, key: string, body: object) =>
+    api().post('/api/tasks').set(auth).set('Idempotency-Key', key).send(body);
+  const keyRows = (key: string) =>
+    db
+      .select({ principal: idempotencyKeys.principal })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, key));
+  const byTrailer = (trailer: string) => db.select().from(tasks).where(eq(tasks.trailerId, trailer));
+
+  it('the same key twice: one task, the same 201 again, counted against the rate; kept under api:<id>', async () => {
+    const client = await makeKey(['tasks:write']);
+    const key = crypto.randomUUID();
+    const body = newTask();
+    const first = await keyed(client.auth, key, body);
+    expect(first.status, first.text).toBe(201);
+    const again = await keyed(client.auth, key, body);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(Number(again.headers['ratelimit-remaining'])).toBe(
+      Number(first.headers['ratelimit-remaining']) - 1,
+    );
+    expect(await byTrailer(body.trailer_id)).toHaveLength(1);
+    expect(await keyRows(key)).toEqual([{ principal: `api:${client.id}` }]);
+  });
+
+  it('the same key with another body: 422 with the detail, nothing more written', async () => {
+    const client = await makeKey(['tasks:write']);
+    const key = crypto.randomUUID();
+    expect((await keyed(client.auth, key, newTask())).status).toBe(201);
+    const other = newTask();
+    const reused = await keyed(client.auth, key, other);
+    expect(reused.status).toBe(422);
+    expect(reused.body).toEqual({ detail: ERR.idempotencyKeyReused });
+    expect(await byTrailer(other.trailer_id)).toHaveLength(0);
+  });
+
+  it('a refusal (a scope the key lacks) keeps no row: the key is free for a retry', async () => {
+    const client = await makeKey(['tasks:read']);
+    const key = crypto.randomUUID();
+    const refused = await keyed(client.auth, key, newTask());
+    expect(refused.status).toBe(403);
+    expect(await keyRows(key)).toEqual([]);
+  });
+
+  it('a user and a key with the same key string do not collide', async () => {
+    const client = await makeKey(['tasks:write']);
+    const key = crypto.randomUUID();
+    const byKey = newTask();
+    const byUser = newTask();
+    expect((await keyed(client.auth, key, byKey)).status).toBe(201);
+    const staff = await keyed(gestor.auth, key, byUser);
+    expect(staff.status).toBe(201);
+    expect(staff.headers['idempotent-replayed']).toBeUndefined();
+    expect(await byTrailer(byKey.trailer_id)).toHaveLength(1);
+    expect(await byTrailer(byUser.trailer_id)).toHaveLength(1);
+    expect((await keyRows(key)).map((r) => r.principal).sort()).toEqual(
+      [`api:${client.id}`, `user:${gestor.user.id}`].sort(),
+    );
+  });
+
+  it('at most 100,000 keys a client in 24 h: the next one is refused with 429 and changes nothing', async () => {
+    const cap = IDEMPOTENCY_KEYS_PER_DAY.api;
+    expect(cap).toBe(100_000);
+    const client = await makeKey(['tasks:write']);
+    const createdAt = new Date(now().getTime() - 60_000);
+    // 5,000 rows a statement: within SQLite's 32,766 parameters.
+    const CHUNK = 5_000;
+    for (let done = 0; done < cap; done += CHUNK)
+      await tx(() =>
+        db.insert(idempotencyKeys).values(
+          Array.from({ length: CHUNK }, () => ({
+            principal: `api:${client.id}`,
+            key: crypto.randomUUID(),
+            fingerprint: 'f',
+            status: 201,
+            body: '{}',
+            createdAt,
+          })),
+        ),
+      );
+    const body = newTask();
+    const refused = await keyed(client.auth, crypto.randomUUID(), body);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ detail: ERR.idempotencyTooManyKeys });
+    expect(await byTrailer(body.trailer_id)).toHaveLength(0);
+    // A user's keys are counted apart.
+    expect((await keyed(gestor.auth, crypto.randomUUID(), newTask())).status).toBe(201);
+  }, 60_000);
 });
