@@ -1,15 +1,25 @@
 // API keys (CONTRACT §21 "API clients", "Scopes", "external_ref"): made, listed and revoked by the admin;
 // the key's 401/403 texts, its scopes, acting as `API · {name}`, no /admin but the search, revocation at
 // once, last_used_at once a minute, the per-key rate and its headers, no socket; GET /tasks/{id} per role;
-// external_ref's repeat, race and lookup; the Idempotency-Key under the client (api:<id>). Both engines.
+// external_ref's repeat, race and lookup; the Idempotency-Key under the client (api:<id>); gate photos owned
+// by the client. Both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { API_CLIENT_ERR, API_CLIENT_LOG, ERR } from '@shared/labels';
-import type { ApiClient, ApiClientCreated, Task } from '@shared/schemas';
+import sharp from 'sharp';
+import { API_CLIENT_ERR, API_CLIENT_LOG, ERR, GATE_PHOTO_ERR } from '@shared/labels';
+import type { ApiClient, ApiClientCreated, GateEntryResult, GatePhotoCreated, Task } from '@shared/schemas';
 import type { ApiScope } from '@shared/enums';
 import { IDEMPOTENCY_KEYS_PER_DAY } from '@shared/constants';
-import { activityLog, apiClients, idempotencyKeys, presenceIntervals, tasks } from '../../server/db/tables';
+import {
+  activityLog,
+  apiClients,
+  gatePhotos,
+  gateVisits,
+  idempotencyKeys,
+  presenceIntervals,
+  tasks,
+} from '../../server/db/tables';
 import { config, configure } from '../../server/config';
 import {
   advanceClock,
@@ -22,6 +32,8 @@ import {
   tx,
   type TestUser,
 } from '../helpers/context';
+import { expectDocumented } from '../helpers/openapi';
+import { makePlace } from '../helpers/places';
 
 let server: Awaited<ReturnType<typeof setupServer>>;
 let admin: TestUser;
@@ -397,4 +409,78 @@ describe('Idempotency-Key through a key (CONTRACT §23)', () => {
     // A user's keys are counted apart.
     expect((await keyed(gestor.auth, crypto.randomUUID(), newTask())).status).toBe(201);
   }, 60_000);
+});
+
+describe('gate photos through a key (CONTRACT §21: gate:write)', () => {
+  const photo = () =>
+    sharp({ create: { width: 40, height: 30, channels: 3, background: 'red' } })
+      .jpeg()
+      .toBuffer();
+  const upload = async (auth: Record<string, string>) =>
+    api()
+      .post('/api/gate/photos')
+      .set(auth)
+      .attach('photo', await photo(), { filename: 'f.jpg', contentType: 'image/jpeg' });
+  const photoRow = async (id: string) =>
+    (await db.select().from(gatePhotos).where(eq(gatePhotos.id, id)))[0]!;
+
+  it('a key uploads a photo its client owns and attaches it to an entry; photos never cross owners', async () => {
+    const key = await makeKey(['gate:write']);
+    const otherKey = await makeKey(['gate:write']);
+    const campa = await makePlace(api, admin, `AK-C-${++seq}`, `Campa clave ${seq}`, 'campa', 5);
+
+    const up = await upload(key.auth);
+    expect(up.status, up.text).toBe(201);
+    await expectDocumented('post', '/gate/photos', up);
+    const keyPhoto = (up.body as GatePhotoCreated).id;
+    expect(await photoRow(keyPhoto)).toMatchObject({
+      ownerId: null,
+      ownerClientId: key.id,
+      attachedAt: null,
+    });
+    const staffUp = await upload(gestor.auth);
+    expect(staffUp.status).toBe(201);
+    const staffPhoto = (staffUp.body as GatePhotoCreated).id;
+
+    const truckPlate = `AK-${seq}-XYZ`;
+    const entry = (photoId: string) => ({
+      truck_plate: truckPlate,
+      carrier: 'Transportes Pérez',
+      trailer: {
+        trailer_id: `AK-R-${seq}`,
+        load_state: 'vacio',
+        location_id: campa.id,
+        inspection: { items: [{ code: 'puertas', ok: true }], photo_ids: [photoId] },
+      },
+    });
+    const enter = (auth: Record<string, string>, photoId: string) =>
+      api().post('/api/gate/entries').set(auth).send(entry(photoId));
+    // A user's photo through a key, another client's photo, a key's photo through a user: 400.
+    for (const [auth, photoId] of [
+      [key.auth, staffPhoto],
+      [otherKey.auth, keyPhoto],
+      [gestor.auth, keyPhoto],
+    ] as const) {
+      const refused = await enter(auth, photoId);
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body.detail).toBe(GATE_PHOTO_ERR.invalid);
+    }
+    await expectDocumented('post', '/gate/entries', await enter(key.auth, staffPhoto));
+    expect(await db.select().from(gateVisits).where(eq(gateVisits.truckPlate, truckPlate))).toHaveLength(0);
+
+    const entered = await enter(key.auth, keyPhoto);
+    expect(entered.status, entered.text).toBe(201);
+    await expectDocumented('post', '/gate/entries', entered);
+    const visitId = (entered.body as GateEntryResult).visit.id;
+    expect((await photoRow(keyPhoto)).attachedTo).toBe(visitId);
+    expect((await photoRow(staffPhoto)).attachedAt).toBeNull();
+  });
+
+  it('needs gate:write', async () => {
+    const reader = await makeKey(['yard:read']);
+    const refused = await upload(reader.auth);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe(API_CLIENT_ERR.missingScope('gate:write'));
+    await expectDocumented('post', '/gate/photos', refused);
+  });
 });
