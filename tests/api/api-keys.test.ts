@@ -365,6 +365,17 @@ describe('Idempotency-Key through a key (CONTRACT §23)', () => {
     expect(await keyRows(key)).toEqual([]);
   });
 
+  it('a revoked key gets no replay: 401 as for any request', async () => {
+    const client = await makeKey(['tasks:write']);
+    const key = crypto.randomUUID();
+    const body = newTask();
+    expect((await keyed(client.auth, key, body)).status).toBe(201);
+    expect((await api().delete(`/api/admin/api-clients/${client.id}`).set(admin.auth)).status).toBe(200);
+    const replay = await keyed(client.auth, key, body);
+    expect(replay.status).toBe(401);
+    expect(replay.body.detail).toBe(API_CLIENT_ERR.invalidKey);
+  });
+
   it('a user and a key with the same key string do not collide', async () => {
     const client = await makeKey(['tasks:write']);
     const key = crypto.randomUUID();
