@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 const SQLITE_ONLY = [
   'tests/unit/schema-parity.test.ts',
   'tests/unit/postgres-migrate.test.ts',
+  'tests/unit/gate-photo-owner-migration.test.ts',
   'tests/unit/checkpointer.test.ts',
   // The demo yard and the bench's smoke run are SQLite files made by scripts (the bench runs PostgreSQL
   // itself with --engine postgres).

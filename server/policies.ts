@@ -62,8 +62,7 @@ export const API_SCOPE: Partial<Record<Action, ApiScope>> = {
   'locations:read': 'yard:read',
   'gate:read': 'yard:read',
   'gate:write': 'gate:write',
-  // Not 'gate:photos:upload': a photo belongs to the user who took it (gate_photos.owner_id), and a key has
-  // no user row; an entry through a key names no photos.
+  'gate:photos:upload': 'gate:write', // the key's client owns the photo (gate_photos.owner_client_id)
 };
 
 export const can = (role: Role, action: Action): boolean =>

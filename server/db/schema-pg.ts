@@ -15,6 +15,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  check,
   customType,
   doublePrecision,
   index,
@@ -494,16 +495,18 @@ export const rateLimits = pgTable(
 
 /**
  * The gate's photos (CONTRACT §19): a JPEG re-encoded by the server (upright, longest side 1600, no
- * metadata), kept here so every node serves it. Unattached until an entry claims it (`attached_at`,
+ * metadata), kept here so every node serves it. Owned by the user or the API client that uploaded it: only
+ * its owner may attach it. Unattached until an entry claims it (`attached_at`,
  * `attached_to` the visit); unattached ones go after 24 h, attached ones 365 days after they were attached.
  */
 export const gatePhotos = pgTable(
   'gate_photos',
   {
     id: text('id').primaryKey(),
-    ownerId: text('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The user who took it; null when an API key's client uploaded it. */
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** The API client (CONTRACT §21) whose key uploaded it; null for a user's photo. */
+    ownerClientId: text('owner_client_id').references(() => apiClients.id, { onDelete: 'cascade' }),
     bytes: bytea('bytes').notNull(),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
@@ -515,8 +518,12 @@ export const gatePhotos = pgTable(
   },
   (t) => [
     index('gate_photos_owner').on(t.ownerId),
+    index('gate_photos_owner_client').on(t.ownerClientId),
     index('gate_photos_created').on(t.createdAt),
     index('gate_photos_attached').on(t.attachedAt),
+    // Exactly one owner: a user or an API client (bare names: SQLite's rebuild creates the table under
+    // another name, then renames it).
+    check('gate_photos_one_owner', sql`(owner_id IS NULL) <> (owner_client_id IS NULL)`),
   ],
 );
 

@@ -1,8 +1,9 @@
 // The `Idempotency-Key` header of every authenticated POST (CONTRACT §16, §23; the storage and its
-// transaction rule are in server/services/idempotency.ts). A key belongs to its user and stands for one
-// request: its fingerprint (method, path with query string, raw body). Kept 24 h.
-//   - no header, or no valid token (the route answers 401/403 itself), or a path of WITHOUT_KEY: the
-//     request runs as always;
+// transaction rule are in server/services/idempotency.ts). A key belongs to its user, or to its API key's
+// client (CONTRACT §21), and stands for one request: its fingerprint (method, path with query string, raw
+// body). Kept 24 h.
+//   - no header, or no valid token or API key (the route answers 401/403 itself), or a path of
+//     WITHOUT_KEY: the request runs as always;
 //   - a key that is not a UUID: 400;
 //   - a key already answered for the same request: that answer again (same status and body), nothing runs;
 //   - a key already answered for another request: 422 `idempotencyKeyReused`, nothing runs;
@@ -19,9 +20,11 @@ import { ERR } from '@shared/labels';
 import { idempotencyKeySchema } from '@shared/schemas';
 import type { UserRow } from '../db/tables';
 import { logger } from '../logger';
+import { clientOfKey, isApiKey } from '../services/api-clients';
 import { presence } from '../services/presence';
 import {
   awaitAnswer,
+  clientKeyPrincipal,
   findKey,
   fingerprintOf,
   isStorable,
@@ -33,8 +36,10 @@ import {
   type IdempotencyContext,
   type IdempotencyScope,
   type KeyRow,
+  type Principal,
   type StoredAnswer,
 } from '../services/idempotency';
+import { countKeyRequest } from './api-key-rate';
 import { authenticateToken } from './auth';
 import { badRequest } from './errors';
 
@@ -64,12 +69,21 @@ export function keepRawBody(req: IncomingMessage, _res: ServerResponse, body: Bu
 const inFlight = new Map<string, Promise<void>>();
 const scopeId = (s: IdempotencyScope) => JSON.stringify([s.principal, s.key]);
 
-/** The user of the request's bearer token, or undefined (requireAuth then answers the refusal). */
-async function tokenUser(authorization: string | undefined): Promise<UserRow | undefined> {
+/** Whom a request's key belongs to: its session's user or its API key's client (CONTRACT §21, §23). */
+type KeyOwner = { principal: Principal; user: UserRow } | { principal: Principal; clientId: string };
+
+/** The owner of the request's bearer token or API key, or undefined (requireAuth then answers the refusal). */
+async function keyOwner(authorization: string | undefined): Promise<KeyOwner | undefined> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   if (!match) return undefined;
+  const bearer = match[1];
+  if (isApiKey(bearer)) {
+    const client = await clientOfKey(bearer);
+    return client && { principal: clientKeyPrincipal(client.id), clientId: client.id };
+  }
   try {
-    return (await authenticateToken(match[1])).user;
+    const { user } = await authenticateToken(bearer);
+    return { principal: userPrincipal(user.id), user };
   } catch {
     return undefined;
   }
@@ -125,12 +139,11 @@ export const idempotency: RequestHandler = async (req, res, next) => {
   if (req.method !== 'POST' || header === undefined) return next();
   const path = req.baseUrl + req.path;
   if (WITHOUT_KEY.some((pattern) => pattern.test(path))) return next();
-  const user = await tokenUser(req.headers.authorization);
-  if (!user) return next();
-  const userId = user.id;
+  const owner = await keyOwner(req.headers.authorization);
+  if (!owner) return next();
   const parsed = idempotencyKeySchema.safeParse(header.trim());
   if (!parsed.success) throw badRequest(ERR.idempotencyKeyInvalid);
-  const scope: IdempotencyScope = { principal: userPrincipal(userId), key: parsed.data.toLowerCase() };
+  const scope: IdempotencyScope = { principal: owner.principal, key: parsed.data.toLowerCase() };
   const fingerprint = fingerprintOf(req.method, req.originalUrl, rawBodies.get(req));
   const id = scopeId(scope);
   for (let running = inFlight.get(id); running; running = inFlight.get(id)) await running;
@@ -150,6 +163,8 @@ export const idempotency: RequestHandler = async (req, res, next) => {
   }
   if (stored) {
     release();
+    // A key's replay is one more request of its client: counted against its rate, with its headers.
+    if ('clientId' in owner) await countKeyRequest(owner.clientId, res);
     return replay(res, stored, fingerprint);
   }
 
@@ -183,6 +198,6 @@ export const idempotency: RequestHandler = async (req, res, next) => {
   // Presence first, outside the key: a driver coming online writes in a transaction of its own that is
   // not this request's effect (requireAuth's own touch then changes nothing). Like requireAuth, an
   // account that must change its password first is not marked online here.
-  if (!user.mustChangePassword) await presence.touch(userId);
+  if ('user' in owner && !owner.user.mustChangePassword) await presence.touch(owner.user.id);
   runWithKey(ctx, next);
 };

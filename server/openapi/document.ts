@@ -16,6 +16,7 @@ import {
   gateEntrySchema,
   gateExitResultSchema,
   gateExitSchema,
+  gatePhotoCreatedSchema,
   gateSuggestionSchema,
   gateSuggestionsQuerySchema,
   gateVisitListSchema,
@@ -229,6 +230,23 @@ const paths: ZodOpenApiPathsObject = {
         ...BAD_REQUEST,
         ...NOT_FOUND,
         ...CONFLICT,
+      },
+    }),
+  },
+  '/gate/photos': {
+    post: keyOperation('gate:photos:upload', 'uploadGatePhoto', tags.gate, {
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: z.object({ photo: z.string().meta({ override: { contentMediaType: 'image/*' } }) }),
+          },
+        },
+      },
+      responses: {
+        '201': answer(ops.uploadGatePhoto.created, gatePhotoCreatedSchema),
+        ...BAD_REQUEST,
+        '413': refusal(API_DOC.responses.tooLarge),
       },
     }),
   },

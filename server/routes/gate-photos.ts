@@ -1,9 +1,9 @@
-// The gate's photos (CONTRACT §19 "Photos", §24): staff and conductors upload one image (multipart, field
-// `photo`), staff read them back. The Idempotency-Key is ignored here (http/idempotency.ts, WITHOUT_KEY).
+// The gate's photos (CONTRACT §19 "Photos", §21, §24): staff, conductors and API keys with `gate:write` upload
+// one image (multipart, field `photo`), staff read them back. The Idempotency-Key is ignored here (http/idempotency.ts, WITHOUT_KEY).
 import { Router } from 'express';
 import { GATE_PHOTO_ERR } from '@shared/labels';
 import { PHOTO_MAX_BYTES, type GatePhotoCreated } from '@shared/schemas';
-import { currentUser, requireAuth } from '../http/auth';
+import { currentPrincipal, requireAuth } from '../http/auth';
 import { readOneFile } from '../http/multipart';
 import { parseId } from '../http/validate';
 import { readPhoto, storePhoto } from '../services/gate-photos';
@@ -21,7 +21,7 @@ gatePhotoRoutes.post('/gate/photos', requireAuth('gate:photos:upload'), async (r
     missing: GATE_PHOTO_ERR.missing,
     oneOnly: GATE_PHOTO_ERR.oneOnly,
   });
-  const answer: GatePhotoCreated = { id: await storePhoto(currentUser(req).id, upload) };
+  const answer: GatePhotoCreated = { id: await storePhoto(currentPrincipal(req), upload) };
   res.status(201).json(answer);
 });
 

@@ -23,6 +23,7 @@ import { now, nowMs } from '../clock';
 import { HttpError, badRequest, notFound } from '../http/errors';
 import { ConcurrencyGate } from '../http/rate-limit';
 import { logger } from '../logger';
+import type { Principal } from '../principal';
 import { withoutKey } from './idempotency';
 
 // Every photo is new: libvips' operation cache would only hold memory.
@@ -90,14 +91,31 @@ export async function encodePhoto(upload: Buffer): Promise<EncodedPhoto> {
   });
 }
 
+/** Who owns a photo (only its owner may attach it): the user who uploaded it, or the API client whose key did. */
+export type PhotoOwner = Pick<Principal, 'id' | 'clientId'>;
+
+/** The owner's columns: exactly one is set (the table's check). A principal without a client is a user. */
+const ownerColumns = (owner: PhotoOwner) =>
+  owner.clientId === undefined
+    ? { ownerId: owner.id!, ownerClientId: null }
+    : { ownerId: null, ownerClientId: owner.clientId };
+
+/** The photos of an owner. */
+function ownedBy(owner: PhotoOwner) {
+  const columns = ownerColumns(owner);
+  return columns.ownerClientId === null
+    ? eq(gatePhotos.ownerId, columns.ownerId)
+    : eq(gatePhotos.ownerClientId, columns.ownerClientId);
+}
+
 /** POST /gate/photos: the photo re-encoded and kept, unattached, for its owner; its id. */
-export async function storePhoto(ownerId: string, upload: Buffer): Promise<string> {
+export async function storePhoto(owner: PhotoOwner, upload: Buffer): Promise<string> {
   const photo = await encodePhoto(upload);
   const id = crypto.randomUUID();
   await tx(() =>
     db.insert(gatePhotos).values({
       id,
-      ownerId,
+      ...ownerColumns(owner),
       bytes: photo.bytes,
       width: photo.width,
       height: photo.height,
@@ -117,23 +135,22 @@ export async function readPhoto(id: string): Promise<Buffer> {
 
 /**
  * Within the caller's transaction (a gate entry): the photos become attached (to `attachedTo`, the
- * visit, when given). Each must be the caller's own and still unattached, else 400 `Foto no válida` and
- * nothing is attached (the caller's transaction rolls back). One statement decides, so two entries
- * naming the same photo cannot both take it (PostgreSQL re-checks `attached_at` after the row lock).
+ * visit, when given). Each must be the owner's own (a key's client attaches only what its keys uploaded,
+ * a user only theirs) and still unattached, else 400 `Foto no válida` and nothing is attached (the
+ * caller's transaction rolls back). One statement decides, so two entries naming the same photo cannot
+ * both take it (PostgreSQL re-checks `attached_at` after the row lock).
  */
 export async function claimPhotos(
-  userId: string | null,
+  owner: PhotoOwner,
   photoIds: readonly string[],
   attachedTo: string | null = null,
 ): Promise<void> {
   const ids = [...new Set(photoIds)];
   if (ids.length === 0) return;
-  // An API key's client (no user: CONTRACT §21) owns no photos.
-  if (userId === null) throw badRequest(GATE_PHOTO_ERR.invalid);
   const claimed = await db
     .update(gatePhotos)
     .set({ attachedAt: now(), attachedTo })
-    .where(and(inArray(gatePhotos.id, ids), eq(gatePhotos.ownerId, userId), isNull(gatePhotos.attachedAt)))
+    .where(and(inArray(gatePhotos.id, ids), ownedBy(owner), isNull(gatePhotos.attachedAt)))
     .returning({ id: gatePhotos.id });
   if (claimed.length !== ids.length) throw badRequest(GATE_PHOTO_ERR.invalid);
 }

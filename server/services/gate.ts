@@ -38,6 +38,7 @@ import { loadTrailers, lockRecord, markDamaged } from './trailers';
 import { occupancy, placeTrailer } from './yard';
 import { record } from '../changes/commit';
 import { openTaskSql } from '../tasks/visibility';
+import type { Principal } from '../principal';
 
 // ---- presenting ------------------------------------------------------------------------------------------
 
@@ -148,7 +149,7 @@ export async function suggestPlaces(q: GateSuggestionsQuery): Promise<GateSugges
  * to one busy place wait on each other only for that count and the commit (PostgreSQL; a deadlock with a
  * task naming the same trailer and place is run again by tx()).
  */
-export async function enterGate(input: GateEntryData, actor: Actor): Promise<GateEntryResult> {
+export async function enterGate(input: GateEntryData, actor: Principal): Promise<GateEntryResult> {
   return tx(
     async () => {
       const id = crypto.randomUUID();
@@ -183,7 +184,7 @@ export async function enterGate(input: GateEntryData, actor: Actor): Promise<Gat
           .where(eq(trailers.trailerKey, key));
         await placeTrailer(key, place.id, 'entry', actor, null, at);
         if (t.inspection) {
-          await claimPhotos(actor.id, t.inspection.photo_ids, id);
+          await claimPhotos(actor, t.inspection.photo_ids, id);
           const damage = inspectionDamage(t.inspection);
           if (damage.damaged) await markDamaged(key, damage.note!, actor);
         }

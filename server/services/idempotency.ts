@@ -1,6 +1,6 @@
 // Idempotency keys (CONTRACT §16, §23): the phone's offline queue may send an action twice (a lost answer,
 // a retry); the same `Idempotency-Key` for the same request gets the first answer and changes nothing. A
-// key belongs to its principal (`user:<id>`; an API client's would be `api:<id>`) and is bound to its
+// key belongs to its principal (`user:<id>`, an API client's `api:<id>`) and is bound to its
 // request by a fingerprint (SHA-256 of the method, the path with its query string and the raw body): the
 // same key for another request is refused (422, in the middleware).
 //
@@ -23,7 +23,7 @@
 // answer once stored (awaitAnswer). Answers likewise only overwrite the request's own placeholder.
 //
 // A new key is also where the cap of keys a principal may use in 24 h is checked (IDEMPOTENCY_KEYS_PER_DAY):
-// the placement counts the principal's keys, and the 1,001st of a user's day rolls back with a 429.
+// the placement counts the principal's keys, and the 1,001st of a user's day (100,001st of a client's) rolls back with a 429.
 // Also here: actionTime(), the rule for the `client_time` of those queued actions.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
@@ -42,6 +42,7 @@ export const PLACEHOLDER_STATUS = 0;
 /** Who a key belongs to: `user:<id>`, or (API clients, CONTRACT §21) `api:<id>`. */
 export type Principal = `${keyof typeof IDEMPOTENCY_KEYS_PER_DAY}:${string}`;
 export const userPrincipal = (userId: string): Principal => `user:${userId}`;
+export const clientKeyPrincipal = (clientId: string): Principal => `api:${clientId}`;
 const capOf = (principal: Principal): number =>
   IDEMPOTENCY_KEYS_PER_DAY[
     principal.slice(0, principal.indexOf(':')) as keyof typeof IDEMPOTENCY_KEYS_PER_DAY

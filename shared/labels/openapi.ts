@@ -40,6 +40,7 @@ export const API_DOC = {
     notFound: 'No existe o quien llama no puede verlo.',
     conflict: 'Choca con el estado actual (otra tarea abierta del remolque, una versión antigua…).',
     excel: 'El libro Excel.',
+    tooLarge: 'La foto pasa del tamaño máximo.',
   },
   /** Each operation by its operationId. */
   ops: {
@@ -123,6 +124,12 @@ export const API_DOC = {
       summary: 'Salida de un camión',
       description: 'Cierra la visita; con remolque, lo saca del patio.',
       ok: 'La visita cerrada.',
+    },
+    uploadGatePhoto: {
+      summary: 'Subir una foto de inspección',
+      description:
+        'Una imagen (campo `photo`, multipart); su `id` se da luego en la inspección de una entrada hecha con una clave del mismo cliente.',
+      created: 'La foto guardada.',
     },
   },
 } as const;

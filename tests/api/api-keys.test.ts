@@ -1,14 +1,25 @@
 // API keys (CONTRACT §21 "API clients", "Scopes", "external_ref"): made, listed and revoked by the admin;
 // the key's 401/403 texts, its scopes, acting as `API · {name}`, no /admin but the search, revocation at
 // once, last_used_at once a minute, the per-key rate and its headers, no socket; GET /tasks/{id} per role;
-// external_ref's repeat, race and lookup. Both engines.
+// external_ref's repeat, race and lookup; the Idempotency-Key under the client (api:<id>); gate photos owned
+// by the client. Both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { API_CLIENT_ERR, API_CLIENT_LOG, ERR } from '@shared/labels';
-import type { ApiClient, ApiClientCreated, Task } from '@shared/schemas';
+import sharp from 'sharp';
+import { API_CLIENT_ERR, API_CLIENT_LOG, ERR, GATE_PHOTO_ERR } from '@shared/labels';
+import type { ApiClient, ApiClientCreated, GateEntryResult, GatePhotoCreated, Task } from '@shared/schemas';
 import type { ApiScope } from '@shared/enums';
-import { activityLog, apiClients, presenceIntervals, tasks } from '../../server/db/tables';
+import { IDEMPOTENCY_KEYS_PER_DAY } from '@shared/constants';
+import {
+  activityLog,
+  apiClients,
+  gatePhotos,
+  gateVisits,
+  idempotencyKeys,
+  presenceIntervals,
+  tasks,
+} from '../../server/db/tables';
 import { config, configure } from '../../server/config';
 import {
   advanceClock,
@@ -16,10 +27,13 @@ import {
   db,
   makeTask,
   makeUser,
+  now,
   setupServer,
   tx,
   type TestUser,
 } from '../helpers/context';
+import { expectDocumented } from '../helpers/openapi';
+import { makePlace } from '../helpers/places';
 
 let server: Awaited<ReturnType<typeof setupServer>>;
 let admin: TestUser;
@@ -302,5 +316,182 @@ describe('external_ref', () => {
     const list = await api().get('/api/tasks').query({ external_ref: 'PED-L' }).set(key.auth);
     expect(list.status).toBe(200);
     expect((list.body as Task[]).map((t) => t.id)).toEqual([two.body.id, one.body.id]);
+  });
+});
+
+describe('Idempotency-Key through a key (CONTRACT §23)', () => {
+  const keyed = (auth: Record<string, string>, key: string, body: object) =>
+    api().post('/api/tasks').set(auth).set('Idempotency-Key', key).send(body);
+  const keyRows = (key: string) =>
+    db
+      .select({ principal: idempotencyKeys.principal })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, key));
+  const byTrailer = (trailer: string) => db.select().from(tasks).where(eq(tasks.trailerId, trailer));
+
+  it('the same key twice: one task, the same 201 again, counted against the rate; kept under api:<id>', async () => {
+    const client = await makeKey(['tasks:write']);
+    const key = crypto.randomUUID();
+    const body = newTask();
+    const first = await keyed(client.auth, key, body);
+    expect(first.status, first.text).toBe(201);
+    const again = await keyed(client.auth, key, body);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(Number(again.headers['ratelimit-remaining'])).toBe(
+      Number(first.headers['ratelimit-remaining']) - 1,
+    );
+    expect(await byTrailer(body.trailer_id)).toHaveLength(1);
+    expect(await keyRows(key)).toEqual([{ principal: `api:${client.id}` }]);
+  });
+
+  it('the same key with another body: 422 with the detail, nothing more written', async () => {
+    const client = await makeKey(['tasks:write']);
+    const key = crypto.randomUUID();
+    expect((await keyed(client.auth, key, newTask())).status).toBe(201);
+    const other = newTask();
+    const reused = await keyed(client.auth, key, other);
+    expect(reused.status).toBe(422);
+    expect(reused.body).toEqual({ detail: ERR.idempotencyKeyReused });
+    expect(await byTrailer(other.trailer_id)).toHaveLength(0);
+  });
+
+  it('a refusal (a scope the key lacks) keeps no row: the key is free for a retry', async () => {
+    const client = await makeKey(['tasks:read']);
+    const key = crypto.randomUUID();
+    const refused = await keyed(client.auth, key, newTask());
+    expect(refused.status).toBe(403);
+    expect(await keyRows(key)).toEqual([]);
+  });
+
+  it('a revoked key gets no replay: 401 as for any request', async () => {
+    const client = await makeKey(['tasks:write']);
+    const key = crypto.randomUUID();
+    const body = newTask();
+    expect((await keyed(client.auth, key, body)).status).toBe(201);
+    expect((await api().delete(`/api/admin/api-clients/${client.id}`).set(admin.auth)).status).toBe(200);
+    const replay = await keyed(client.auth, key, body);
+    expect(replay.status).toBe(401);
+    expect(replay.body.detail).toBe(API_CLIENT_ERR.invalidKey);
+  });
+
+  it('a user and a key with the same key string do not collide', async () => {
+    const client = await makeKey(['tasks:write']);
+    const key = crypto.randomUUID();
+    const byKey = newTask();
+    const byUser = newTask();
+    expect((await keyed(client.auth, key, byKey)).status).toBe(201);
+    const staff = await keyed(gestor.auth, key, byUser);
+    expect(staff.status).toBe(201);
+    expect(staff.headers['idempotent-replayed']).toBeUndefined();
+    expect(await byTrailer(byKey.trailer_id)).toHaveLength(1);
+    expect(await byTrailer(byUser.trailer_id)).toHaveLength(1);
+    expect((await keyRows(key)).map((r) => r.principal).sort()).toEqual(
+      [`api:${client.id}`, `user:${gestor.user.id}`].sort(),
+    );
+  });
+
+  it('at most 100,000 keys a client in 24 h: the next one is refused with 429 and changes nothing', async () => {
+    const cap = IDEMPOTENCY_KEYS_PER_DAY.api;
+    expect(cap).toBe(100_000);
+    const client = await makeKey(['tasks:write']);
+    const createdAt = new Date(now().getTime() - 60_000);
+    // 5,000 rows a statement: within SQLite's 32,766 parameters.
+    const CHUNK = 5_000;
+    for (let done = 0; done < cap; done += CHUNK)
+      await tx(() =>
+        db.insert(idempotencyKeys).values(
+          Array.from({ length: CHUNK }, () => ({
+            principal: `api:${client.id}`,
+            key: crypto.randomUUID(),
+            fingerprint: 'f',
+            status: 201,
+            body: '{}',
+            createdAt,
+          })),
+        ),
+      );
+    const body = newTask();
+    const refused = await keyed(client.auth, crypto.randomUUID(), body);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ detail: ERR.idempotencyTooManyKeys });
+    expect(await byTrailer(body.trailer_id)).toHaveLength(0);
+    // A user's keys are counted apart.
+    expect((await keyed(gestor.auth, crypto.randomUUID(), newTask())).status).toBe(201);
+  }, 60_000);
+});
+
+describe('gate photos through a key (CONTRACT §21: gate:write)', () => {
+  const photo = () =>
+    sharp({ create: { width: 40, height: 30, channels: 3, background: 'red' } })
+      .jpeg()
+      .toBuffer();
+  const upload = async (auth: Record<string, string>) =>
+    api()
+      .post('/api/gate/photos')
+      .set(auth)
+      .attach('photo', await photo(), { filename: 'f.jpg', contentType: 'image/jpeg' });
+  const photoRow = async (id: string) =>
+    (await db.select().from(gatePhotos).where(eq(gatePhotos.id, id)))[0]!;
+
+  it('a key uploads a photo its client owns and attaches it to an entry; photos never cross owners', async () => {
+    const key = await makeKey(['gate:write']);
+    const otherKey = await makeKey(['gate:write']);
+    const campa = await makePlace(api, admin, `AK-C-${++seq}`, `Campa clave ${seq}`, 'campa', 5);
+
+    const up = await upload(key.auth);
+    expect(up.status, up.text).toBe(201);
+    await expectDocumented('post', '/gate/photos', up);
+    const keyPhoto = (up.body as GatePhotoCreated).id;
+    expect(await photoRow(keyPhoto)).toMatchObject({
+      ownerId: null,
+      ownerClientId: key.id,
+      attachedAt: null,
+    });
+    const staffUp = await upload(gestor.auth);
+    expect(staffUp.status).toBe(201);
+    const staffPhoto = (staffUp.body as GatePhotoCreated).id;
+
+    const truckPlate = `AK-${seq}-XYZ`;
+    const entry = (photoId: string) => ({
+      truck_plate: truckPlate,
+      carrier: 'Transportes Pérez',
+      trailer: {
+        trailer_id: `AK-R-${seq}`,
+        load_state: 'vacio',
+        location_id: campa.id,
+        inspection: { items: [{ code: 'puertas', ok: true }], photo_ids: [photoId] },
+      },
+    });
+    const enter = (auth: Record<string, string>, photoId: string) =>
+      api().post('/api/gate/entries').set(auth).send(entry(photoId));
+    // A user's photo through a key, another client's photo, a key's photo through a user: 400.
+    for (const [auth, photoId] of [
+      [key.auth, staffPhoto],
+      [otherKey.auth, keyPhoto],
+      [gestor.auth, keyPhoto],
+    ] as const) {
+      const refused = await enter(auth, photoId);
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body.detail).toBe(GATE_PHOTO_ERR.invalid);
+    }
+    await expectDocumented('post', '/gate/entries', await enter(key.auth, staffPhoto));
+    expect(await db.select().from(gateVisits).where(eq(gateVisits.truckPlate, truckPlate))).toHaveLength(0);
+
+    const entered = await enter(key.auth, keyPhoto);
+    expect(entered.status, entered.text).toBe(201);
+    await expectDocumented('post', '/gate/entries', entered);
+    const visitId = (entered.body as GateEntryResult).visit.id;
+    expect((await photoRow(keyPhoto)).attachedTo).toBe(visitId);
+    expect((await photoRow(staffPhoto)).attachedAt).toBeNull();
+  });
+
+  it('needs gate:write', async () => {
+    const reader = await makeKey(['yard:read']);
+    const refused = await upload(reader.auth);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe(API_CLIENT_ERR.missingScope('gate:write'));
+    await expectDocumented('post', '/gate/photos', refused);
   });
 });

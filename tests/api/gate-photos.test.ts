@@ -315,7 +315,7 @@ describe('the decode limit: 2 at a time per node, 10 waiting, then 503', () => {
 
 describe('claimPhotos (a gate entry takes its photos)', () => {
   const claim = (userId: string, ids: string[], visit: string | null = null) =>
-    tx(() => claimPhotos(userId, ids, visit)).then(
+    tx(() => claimPhotos({ id: userId }, ids, visit)).then(
       () => 'ok',
       (err: unknown) => (err instanceof HttpError ? `${err.status} ${err.detail}` : err),
     );
@@ -358,7 +358,7 @@ describe('the clean-up', () => {
     const photo = await jpeg();
     const loose = (await uploaded(gestor, photo)).id;
     const kept = (await uploaded(gestor, photo)).id;
-    await tx(() => claimPhotos(gestor.user.id, [kept]));
+    await tx(() => claimPhotos({ id: gestor.user.id }, [kept]));
 
     // Tokens do not outlive the jumps: a staff member who signs in now reads.
     const status = async (id: string) =>

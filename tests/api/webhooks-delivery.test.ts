@@ -1,14 +1,16 @@
 // Webhook deliveries (CONTRACT §21 "Events", "Delivery", "Targets"): every event type reaches a local
 // receiver signed the Standard Webhooks way, with its snapshot; a 500 then a 200 delivers twice with the same
 // webhook-id and holds the task's next event behind it; a rolled-back change sends nothing; pending rows
-// survive a restart of the sender; two senders (two nodes) deliver each event once and in order; a name
-// resolving to a refused address is refused at send; 64 kB, timeouts and redirects; the schedule and
-// `failed`; deactivation after 24 h with `webhook_disabled`; retention. Both engines (server-pg).
+// survive a restart of the sender; two senders (two nodes) deliver each event once and in order; a slow
+// receiver keeps the writes' p99 within noise (issue 29); a name resolving to a refused address is refused
+// at send; 64 kB, timeouts and redirects; the schedule and `failed`; deactivation after 24 h with
+// `webhook_disabled`; retention. Both engines (server-pg).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { WEBHOOK } from '@shared/constants';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '@shared/enums';
 import type { GateEntryResult, Task, WebhookWithSecret } from '@shared/schemas';
+import { percentile } from '@shared/gate';
 import { plateKey } from '@shared/text';
 import { notifications, webhookDeliveries, webhooks } from '../../server/db/tables';
 import { configure } from '../../server/config';
@@ -330,6 +332,50 @@ describe('delivery', () => {
     }
     expect(new Set(receiver.received.map((r) => r.payload.id)).size).toBe(changes);
   }, 30_000);
+
+  it('200 task changes with a slow receiver: the writes’ p99 stays within noise of the same writes without it', async () => {
+    const hook = await subscribe(['task.updated']);
+    receiver.answer = (_n, _req, res) => setTimeout(() => res.writeHead(200).end(), 100);
+    const tasks = await Promise.all([0, 1, 2, 3].map(() => newTask()));
+    const setActive = async (active: boolean) =>
+      expect(
+        (await api().put(`/api/admin/webhooks/${hook.id}`).set(admin.auth).send({ active })).status,
+      ).toBe(200);
+    /** Each write's own time, four at once (a busy yard), 100 of them. */
+    const timedWrites = async (label: string) => {
+      const times: number[] = [];
+      for (let round = 0; round < 25; round++)
+        await Promise.all(
+          tasks.map(async (t) => {
+            const started = performance.now();
+            await put(t.id, { description: `${label} ${round}` });
+            times.push(performance.now() - started);
+          }),
+        );
+      return times;
+    };
+    // Blocks alternate, so that what else the machine does weighs on both sides alike: without a sending
+    // webhook (inactive: nothing queued, nothing sent) and with it (every change queued, the receiver
+    // taking 100 ms an answer, the sender busy all along).
+    const without: number[] = [];
+    const withHook: number[] = [];
+    for (const block of [0, 1]) {
+      await setActive(false);
+      without.push(...(await timedWrites(`Sin webhook ${block}`)));
+      await setActive(true);
+      withHook.push(...(await timedWrites(`Con webhook ${block}`)));
+    }
+    expect(withHook).toHaveLength(200);
+    // The sender was still at it: had the writes waited for it, 200 of them would have taken 20 s.
+    expect(receiver.received.length).toBeLessThan(200);
+    expect(await db.select().from(webhookDeliveries)).toHaveLength(200);
+    const p99 = (times: number[]) =>
+      percentile(
+        [...times].sort((a, b) => a - b),
+        0.99,
+      );
+    expect(p99(withHook)).toBeLessThanOrEqual(3 * p99(without) + 20);
+  }, 60_000);
 });
 
 describe('targets and limits', () => {

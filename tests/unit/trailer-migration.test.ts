@@ -2,44 +2,19 @@
 // engines, over a database of the revision before it holding clashing rows: every task gets its plate key;
 // two open tasks that become one trailer both stay; every trailer seen gets its record with its first
 // spelling; of two positions that become one trailer the later wins; a trailer marked gone stays gone.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
 import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { closeDb, MIGRATIONS_DIR, openDb, runMigrations } from '../../server/db/sqlite';
 import { MIGRATIONS_PG_DIR, migratePostgres } from '../../server/db/migrate-pg';
-import { postgresAdminQuery, postgresUrl } from '../helpers/postgres';
+import { migrationsBefore, migrationScratch, scratchPostgres } from '../helpers/migrations';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'torre-trailer-mig-'));
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-/** A copy of a migrations folder that stops before the migration tagged `before`. */
-/** Per copied folder: how many migrations its journal left out (those the upgrade runs). */
-const pending = new Map<string, number>();
-
-function foldersUntil(dir: string, before: string): string {
-  const out = path.join(tmp, `${path.basename(dir)}-${crypto.randomBytes(3).toString('hex')}`);
-  fs.cpSync(dir, out, { recursive: true });
-  const journalPath = path.join(out, 'meta', '_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === before);
-  expect(at).toBeGreaterThan(0);
-  pending.set(out, journal.entries.length - at);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalPath, JSON.stringify(journal));
-  return out;
-}
+const scratch = migrationScratch('torre-trailer-mig-');
+const { tmp } = scratch;
 
 // The rows of the revision before (trailer_positions, tasks without a key), as both engines take them.
 const SEED = [
@@ -87,14 +62,14 @@ describe('the trailers migration', () => {
   it('re-keys a SQLite database with clashing rows', () => {
     const file = path.join(tmp, 'old.db');
     const old = new Database(file);
-    const before = foldersUntil(MIGRATIONS_DIR, '0011_trailers');
-    migrateSqlite(drizzleSqlite(old), { migrationsFolder: before });
+    const before = migrationsBefore(MIGRATIONS_DIR, tmp, '0011_trailers');
+    migrateSqlite(drizzleSqlite(old), { migrationsFolder: before.folder });
     for (const statement of SEED) old.prepare(statement).run();
     old.close();
 
     openDb(file);
     try {
-      expect(runMigrations()).toBe(pending.get(before));
+      expect(runMigrations()).toBe(before.pending);
     } finally {
       closeDb();
     }
@@ -111,15 +86,11 @@ describe('the trailers migration', () => {
   });
 
   it('re-keys a PostgreSQL database with clashing rows', { timeout: 60_000 }, async () => {
-    const name = `torre_trailers_${crypto.randomBytes(4).toString('hex')}`;
-    await postgresAdminQuery(`CREATE DATABASE ${name}`);
-    cleanups.push(() => postgresAdminQuery(`DROP DATABASE IF EXISTS ${name}`));
-    const pool = new pg.Pool({ connectionString: await postgresUrl(name) });
-    cleanups.push(() => pool.end());
+    const pool = await scratchPostgres(scratch, 'torre_trailers');
     const client = await pool.connect();
     try {
       await migratePg(drizzlePg({ client }), {
-        migrationsFolder: foldersUntil(MIGRATIONS_PG_DIR, '0009_trailers'),
+        migrationsFolder: migrationsBefore(MIGRATIONS_PG_DIR, tmp, '0009_trailers').folder,
       });
       for (const statement of SEED) await client.query(statement);
     } finally {
