@@ -12,7 +12,7 @@ import {
   type IndicatorsQuery,
 } from '@shared/schemas';
 import { ERR } from '@shared/labels';
-import { shiftRange, type ShiftStarts } from '@shared/shifts';
+import { shiftOfMinute, shiftRange, type ShiftStarts } from '@shared/shifts';
 import { madridDay, madridDayRange, madridOffsetMs } from '@shared/time';
 import { query } from '../db';
 import { sqlFor } from '../db/dialect';
@@ -85,20 +85,17 @@ class Placement {
     };
   }
 
-  /** The shift (index into SHIFTS) of a minute of the day, and how many days before its date it started. */
-  shiftOf(minute: number): { shift: number; dayBack: number } {
-    if (minute < this.starts[0]!) return { shift: this.starts.length - 1, dayBack: 1 };
-    let i = 0;
-    while (i + 1 < this.starts.length && this.starts[i + 1]! <= minute) i++;
-    return { shift: i, dayBack: 0 };
+  /** The shift of a Madrid minute of the day (shared/shifts.ts, CONTRACT §20). */
+  shiftOf(minute: number): ReturnType<typeof shiftOfMinute> {
+    return shiftOfMinute(minute, this.starts);
   }
 
   /** `shiftOf` as SQL over a column of minutes of the day, with its parameters. */
-  shiftSql(minute: string): { shift: string; dayBack: string; params: number[] } {
+  shiftSql(minute: string): { shift: string; daysBack: string; params: number[] } {
     const later = this.starts.slice(1);
     return {
       shift: `CASE WHEN ${minute} < ? THEN ${this.starts.length - 1} ${later.map((_, i) => `WHEN ${minute} < ? THEN ${i}`).join(' ')} ELSE ${this.starts.length - 1} END`,
-      dayBack: `CASE WHEN ${minute} < ? THEN 1 ELSE 0 END`,
+      daysBack: `CASE WHEN ${minute} < ? THEN 1 ELSE 0 END`,
       params: [this.starts[0]!, ...later, this.starts[0]!],
     };
   }
@@ -217,7 +214,7 @@ async function factFigures(place: Placement, range: { start: number; end: number
       WITH facts AS (${family.facts}),
       placed AS (SELECT kind, s, flag, ${local.text} AS lt FROM facts),
       keyed AS (SELECT kind, s, flag, lt / ${DAY_MS} AS day_no, (lt % ${DAY_MS}) / ${MINUTE_MS} AS minute FROM placed),
-      shifted AS MATERIALIZED (SELECT keyed.*, ${shift.shift} AS shift_idx, day_no - ${shift.dayBack} AS shift_day FROM keyed)
+      shifted AS MATERIALIZED (SELECT keyed.*, ${shift.shift} AS shift_idx, day_no - ${shift.daysBack} AS shift_day FROM keyed)
       SELECT 'day' AS bucket, day_no AS k, ${f} FROM shifted WHERE day_no BETWEEN ? AND ? GROUP BY day_no
       UNION ALL SELECT 'hour', minute / 60, ${f} FROM shifted WHERE day_no BETWEEN ? AND ? GROUP BY minute / 60
       UNION ALL SELECT 'shift', shift_idx, ${f} FROM shifted WHERE shift_day BETWEEN ? AND ? GROUP BY shift_idx
@@ -260,13 +257,13 @@ async function clockedMs(place: Placement, range: { start: number; end: number }
     const lt = place.local(from);
     const day = Math.floor(lt / DAY_MS);
     const minute = Math.floor((lt % DAY_MS) / MINUTE_MS);
-    const { shift, dayBack } = place.shiftOf(minute);
+    const { index: shift, daysBack } = place.shiftOf(minute);
     if (day >= first && day <= last) {
       days[day - first]! += ms;
       hours[Math.floor(minute / 60)]! += ms;
       total += ms;
     }
-    if (day - dayBack >= first && day - dayBack <= last) shifts[shift]! += ms;
+    if (day - daysBack >= first && day - daysBack <= last) shifts[shift]! += ms;
     if (day >= p.previous[0] && day <= p.previous[1]) previous += ms;
   };
   const punches = await punchesByUser(range.start - OPEN_SHIFT_MAX_MS, range.end + OPEN_SHIFT_MAX_MS);

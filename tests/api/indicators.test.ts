@@ -375,6 +375,22 @@ describe('GET /admin/indicators', () => {
     expect(body.previous).toEqual({ from: '2026-10-24', to: '2026-10-24', ...EMPTY });
   });
 
+  it('the March change (2026-03-29): hour 2 does not exist and stays empty, the day has 23 hours', async () => {
+    await task({ created: '2026-03-29T00:30:00Z', completed: '2026-03-29T00:30:00Z' }); // 01:30 CET
+    await task({ created: '2026-03-29T01:30:00Z', completed: '2026-03-29T01:30:00Z' }); // 03:30 CEST
+    await task({ created: '2026-03-29T21:30:00Z', completed: '2026-03-29T21:30:00Z' }); // 23:30 CEST
+    await task({ created: '2026-03-29T22:30:00Z', completed: '2026-03-29T22:30:00Z' }); // the 30th
+    const res = await get('2026-03-29', '2026-03-29');
+    expect(res.status, res.text).toBe(200);
+    const body = res.body as Indicators;
+    expect(body.days.map((d) => [d.date, d.moves_completed])).toEqual([['2026-03-29', 3]]);
+    expect(body.by_hour.filter((h) => h.moves_completed).map((h) => [h.hour, h.moves_completed])).toEqual([
+      [1, 1],
+      [3, 1],
+      [23, 1],
+    ]);
+  });
+
   it('refuses a period past today, longer than 92 days, reversed or incomplete (400 with the text)', async () => {
     const today = madridDay(now());
     const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
