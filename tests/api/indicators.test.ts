@@ -61,7 +61,8 @@ async function task(f: {
 type Status = 'bolsa_trabajo' | 'en_proceso' | 'finalizada';
 async function event(
   taskId: string,
-  type: 'created' | 'assigned' | 'returned' | 'held' | 'released',
+  type:
+    'created' | 'assigned' | 'returned' | 'held' | 'released' | 'status_changed' | 'completed' | 'reopened',
   from: Status | null,
   to: Status,
   when: string,
@@ -338,6 +339,27 @@ describe('GET /admin/indicators', () => {
         scan_rate: 0,
       }),
     });
+  });
+
+  it('the pool wait starts at the last entry into the pool: a staff send-back or a reopen restarts it, a hold does not', async () => {
+    // Sent back by staff at 11:20, held 11:25, assigned again 11:50: 1800 s.
+    const sentBack = await task({ created: '2026-11-10T10:00:00Z', assigned: '2026-11-10T10:50:00Z' });
+    await event(sentBack, 'created', null, 'bolsa_trabajo', '2026-11-10T10:00:00Z');
+    await event(sentBack, 'assigned', 'bolsa_trabajo', 'en_proceso', '2026-11-10T10:10:00Z');
+    await event(sentBack, 'status_changed', 'en_proceso', 'bolsa_trabajo', '2026-11-10T10:20:00Z');
+    await event(sentBack, 'held', 'bolsa_trabajo', 'bolsa_trabajo', '2026-11-10T10:25:00Z');
+    await event(sentBack, 'assigned', 'bolsa_trabajo', 'en_proceso', '2026-11-10T10:50:00Z');
+    // Completed on the 9th, reopened at 12:00 on the 10th, assigned 12:05: 300 s.
+    const reopened = await task({ created: '2026-11-09T08:00:00Z', assigned: '2026-11-10T11:05:00Z' });
+    await event(reopened, 'created', null, 'bolsa_trabajo', '2026-11-09T08:00:00Z');
+    await event(reopened, 'assigned', 'bolsa_trabajo', 'en_proceso', '2026-11-09T08:10:00Z');
+    await event(reopened, 'completed', 'en_proceso', 'finalizada', '2026-11-09T09:00:00Z');
+    await event(reopened, 'reopened', 'finalizada', 'bolsa_trabajo', '2026-11-10T11:00:00Z');
+    await event(reopened, 'assigned', 'bolsa_trabajo', 'en_proceso', '2026-11-10T11:05:00Z');
+    const res = await get('2026-11-10', '2026-11-10');
+    expect(res.status, res.text).toBe(200);
+    const { totals } = res.body as Indicators;
+    expect([totals.pool_wait_p50_s, totals.pool_wait_p90_s]).toEqual([1050, 1650]);
   });
 
   it('the October change (2026-10-25): both 02:00 hours fold into hour 2, the day has 25 hours', async () => {
