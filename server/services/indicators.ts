@@ -1,8 +1,9 @@
 // The yard's indicators (CONTRACT §22, docs/REPORTS.md › Indicators): the figures of the Madrid days of a
 // period, of its hours of the day, of its shifts, of the whole period and of the same number of days just
-// before. One SQL query reads every task, task event and gate visit of both periods, places each fact in
-// its Madrid day, hour and shift, and groups it five ways (percentiles included) in the database; only the
-// drivers' clocked time, a few thousand punch pairs, is cut into the same buckets here.
+// before. One SQL query per family of facts (completions, assignments, returns and holds, gate visits)
+// reads its rows of both periods, places each in its Madrid day, hour and shift, and groups them five ways
+// (percentiles included) in the database; only the drivers' clocked time, a few thousand punch pairs, is
+// cut into the same buckets here.
 import { SHIFTS } from '@shared/enums';
 import { GATE_WAIT_AMBER_S, OPEN_SHIFT_MAX_MS } from '@shared/constants';
 import {
