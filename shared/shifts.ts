@@ -70,15 +70,26 @@ export function shiftRange(
   return { from, to };
 }
 
+/**
+ * The shift (its index in SHIFTS) a Madrid wall minute of the day falls in; before the first start it is
+ * the previous date's last shift (`daysBack` 1).
+ */
+export function shiftOfMinute(
+  minutes: number,
+  starts: ShiftStarts = DEFAULT_SHIFT_STARTS,
+): { index: number; daysBack: 0 | 1 } {
+  if (minutes < starts[0]) return { index: SHIFTS.length - 1, daysBack: 1 };
+  let i = 0;
+  while (i + 1 < SHIFTS.length && starts[i + 1] <= minutes) i++;
+  return { index: i, daysBack: 0 };
+}
+
 /** The shift an instant belongs to (before the first start of a day: the previous date's last shift). */
 export function shiftAt(t: Date | number, starts: ShiftStarts = DEFAULT_SHIFT_STARTS): ShiftRef {
   const w = madridWall(t);
-  const minutes = w.hour * 60 + w.minute;
   const date = `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
-  if (minutes < starts[0]) return { shift: SHIFTS[SHIFTS.length - 1], date: addDays(date, -1) };
-  let i = 0;
-  while (i + 1 < SHIFTS.length && starts[i + 1] <= minutes) i++;
-  return { shift: SHIFTS[i], date };
+  const { index, daysBack } = shiftOfMinute(w.hour * 60 + w.minute, starts);
+  return { shift: SHIFTS[index], date: addDays(date, -daysBack) };
 }
 
 /** The shift before this one (the mañana's is the previous date's noche). */

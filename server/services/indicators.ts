@@ -1,8 +1,9 @@
 // The yard's indicators (CONTRACT §22, docs/REPORTS.md › Indicators): the figures of the Madrid days of a
 // period, of its hours of the day, of its shifts, of the whole period and of the same number of days just
-// before. One SQL query reads every task, task event and gate visit of both periods, places each fact in
-// its Madrid day, hour and shift, and groups it five ways (percentiles included) in the database; only the
-// drivers' clocked time, a few thousand punch pairs, is cut into the same buckets here.
+// before. One SQL query per family of facts (completions, assignments, returns and holds, gate visits)
+// reads its rows of both periods, places each in its Madrid day, hour and shift, and groups them five ways
+// (percentiles included) in the database; only the drivers' clocked time, a few thousand punch pairs, is
+// cut into the same buckets here.
 import { SHIFTS } from '@shared/enums';
 import { GATE_WAIT_AMBER_S, OPEN_SHIFT_MAX_MS } from '@shared/constants';
 import {
@@ -12,7 +13,7 @@ import {
   type IndicatorsQuery,
 } from '@shared/schemas';
 import { ERR } from '@shared/labels';
-import { shiftRange, type ShiftStarts } from '@shared/shifts';
+import { shiftOfMinute, shiftRange, type ShiftStarts } from '@shared/shifts';
 import { madridDay, madridDayRange, madridOffsetMs } from '@shared/time';
 import { query } from '../db';
 import { sqlFor } from '../db/dialect';
@@ -85,20 +86,17 @@ class Placement {
     };
   }
 
-  /** The shift (index into SHIFTS) of a minute of the day, and how many days before its date it started. */
-  shiftOf(minute: number): { shift: number; dayBack: number } {
-    if (minute < this.starts[0]!) return { shift: this.starts.length - 1, dayBack: 1 };
-    let i = 0;
-    while (i + 1 < this.starts.length && this.starts[i + 1]! <= minute) i++;
-    return { shift: i, dayBack: 0 };
+  /** The shift of a Madrid minute of the day (shared/shifts.ts, CONTRACT §20). */
+  shiftOf(minute: number): ReturnType<typeof shiftOfMinute> {
+    return shiftOfMinute(minute, this.starts);
   }
 
   /** `shiftOf` as SQL over a column of minutes of the day, with its parameters. */
-  shiftSql(minute: string): { shift: string; dayBack: string; params: number[] } {
+  shiftSql(minute: string): { shift: string; daysBack: string; params: number[] } {
     const later = this.starts.slice(1);
     return {
       shift: `CASE WHEN ${minute} < ? THEN ${this.starts.length - 1} ${later.map((_, i) => `WHEN ${minute} < ? THEN ${i}`).join(' ')} ELSE ${this.starts.length - 1} END`,
-      dayBack: `CASE WHEN ${minute} < ? THEN 1 ELSE 0 END`,
+      daysBack: `CASE WHEN ${minute} < ? THEN 1 ELSE 0 END`,
       params: [this.starts[0]!, ...later, this.starts[0]!],
     };
   }
@@ -116,54 +114,71 @@ export const WAIT_S_SQL = `CASE WHEN exited_at > CASE WHEN appointment_at > ente
   THEN (exited_at - CASE WHEN appointment_at > entered_at THEN appointment_at ELSE entered_at END) / 1000 ELSE 0 END`;
 
 /**
- * When a task last entered the pool before its assignment: the latest event that moved it into
- * `bolsa_trabajo` from elsewhere (created, returned, sent back by staff, reopened); its creation when it has
- * none. A hold while in the pool does not restart it: the task waited all along.
+ * When a task last entered the pool before its current assignment: the latest event that moved it into
+ * `bolsa_trabajo` from another status after its creation (returned, sent back by staff, reopened: each
+ * clears `assigned_at`, so they all precede the assignment); its creation when there is none. A hold
+ * while in the pool does not restart it: the task waited all along. The re-entries are few and read
+ * through the (type, at) index, instead of a look-up per assigned task.
  */
-const POOL_ENTRY_SQL = `COALESCE((SELECT MAX(e.at) FROM task_events e WHERE e.task_id = tasks.id
-  AND e.at <= tasks.assigned_at AND e.to_status = 'bolsa_trabajo'
-  AND (e.from_status IS NULL OR e.from_status <> 'bolsa_trabajo')), tasks.created_at)`;
+const POOL_REENTRIES_SQL = `SELECT task_id, MAX(at) AS at FROM task_events
+  WHERE type IN ('returned', 'status_changed', 'reopened') AND at < ?
+    AND to_status = 'bolsa_trabajo' AND from_status <> 'bolsa_trabajo'
+  GROUP BY task_id`;
 
 const seconds = (expr: string) => `CAST(${expr} AS DOUBLE PRECISION) / 1000`;
-
-/** Every fact of [?, ?) four times over: its instant `t`, its kind, a duration `s` in seconds, two flags. */
-const FACTS_SQL = `
-  SELECT completed_at AS t, 'done' AS kind, ${seconds('completed_at - assigned_at')} AS s,
-    CASE WHEN due_at IS NULL THEN NULL WHEN COALESCE(late_s, 0) > 0 THEN 0 ELSE 1 END AS on_time,
-    CASE WHEN proof = 'scan' THEN 1 ELSE 0 END AS scan
-  FROM tasks WHERE completed_at >= ? AND completed_at < ? AND deleted_at IS NULL
-  UNION ALL
-  SELECT assigned_at, 'assigned', ${seconds(`assigned_at - ${POOL_ENTRY_SQL}`)}, NULL, NULL
-  FROM tasks WHERE assigned_at >= ? AND assigned_at < ? AND deleted_at IS NULL
-  UNION ALL
-  SELECT at, type, NULL, NULL, NULL FROM task_events WHERE type IN ('returned', 'held') AND at >= ? AND at < ?
-  UNION ALL
-  SELECT entered_at, 'entry', NULL, NULL, NULL FROM gate_visits WHERE entered_at >= ? AND entered_at < ?
-  UNION ALL
-  SELECT exited_at, 'exit', CAST(${WAIT_S_SQL} AS DOUBLE PRECISION), NULL, NULL
-  FROM gate_visits WHERE exited_at >= ? AND exited_at < ?`;
-
 const count = (cond: string) => `SUM(CASE WHEN ${cond} THEN 1 ELSE 0 END)`;
-const of = (kind: string) => `CASE WHEN kind = '${kind}' THEN s END`;
+const percentiles = (name: string) =>
+  `${percentileSql('s', 0.5)} AS ${name}_p50, ${percentileSql('s', 0.9)} AS ${name}_p90`;
 
-/** The figures of one group, as columns (moves per driver hour comes from the punches). */
-const FIGURES_SQL = `
-  ${count(`kind = 'done'`)} AS moves,
-  ${percentileSql(of('assigned'), 0.5)} AS pool_p50, ${percentileSql(of('assigned'), 0.9)} AS pool_p90,
-  ${percentileSql(of('done'), 0.5)} AS move_p50, ${percentileSql(of('done'), 0.9)} AS move_p90,
-  ${count(`kind = 'done' AND on_time = 1`)} AS on_time, ${count(`kind = 'done' AND on_time IS NOT NULL`)} AS with_deadline,
-  ${count(`kind = 'done' AND on_time = 0`)} AS late,
-  ${count(`kind = 'done' AND scan = 1`)} AS scans,
-  ${count(`kind = 'returned'`)} AS returns, ${count(`kind = 'held'`)} AS holds,
-  ${count(`kind = 'entry'`)} AS entries, ${count(`kind = 'exit'`)} AS exits,
-  ${percentileSql(of('exit'), 0.5)} AS stay_p50, ${percentileSql(of('exit'), 0.9)} AS stay_p90,
-  ${count(`kind = 'exit' AND s > ?`)} AS over_1h`;
+/**
+ * The families of facts: each reads its rows of [?, ?) (`t` the instant, `s` a duration in seconds,
+ * `kind` and `flag` what its figures need) and computes its own figures for every group.
+ */
+const FAMILIES: {
+  facts: string;
+  params: (range: { start: number; end: number }) => number[];
+  figures: string;
+}[] = [
+  {
+    // Completions: on time (flag 1) or late (0) when they had a deadline, and their proof.
+    facts: `SELECT completed_at AS t, proof AS kind, ${seconds('completed_at - assigned_at')} AS s,
+        CASE WHEN due_at IS NULL THEN NULL WHEN COALESCE(late_s, 0) > 0 THEN 0 ELSE 1 END AS flag
+      FROM tasks WHERE completed_at >= ? AND completed_at < ? AND deleted_at IS NULL`,
+    params: (r) => [r.start, r.end],
+    figures: `COUNT(*) AS moves, ${percentiles('move')}, ${count('flag = 1')} AS on_time,
+      COUNT(flag) AS with_deadline, ${count('flag = 0')} AS late, ${count(`kind = 'scan'`)} AS scans`,
+  },
+  {
+    facts: `SELECT tasks.assigned_at AS t, NULL AS kind,
+        ${seconds('tasks.assigned_at - COALESCE(back.at, tasks.created_at)')} AS s, NULL AS flag
+      FROM tasks LEFT JOIN (${POOL_REENTRIES_SQL}) back ON back.task_id = tasks.id
+      WHERE tasks.assigned_at >= ? AND tasks.assigned_at < ? AND tasks.deleted_at IS NULL`,
+    params: (r) => [r.end, r.start, r.end],
+    figures: percentiles('pool'),
+  },
+  {
+    facts: `SELECT at AS t, type AS kind, NULL AS s, NULL AS flag
+      FROM task_events WHERE type IN ('returned', 'held') AND at >= ? AND at < ?`,
+    params: (r) => [r.start, r.end],
+    figures: `${count(`kind = 'returned'`)} AS returns, ${count(`kind = 'held'`)} AS holds`,
+  },
+  {
+    // Entries have no wait; exits carry theirs.
+    facts: `SELECT entered_at AS t, 'entry' AS kind, NULL AS s, NULL AS flag
+        FROM gate_visits WHERE entered_at >= ? AND entered_at < ?
+      UNION ALL
+      SELECT exited_at, 'exit', CAST(${WAIT_S_SQL} AS DOUBLE PRECISION), NULL
+        FROM gate_visits WHERE exited_at >= ? AND exited_at < ?`,
+    params: (r) => [r.start, r.end, r.start, r.end],
+    figures: `${count(`kind = 'entry'`)} AS entries, ${count(`kind = 'exit'`)} AS exits, ${percentiles('stay')},
+      ${count(`kind = 'exit' AND s > ${GATE_WAIT_AMBER_S}`)} AS over_1h`,
+  },
+];
 
 type Bucket = 'day' | 'hour' | 'shift' | 'total' | 'previous';
 
-interface FigureRow {
-  bucket: Bucket;
-  k: number;
+/** What the families' groups answer, each the columns of its own figures. */
+interface FigureColumns {
   moves: number | null;
   pool_p50: number | null;
   pool_p90: number | null;
@@ -181,6 +196,7 @@ interface FigureRow {
   stay_p90: number | null;
   over_1h: number | null;
 }
+type FigureRow = Partial<FigureColumns> & { bucket: Bucket; k: number };
 
 /** Inclusive day-number ranges of the period and of the one before it. */
 interface Periods {
@@ -188,27 +204,35 @@ interface Periods {
   previous: [number, number];
 }
 
+/** Every family's figures of every group, merged by `${bucket}:${k}`. */
 async function factFigures(place: Placement, range: { start: number; end: number }, p: Periods) {
   const local = place.localSql('t');
   const shift = place.shiftSql('minute');
-  const figures = FIGURES_SQL;
-  const sql = `
-    WITH facts AS (${FACTS_SQL}),
-    placed AS (SELECT kind, s, on_time, scan, ${local.text} AS lt FROM facts),
-    keyed AS (SELECT kind, s, on_time, scan, lt / ${DAY_MS} AS day_no, (lt % ${DAY_MS}) / ${MINUTE_MS} AS minute FROM placed),
-    shifted AS MATERIALIZED (SELECT keyed.*, ${shift.shift} AS shift_idx, day_no - ${shift.dayBack} AS shift_day FROM keyed)
-    SELECT 'day' AS bucket, day_no AS k, ${figures} FROM shifted WHERE day_no BETWEEN ? AND ? GROUP BY day_no
-    UNION ALL SELECT 'hour', minute / 60, ${figures} FROM shifted WHERE day_no BETWEEN ? AND ? GROUP BY minute / 60
-    UNION ALL SELECT 'shift', shift_idx, ${figures} FROM shifted WHERE shift_day BETWEEN ? AND ? GROUP BY shift_idx
-    UNION ALL SELECT 'total', 0, ${figures} FROM shifted WHERE day_no BETWEEN ? AND ?
-    UNION ALL SELECT 'previous', 0, ${figures} FROM shifted WHERE day_no BETWEEN ? AND ?`;
-  const params = [
-    ...Array.from({ length: 5 }, () => [range.start, range.end]).flat(),
-    ...local.params,
-    ...shift.params,
-    ...[p.current, p.current, p.current, p.current, p.previous].flatMap((r) => [GATE_WAIT_AMBER_S, ...r]),
-  ];
-  return query<FigureRow>(sql, params);
+  const merged = new Map<string, Partial<FigureColumns>>();
+  for (const family of FAMILIES) {
+    const f = family.figures;
+    const sql = `
+      WITH facts AS (${family.facts}),
+      placed AS (SELECT kind, s, flag, ${local.text} AS lt FROM facts),
+      keyed AS (SELECT kind, s, flag, lt / ${DAY_MS} AS day_no, (lt % ${DAY_MS}) / ${MINUTE_MS} AS minute FROM placed),
+      shifted AS MATERIALIZED (SELECT keyed.*, ${shift.shift} AS shift_idx, day_no - ${shift.daysBack} AS shift_day FROM keyed)
+      SELECT 'day' AS bucket, day_no AS k, ${f} FROM shifted WHERE day_no BETWEEN ? AND ? GROUP BY day_no
+      UNION ALL SELECT 'hour', minute / 60, ${f} FROM shifted WHERE day_no BETWEEN ? AND ? GROUP BY minute / 60
+      UNION ALL SELECT 'shift', shift_idx, ${f} FROM shifted WHERE shift_day BETWEEN ? AND ? GROUP BY shift_idx
+      UNION ALL SELECT 'total', 0, ${f} FROM shifted WHERE day_no BETWEEN ? AND ?
+      UNION ALL SELECT 'previous', 0, ${f} FROM shifted WHERE day_no BETWEEN ? AND ?`;
+    const params = [
+      ...family.params(range),
+      ...local.params,
+      ...shift.params,
+      ...[p.current, p.current, p.current, p.current, p.previous].flat(),
+    ];
+    for (const { bucket, k, ...columns } of await query<FigureRow>(sql, params)) {
+      const key = `${bucket}:${Number(k)}`;
+      merged.set(key, { ...merged.get(key), ...columns });
+    }
+  }
+  return merged;
 }
 
 /** Clocked ms per bucket, keyed `${bucket}:${k}` like the figure rows. */
@@ -223,22 +247,25 @@ type ClockedMs = Map<string, number>;
 async function clockedMs(place: Placement, range: { start: number; end: number }, p: Periods) {
   const now = nowMs();
   const stepMs = [60, ...config.shiftStarts.map((m) => m % 60)].reduce(gcd) * MINUTE_MS;
-  const out: ClockedMs = new Map();
-  const add = (key: string, ms: number) => out.set(key, (out.get(key) ?? 0) + ms);
-  const inside = (day: number, [a, b]: [number, number]) => day >= a && day <= b;
-  const addPiece = (from: number, to: number) => {
+  const [first, last] = p.current;
+  // Sums in plain arrays (a pass over every piece of every pair), keyed once at the end.
+  const days = new Array<number>(last - first + 1).fill(0);
+  const hours = new Array<number>(24).fill(0);
+  const shifts = new Array<number>(SHIFTS.length).fill(0);
+  let total = 0;
+  let previous = 0;
+  const addPiece = (from: number, ms: number) => {
     const lt = place.local(from);
     const day = Math.floor(lt / DAY_MS);
     const minute = Math.floor((lt % DAY_MS) / MINUTE_MS);
-    const { shift, dayBack } = place.shiftOf(minute);
-    const ms = to - from;
-    if (inside(day, p.current)) {
-      add(`day:${day}`, ms);
-      add(`hour:${Math.floor(minute / 60)}`, ms);
-      add('total:0', ms);
+    const { index: shift, daysBack } = place.shiftOf(minute);
+    if (day >= first && day <= last) {
+      days[day - first]! += ms;
+      hours[Math.floor(minute / 60)]! += ms;
+      total += ms;
     }
-    if (inside(day - dayBack, p.current)) add(`shift:${shift}`, ms);
-    if (inside(day, p.previous)) add('previous:0', ms);
+    if (day - daysBack >= first && day - daysBack <= last) shifts[shift]! += ms;
+    if (day >= p.previous[0] && day <= p.previous[1]) previous += ms;
   };
   const punches = await punchesByUser(range.start - OPEN_SHIFT_MAX_MS, range.end + OPEN_SHIFT_MAX_MS);
   for (const list of punches.values()) {
@@ -247,45 +274,32 @@ async function clockedMs(place: Placement, range: { start: number; end: number }
       const next = list[i + 1];
       if (next?.clock_type === 'entrada') return;
       const end = next ? next.timestamp : Math.min(now, punch.timestamp + OPEN_SHIFT_MAX_MS);
-      const from = Math.max(punch.timestamp, range.start);
       const to = Math.min(end, range.end);
-      for (let at = from; at < to;) {
+      for (let at = Math.max(punch.timestamp, range.start); at < to;) {
         const cut = Math.min(to, (Math.floor(at / stepMs) + 1) * stepMs);
-        addPiece(at, cut);
+        addPiece(at, cut - at);
         at = cut;
       }
     });
   }
+  const out: ClockedMs = new Map([
+    ['total:0', total],
+    ['previous:0', previous],
+  ]);
+  days.forEach((ms, i) => out.set(`day:${first + i}`, ms));
+  hours.forEach((ms, h) => out.set(`hour:${h}`, ms));
+  shifts.forEach((ms, i) => out.set(`shift:${i}`, ms));
   return out;
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
-const EMPTY_ROW: Omit<FigureRow, 'bucket' | 'k'> = {
-  moves: 0,
-  pool_p50: null,
-  pool_p90: null,
-  move_p50: null,
-  move_p90: null,
-  on_time: 0,
-  with_deadline: 0,
-  late: 0,
-  scans: 0,
-  returns: 0,
-  holds: 0,
-  entries: 0,
-  exits: 0,
-  stay_p50: null,
-  stay_p90: null,
-  over_1h: 0,
-};
-
-const whole = (n: number | null): number | null => (n === null ? null : Math.round(n));
+const whole = (n: number | null | undefined): number | null => (n == null ? null : Math.round(n));
 const ratio = (part: number, all: number, decimals: number): number | null =>
   all > 0 ? Math.round((part / all) * 10 ** decimals) / 10 ** decimals : null;
 
-function figures(row: Omit<FigureRow, 'bucket' | 'k'>, clocked: number): IndicatorFigures {
-  const n = (v: number | null) => Number(v ?? 0);
+function figures(row: Partial<FigureColumns>, clocked: number): IndicatorFigures {
+  const n = (v: number | null | undefined) => Number(v ?? 0);
   const moves = n(row.moves);
   return {
     moves_completed: moves,
@@ -325,10 +339,9 @@ export async function indicators(q: IndicatorsQuery): Promise<Indicators> {
     end: shiftRange({ shift: SHIFTS[SHIFTS.length - 1]!, date: q.to }, starts).to,
   };
   const place = new Placement(madridOffsets(range.start, range.end), starts);
-  const [rows, clocked] = await Promise.all([factFigures(place, range, p), clockedMs(place, range, p)]);
-  const byKey = new Map(rows.map((r) => [`${r.bucket}:${Number(r.k)}`, r]));
+  const [byKey, clocked] = await Promise.all([factFigures(place, range, p), clockedMs(place, range, p)]);
   const at = (bucket: Bucket, k: number) =>
-    figures(byKey.get(`${bucket}:${k}`) ?? EMPTY_ROW, clocked.get(`${bucket}:${k}`) ?? 0);
+    figures(byKey.get(`${bucket}:${k}`) ?? {}, clocked.get(`${bucket}:${k}`) ?? 0);
   const dayNumbers = Array.from({ length: p.current[1] - p.current[0] + 1 }, (_, i) => p.current[0] + i);
   return {
     period: { from: q.from, to: q.to },

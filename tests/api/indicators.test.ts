@@ -61,7 +61,8 @@ async function task(f: {
 type Status = 'bolsa_trabajo' | 'en_proceso' | 'finalizada';
 async function event(
   taskId: string,
-  type: 'created' | 'assigned' | 'returned' | 'held' | 'released',
+  type:
+    'created' | 'assigned' | 'returned' | 'held' | 'released' | 'status_changed' | 'completed' | 'reopened',
   from: Status | null,
   to: Status,
   when: string,
@@ -276,25 +277,15 @@ describe('GET /admin/indicators', () => {
 
     expect(body.by_shift).toEqual([
       {
+        // The mañana holds the gate, the return and the hold, and T1 and T2.
         shift: 'manana',
-        ...fig({
-          moves_completed: 2,
-          moves_per_driver_hour: 0.5,
-          pool_wait_p50_s: 1200,
-          pool_wait_p90_s: 1680,
-          move_p50_s: 2700,
-          move_p90_s: 3420,
-          on_time_rate: 0.5,
-          late: 1,
-          returns: 1,
-          holds: 1,
-          gate_entries: 3,
-          gate_exits: 2,
-          truck_stay_p50_s: 3600,
-          truck_stay_p90_s: 5040,
-          trucks_over_1h: 1,
-          scan_rate: 0.5,
-        }),
+        ...totals,
+        moves_completed: 2,
+        moves_per_driver_hour: 0.5,
+        pool_wait_p50_s: 1200,
+        pool_wait_p90_s: 1680,
+        move_p90_s: 3420,
+        scan_rate: 0.5,
       },
       {
         shift: 'tarde',
@@ -340,6 +331,27 @@ describe('GET /admin/indicators', () => {
     });
   });
 
+  it('the pool wait starts at the last entry into the pool: a staff send-back or a reopen restarts it, a hold does not', async () => {
+    // Sent back by staff at 11:20, held 11:25, assigned again 11:50: 1800 s.
+    const sentBack = await task({ created: '2026-11-10T10:00:00Z', assigned: '2026-11-10T10:50:00Z' });
+    await event(sentBack, 'created', null, 'bolsa_trabajo', '2026-11-10T10:00:00Z');
+    await event(sentBack, 'assigned', 'bolsa_trabajo', 'en_proceso', '2026-11-10T10:10:00Z');
+    await event(sentBack, 'status_changed', 'en_proceso', 'bolsa_trabajo', '2026-11-10T10:20:00Z');
+    await event(sentBack, 'held', 'bolsa_trabajo', 'bolsa_trabajo', '2026-11-10T10:25:00Z');
+    await event(sentBack, 'assigned', 'bolsa_trabajo', 'en_proceso', '2026-11-10T10:50:00Z');
+    // Completed on the 9th, reopened at 12:00 on the 10th, assigned 12:05: 300 s.
+    const reopened = await task({ created: '2026-11-09T08:00:00Z', assigned: '2026-11-10T11:05:00Z' });
+    await event(reopened, 'created', null, 'bolsa_trabajo', '2026-11-09T08:00:00Z');
+    await event(reopened, 'assigned', 'bolsa_trabajo', 'en_proceso', '2026-11-09T08:10:00Z');
+    await event(reopened, 'completed', 'en_proceso', 'finalizada', '2026-11-09T09:00:00Z');
+    await event(reopened, 'reopened', 'finalizada', 'bolsa_trabajo', '2026-11-10T11:00:00Z');
+    await event(reopened, 'assigned', 'bolsa_trabajo', 'en_proceso', '2026-11-10T11:05:00Z');
+    const res = await get('2026-11-10', '2026-11-10');
+    expect(res.status, res.text).toBe(200);
+    const { totals } = res.body as Indicators;
+    expect([totals.pool_wait_p50_s, totals.pool_wait_p90_s]).toEqual([1050, 1650]);
+  });
+
   it('the October change (2026-10-25): both 02:00 hours fold into hour 2, the day has 25 hours', async () => {
     const done = (completed: string) => task({ created: completed, completed });
     await done('2026-10-24T23:30:00Z'); // 01:30 CEST
@@ -373,6 +385,22 @@ describe('GET /admin/indicators', () => {
       ['noche', 2],
     ]);
     expect(body.previous).toEqual({ from: '2026-10-24', to: '2026-10-24', ...EMPTY });
+  });
+
+  it('the March change (2026-03-29): hour 2 does not exist and stays empty, the day has 23 hours', async () => {
+    await task({ created: '2026-03-29T00:30:00Z', completed: '2026-03-29T00:30:00Z' }); // 01:30 CET
+    await task({ created: '2026-03-29T01:30:00Z', completed: '2026-03-29T01:30:00Z' }); // 03:30 CEST
+    await task({ created: '2026-03-29T21:30:00Z', completed: '2026-03-29T21:30:00Z' }); // 23:30 CEST
+    await task({ created: '2026-03-29T22:30:00Z', completed: '2026-03-29T22:30:00Z' }); // the 30th
+    const res = await get('2026-03-29', '2026-03-29');
+    expect(res.status, res.text).toBe(200);
+    const body = res.body as Indicators;
+    expect(body.days.map((d) => [d.date, d.moves_completed])).toEqual([['2026-03-29', 3]]);
+    expect(body.by_hour.filter((h) => h.moves_completed).map((h) => [h.hour, h.moves_completed])).toEqual([
+      [1, 1],
+      [3, 1],
+      [23, 1],
+    ]);
   });
 
   it('refuses a period past today, longer than 92 days, reversed or incomplete (400 with the text)', async () => {
