@@ -38,7 +38,7 @@ const MAX2 = sqlFor({ sqlite: 'MAX', postgres: 'GREATEST' });
 const DEFICIENCIES_SQL = `
   WITH f AS MATERIALIZED (
     SELECT t.id, t.title, t.priority, t.trailer_id, t.created_at, t.completed_at, t.no_drivers_available,
-           t.status, t.due_at, t.late_s,
+           t.status, t.due_at, t.late_s, t.vehicle_type,
            COALESCE(
              (SELECT MIN(e.at) FROM task_events e INDEXED BY task_events_task WHERE e.task_id = t.id AND e.type = 'assigned'),
              t.assigned_at) AS first_assigned_at
@@ -60,7 +60,9 @@ const DEFICIENCIES_SQL = `
     FROM w WHERE w.wait_end - w.created_at > ?
   )
   SELECT held.*,
-         EXISTS (SELECT 1 FROM users d WHERE d.role = 'conductor' AND (
+         EXISTS (SELECT 1 FROM users d
+           WHERE d.role = 'conductor' AND d.deleted_at IS NULL
+             AND d.task_types LIKE '%"' || held.vehicle_type || '"%' AND (
            SELECT p.clock_type FROM punches p INDEXED BY punches_user
            WHERE p.user_id = d.id AND p.deleted_at IS NULL AND p.timestamp <= held.created_at
            ORDER BY p.timestamp DESC LIMIT 1) = 'entrada') AS drivers_on_shift
@@ -103,7 +105,10 @@ interface DeficiencyRow extends DeadlineColumns {
   /** Time on hold inside the wait. */
   held_ms: number;
   status: TaskStatus;
-  /** A driver was clocked in when the task entered the pool (0/1 on SQLite, a boolean on PostgreSQL). */
+  /**
+   * A driver having the task's type was clocked in when it entered the pool (0/1 on SQLite, a boolean on
+   * PostgreSQL). `task_types` is JSON text on both engines: the quoted name matches that type alone.
+   */
   drivers_on_shift: number | boolean;
 }
 
@@ -152,7 +157,8 @@ const byDelay = <T extends { delay: number; at: number }>(a: T, b: T) => b.delay
 
 /**
  * CONTRACT §22: why the task waited, in words. A return names the driver and their motive (the task went
- * back to the pool and waited again); else no driver on shift when it entered the pool, or all busy.
+ * back to the pool and waited again); else no driver of its type on shift when it entered the pool, or all
+ * of them busy.
  */
 function reasonDetail(r: DeficiencyRow, ret: ReturnRow | undefined): string {
   if (ret) return DEFICIENCY_REASON_DETAIL.returned(ret.driver_name ?? NOT_AVAILABLE, ret.reason);

@@ -196,6 +196,9 @@ describe('deficiencies: the wait for the first driver of auto-assigned tasks', (
   it('says why in reason_detail (CONTRACT §22): nobody on shift, drivers busy, or who returned it and why', async () => {
     const base = ago(5 * HOUR);
     const onShift = await makeUser('conductor');
+    // On shift all along, but without the tasks' type: no help to them.
+    const otherType = await makeUser('conductor', { taskTypes: ['swap'] });
+    await makePunch(otherType.user.id, 'entrada', plus(base, -HOUR));
     const ana = await makeUser('conductor', { name: 'Ana Ruiz' });
     // Nobody clocked in yet when the first task entered the pool.
     const alone = await waited(base, 20 * MIN);
