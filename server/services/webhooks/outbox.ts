@@ -59,7 +59,12 @@ let cached: { database: object; hooks: ActiveWebhook[] } | undefined;
 /** After a webhook is created, edited, deleted or deactivated (services/webhooks/). */
 export function webhooksChanged(): void {
   cached = undefined;
+  edits += 1;
 }
+
+let edits = 0;
+/** How many times this process changed a webhook: a sender's batch stops when it moves (sender.ts). */
+export const webhookEdits = (): number => edits;
 
 async function activeWebhooks(): Promise<ActiveWebhook[]> {
   // Kept per database (a test's fresh one, a reopened file never sees another's list).
