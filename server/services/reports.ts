@@ -2,8 +2,15 @@
 // first driver. Delayed assignments: how long assigned tasks took to finish. A delay strictly over
 // INCIDENT_THRESHOLD_MIN is an incident; the filter runs in SQL over an indexed time range
 // (tasks_created, tasks_assigned_at), so only the incidents reach JavaScript.
-import { AUTO_ASSIGNED_TYPES, type Priority, type TaskStatus, type TaskTitle } from '@shared/enums';
-import { INCIDENT_THRESHOLD_MIN } from '@shared/constants';
+import {
+  AUTO_ASSIGNED_TYPES,
+  type ClockType,
+  type Priority,
+  type TaskStatus,
+  type TaskTitle,
+  type VehicleType,
+} from '@shared/enums';
+import { INCIDENT_THRESHOLD_MIN, OPEN_SHIFT_MAX_MS } from '@shared/constants';
 import { DEFICIENCY_REASON_DETAIL, NOT_AVAILABLE, REPORT_PERIOD_LABEL } from '@shared/labels';
 import type {
   DeficienciesReport,
@@ -59,14 +66,7 @@ const DEFICIENCIES_SQL = `
             FROM task_events h INDEXED BY task_events_task WHERE h.task_id = w.id AND h.type = 'held') AS held_ms
     FROM w WHERE w.wait_end - w.created_at > ?
   )
-  SELECT held.*,
-         EXISTS (SELECT 1 FROM users d
-           WHERE d.role = 'conductor' AND d.deleted_at IS NULL
-             AND d.task_types LIKE '%"' || held.vehicle_type || '"%' AND (
-           SELECT p.clock_type FROM punches p INDEXED BY punches_user
-           WHERE p.user_id = d.id AND p.deleted_at IS NULL AND p.timestamp <= held.created_at
-           ORDER BY p.timestamp DESC LIMIT 1) = 'entrada') AS drivers_on_shift
-  FROM held WHERE wait_end - created_at - held_ms > ?`;
+  SELECT * FROM held WHERE wait_end - created_at - held_ms > ?`;
 
 // The latest return of each incident's task (CONTRACT §22 `reason_detail`): who and why.
 const RETURNS_SQL = (ids: number) => `
@@ -105,11 +105,25 @@ interface DeficiencyRow extends DeadlineColumns {
   /** Time on hold inside the wait. */
   held_ms: number;
   status: TaskStatus;
-  /**
-   * A driver having the task's type was clocked in when it entered the pool (0/1 on SQLite, a boolean on
-   * PostgreSQL). `task_types` is JSON text on both engines: the quoted name matches that type alone.
-   */
-  drivers_on_shift: number | boolean;
+  vehicle_type: VehicleType;
+}
+
+// The conductors' punches around the incidents (reason_detail): who was on shift when each task entered
+// the pool. Read once for the report, along punches_time; an entrada older than OPEN_SHIFT_MAX_MS is no
+// shift any more (CONTRACT §15). Parameters: from, to.
+const SHIFT_PUNCHES_SQL = `
+  SELECT p.user_id, p.clock_type, p.timestamp, d.task_types
+  FROM punches p INDEXED BY punches_time JOIN users d ON d.id = p.user_id
+  WHERE p.timestamp > ? AND p.timestamp <= ? AND p.deleted_at IS NULL
+    AND d.role = 'conductor' AND d.deleted_at IS NULL
+  ORDER BY p.timestamp`;
+
+interface ShiftPunchRow {
+  user_id: string;
+  clock_type: ClockType;
+  timestamp: number;
+  /** JSON text on both engines. */
+  task_types: string;
 }
 
 interface ReturnRow {
@@ -160,9 +174,39 @@ const byDelay = <T extends { delay: number; at: number }>(a: T, b: T) => b.delay
  * back to the pool and waited again); else no driver of its type on shift when it entered the pool, or all
  * of them busy.
  */
-function reasonDetail(r: DeficiencyRow, ret: ReturnRow | undefined): string {
+function reasonDetail(ret: ReturnRow | undefined, driversOnShift: boolean): string {
   if (ret) return DEFICIENCY_REASON_DETAIL.returned(ret.driver_name ?? NOT_AVAILABLE, ret.reason);
-  return r.drivers_on_shift ? DEFICIENCY_REASON_DETAIL.driversBusy : DEFICIENCY_REASON_DETAIL.noDrivers;
+  return driversOnShift ? DEFICIENCY_REASON_DETAIL.driversBusy : DEFICIENCY_REASON_DETAIL.noDrivers;
+}
+
+/** For each task: was a conductor having its type clocked in when it entered the pool? One read of punches. */
+async function driversOnShift(rows: readonly DeficiencyRow[]): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  if (!rows.length) return out;
+  const byTime = [...rows].sort((a, b) => a.created_at - b.created_at);
+  const punches = await query<ShiftPunchRow>(SHIFT_PUNCHES_SQL, [
+    byTime[0].created_at - OPEN_SHIFT_MAX_MS,
+    byTime[byTime.length - 1].created_at,
+  ]);
+  // Sweep the punches in time order: each driver's latest entrada still open, with their types.
+  const onShift = new Map<string, { since: number; types: string }>();
+  let next = 0;
+  for (const task of byTime) {
+    for (; next < punches.length && Number(punches[next].timestamp) <= task.created_at; next++) {
+      const p = punches[next];
+      if (p.clock_type === 'entrada')
+        onShift.set(p.user_id, { since: Number(p.timestamp), types: p.task_types });
+      else onShift.delete(p.user_id);
+    }
+    const quoted = JSON.stringify(task.vehicle_type);
+    out.set(
+      task.id,
+      [...onShift.values()].some(
+        (d) => task.created_at - d.since <= OPEN_SHIFT_MAX_MS && d.types.includes(quoted),
+      ),
+    );
+  }
+  return out;
 }
 
 export async function deficienciesReport(q: ReportQuery): Promise<DeficienciesReport> {
@@ -177,6 +221,7 @@ export async function deficienciesReport(q: ReportQuery): Promise<DeficienciesRe
       at: r.created_at,
     }))
     .sort(byDelay);
+  const onShift = await driversOnShift(rows.map((x) => x.r));
   const returns = new Map<string, ReturnRow>();
   if (rows.length)
     for (const ret of await query<ReturnRow>(
@@ -194,7 +239,7 @@ export async function deficienciesReport(q: ReportQuery): Promise<DeficienciesRe
       task_title: r.title,
       priority: r.priority,
       reason: r.no_drivers_available ? 'no_drivers_available' : 'other',
-      reason_detail: reasonDetail(r, returns.get(r.id)),
+      reason_detail: reasonDetail(returns.get(r.id), onShift.get(r.id) ?? false),
       delay_minutes: roundMinutes(delay),
       trailer_id: r.trailer_id,
       created_at: new Date(r.created_at).toISOString(),

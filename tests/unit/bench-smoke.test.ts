@@ -78,6 +78,7 @@ function checkSections(sections: Section[]): void {
   ]);
   expect(measures('Other systems')).toEqual([
     expect.stringContaining('through an API key, a webhook on every event'),
+    expect.stringContaining("the flood's events delivered"),
     expect.stringContaining('webhook delivery lag'),
   ]);
   expect(measures('Push vs SPEC polling')).toEqual([
