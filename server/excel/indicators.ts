@@ -1,32 +1,28 @@
 // indicadores_{from}_{to}.xlsx (CONTRACT §22): the figures of GET /admin/indicators, one sheet per bucket
 // kind (Días, Horas, Turnos) and the totals against the previous period; durations in minutes, rates in %.
 import type ExcelJS from 'exceljs';
-import type { IndicatorFigure, IndicatorFigures, Indicators } from '@shared/schemas';
+import type { IndicatorFigures, Indicators } from '@shared/schemas';
+import { INDICATOR_FIGURES, INDICATOR_RULES } from '@shared/indicators';
 import { INDICATOR_LABELS, INDICATORS_EXCEL } from '@shared/labels';
 import { SHIFT_NAMES } from '@shared/shifts';
 import { addTableSheet, newWorkbook, type SheetColumn } from './workbook';
 
 const { headers } = INDICATORS_EXCEL;
-const SECONDS: readonly IndicatorFigure[] = [
-  'pool_wait_p50_s',
-  'pool_wait_p90_s',
-  'move_p50_s',
-  'move_p90_s',
-  'truck_stay_p50_s',
-  'truck_stay_p90_s',
-];
-const RATES: readonly IndicatorFigure[] = ['on_time_rate', 'scan_rate'];
 
-/** One column per figure, in the answer's order, after the bucket's own first column. */
+/** One column per figure, in the view's order, after the bucket's own first column; by the figure's kind. */
 function figureColumns<R extends IndicatorFigures>(): SheetColumn<R>[] {
-  return (Object.keys(INDICATOR_LABELS) as IndicatorFigure[]).map((figure) => {
+  return INDICATOR_FIGURES.map((figure): SheetColumn<R> => {
     const label = INDICATOR_LABELS[figure];
-    if (SECONDS.includes(figure))
-      return { header: headers.minutes(label), kind: 'minutes', value: (r) => minutes(r[figure]) };
-    if (RATES.includes(figure))
-      return { header: headers.percent(label), kind: 'decimal', value: (r) => percent(r[figure]) };
-    const kind = figure === 'moves_per_driver_hour' ? 'decimal' : 'integer';
-    return { header: label, kind, value: (r) => r[figure] };
+    switch (INDICATOR_RULES[figure].kind) {
+      case 'seconds':
+        return { header: headers.minutes(label), kind: 'minutes', value: (r) => minutes(r[figure]) };
+      case 'rate':
+        return { header: headers.percent(label), kind: 'decimal', value: (r) => percent(r[figure]) };
+      case 'per_hour':
+        return { header: label, kind: 'decimal', value: (r) => r[figure] };
+      case 'count':
+        return { header: label, kind: 'integer', value: (r) => r[figure] };
+    }
   });
 }
 
