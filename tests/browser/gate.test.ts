@@ -73,7 +73,8 @@ describe('the Portería', () => {
       .click();
     // The suggestions: the best is preselected; this run's campa (the most room there is) among them.
     const places = form.getByRole('radiogroup', { name: UI_GATE.placeSection });
-    await expect(places.getByRole('radio').first().getAttribute('aria-checked')).resolves.toBe('true');
+    // The suggestions arrive after the form: polled, not read once (a loaded shared server answers late).
+    await expect.poll(() => places.getByRole('radio').first().getAttribute('aria-checked')).toBe('true');
     const suggested = places.getByRole('radio').filter({ hasText: placeName });
     await suggested.click();
     await expect(suggested.getAttribute('aria-checked')).resolves.toBe('true');
