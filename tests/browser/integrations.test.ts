@@ -62,6 +62,8 @@ describe('Integraciones', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await screenshot(page, 'integrations-key-shown');
     await shown.getByRole('button', { name: T.shownOnce.done }).click();
+    // The page behind is hidden from roles (aria-hidden) until the dialog has gone.
+    await shown.waitFor({ state: 'detached' });
 
     const row = page.getByRole('row').filter({ hasText: name });
     await row.waitFor();
@@ -113,6 +115,8 @@ describe('Integraciones', () => {
     const shown = page.getByRole('dialog', { name: W.secretShown.title });
     await expect(shown.getByTestId('webhook-secret').textContent()).resolves.toMatch(/^whsec_/);
     await shown.getByRole('button', { name: T.shownOnce.done }).click();
+    // The page behind is hidden from roles (aria-hidden) until the dialog has gone.
+    await shown.waitFor({ state: 'detached' });
 
     const hook = page.getByTestId('webhook').filter({ hasText: url });
     await expect(hook.textContent()).resolves.toContain(W.events(1));
