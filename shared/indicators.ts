@@ -1,6 +1,6 @@
 // How each indicator reads (CONTRACT §22): what kind of number it is (for formatting) and whether up is
 // good (for the ▲/▼ against the previous period). The view and the Excel take them from here.
-import type { IndicatorFigure } from './schemas/indicators';
+import type { IndicatorFigure, IndicatorFigures } from './schemas/indicators';
 
 export type IndicatorKind = 'count' | 'seconds' | 'rate' | 'per_hour';
 
@@ -31,6 +31,11 @@ export const INDICATOR_RULES: Record<IndicatorFigure, IndicatorRule> = {
 
 /** The figures in the order the view and the Excel list them. */
 export const INDICATOR_FIGURES = Object.keys(INDICATOR_RULES) as IndicatorFigure[];
+
+/** A period with nothing in it: its counts are 0, and the rest (waits, rates, per hour) have no value. */
+export const EMPTY_FIGURES = Object.fromEntries(
+  INDICATOR_FIGURES.map((f) => [f, INDICATOR_RULES[f].kind === 'count' ? 0 : null]),
+) as IndicatorFigures;
 
 /** The change against the previous period in whole percent; null when either side is missing or was 0. */
 export function changePercent(current: number | null, previous: number | null): number | null {

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { IndicatorFigures, Indicators } from '@shared/schemas';
 import { ERR, INDICATOR_LABELS, INDICATORS_EXCEL } from '@shared/labels';
 import { waitS } from '@shared/gate';
+import { EMPTY_FIGURES } from '@shared/indicators';
 import { carrierKey, plateKey } from '@shared/text';
 import { madridDay } from '@shared/time';
 import { gateVisits, taskEvents, tasks } from '../../server/db/tables';
@@ -86,24 +87,7 @@ async function visit(entered: string, exited: string | null, appointment: string
   );
 }
 
-const EMPTY: IndicatorFigures = {
-  moves_completed: 0,
-  moves_per_driver_hour: null,
-  pool_wait_p50_s: null,
-  pool_wait_p90_s: null,
-  move_p50_s: null,
-  move_p90_s: null,
-  on_time_rate: null,
-  late: 0,
-  returns: 0,
-  holds: 0,
-  gate_entries: 0,
-  gate_exits: 0,
-  truck_stay_p50_s: null,
-  truck_stay_p90_s: null,
-  trucks_over_1h: 0,
-  scan_rate: null,
-};
+const EMPTY = EMPTY_FIGURES;
 const fig = (f: Partial<IndicatorFigures>): IndicatorFigures => ({ ...EMPTY, ...f });
 
 async function smallYard() {

@@ -9,6 +9,7 @@ import { TOAST } from '@shared/labels';
 import type { DriverAnalyticsRow, MessageResponse } from '@shared/schemas';
 import { api, ApiError, errorText } from '../api';
 import { useResync, useSocketEvent } from '../socket';
+import { latestRequests } from './latest';
 import { onSessionEnd } from './session-end';
 
 interface AnalyticsState {
@@ -22,17 +23,17 @@ interface AnalyticsState {
 
 const initial = { rows: [] as DriverAnalyticsRow[], loaded: false, failed: false };
 
-let latest = 0;
+const requests = latestRequests();
 
 export const useDriverAnalytics = create<AnalyticsState>((set, get) => ({
   ...initial,
   async load() {
-    const ticket = ++latest;
+    const isLatest = requests.begin();
     try {
       const rows = await api.get<DriverAnalyticsRow[]>('/admin/analytics/drivers');
-      if (ticket === latest) set({ rows, loaded: true, failed: false });
+      if (isLatest()) set({ rows, loaded: true, failed: false });
     } catch (err) {
-      if (ticket === latest) set({ failed: true });
+      if (isLatest()) set({ failed: true });
       throw err;
     }
   },
@@ -45,7 +46,11 @@ export const useDriverAnalytics = create<AnalyticsState>((set, get) => ({
   },
 }));
 
-onSessionEnd(() => useDriverAnalytics.setState(initial));
+// A late answer of the session that ended is dropped.
+onSessionEnd(() => {
+  requests.forget();
+  useDriverAnalytics.setState(initial);
+});
 
 /** Most movements first (ties by name); the first MEDAL_COUNT with any movement get a medal and #rank. */
 export function rankDrivers(rows: DriverAnalyticsRow[]): { row: DriverAnalyticsRow; medal: number | null }[] {

@@ -6,6 +6,7 @@ import type { Shift } from '@shared/enums';
 import type { HandoverNote, HandoverReport } from '@shared/schemas';
 import { HANDOVER_EXCEL } from '@shared/labels';
 import { api } from '../api';
+import { latestRequests } from './latest';
 import { onSessionEnd } from './session-end';
 
 interface HandoverState {
@@ -27,7 +28,7 @@ const initial = (): HandoverState => ({
 
 export const useHandover = create<HandoverState>(() => initial());
 
-let latest = 0;
+const requests = latestRequests();
 
 const chosen = (): Record<string, string> => {
   const { shift, date } = useHandover.getState();
@@ -36,17 +37,16 @@ const chosen = (): Record<string, string> => {
 
 /** GET /handover of the chosen shift (the current one until chosen); only the latest answer is kept. */
 export async function loadHandover(): Promise<void> {
-  const ticket = ++latest;
+  const isLatest = requests.begin();
   useHandover.setState({ loading: true });
   try {
     const report = await api.get<HandoverReport>('/handover', chosen());
-    if (ticket === latest)
-      useHandover.setState({ report, shift: report.shift, date: report.date, failed: false });
+    if (isLatest()) useHandover.setState({ report, shift: report.shift, date: report.date, failed: false });
   } catch (err) {
-    if (ticket === latest) useHandover.setState({ failed: true });
+    if (isLatest()) useHandover.setState({ failed: true });
     throw err;
   } finally {
-    if (ticket === latest) useHandover.setState({ loading: false });
+    if (isLatest()) useHandover.setState({ loading: false });
   }
 }
 
@@ -85,6 +85,6 @@ export function exportHandover(): Promise<string> {
 }
 
 onSessionEnd(() => {
-  latest++;
+  requests.forget();
   useHandover.setState(initial());
 });

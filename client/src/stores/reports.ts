@@ -12,6 +12,7 @@ import { madridDay, madridWall } from '@shared/time';
 import { api } from '../api';
 import { onResync, useSocketEvent } from '../socket';
 import { toastError } from '../toast';
+import { latestRequests } from './latest';
 import { onSessionEnd } from './session-end';
 
 export interface ReportParams {
@@ -57,7 +58,7 @@ export const reportQuery = (p: ReportParams) => ({
   hour: p.period === 'hour' ? p.hour : undefined,
 });
 
-let latest = 0;
+const requests = latestRequests();
 
 export const useReports = create<ReportsState>((set, get) => ({
   ...initial(),
@@ -65,28 +66,32 @@ export const useReports = create<ReportsState>((set, get) => ({
 
   async generate(quiet = false) {
     const params = get().params;
-    const ticket = ++latest;
+    const isLatest = requests.begin();
     if (!quiet) set({ loading: true });
     try {
       const body = await api.get<DeficienciesReport | DelayedAssignmentsReport>(
         `/admin/reports/${params.type}`,
         reportQuery(params),
       );
-      if (ticket !== latest) return null;
+      if (!isLatest()) return null;
       const report = { params, type: params.type, ...body } as Report;
       set({ report, failed: false });
       return report.summary.total_incidents;
     } catch (err) {
-      if (ticket !== latest) return null;
+      if (!isLatest()) return null;
       set({ failed: true });
       throw err;
     } finally {
-      if (ticket === latest) set({ loading: false });
+      if (isLatest()) set({ loading: false });
     }
   },
 }));
 
-onSessionEnd(() => useReports.setState(initial()));
+// A late answer of the session that ended is dropped.
+onSessionEnd(() => {
+  requests.forget();
+  useReports.setState(initial());
+});
 
 /** The incidents of a report, whatever its type, with the instant that places each in an hour. */
 export function incidentTimes(report: Report): number[] {

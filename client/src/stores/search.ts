@@ -7,6 +7,7 @@ import type { SearchType } from '@shared/enums';
 import { searchQuerySchema, zodDetail, type SearchQuery, type SearchTask } from '@shared/schemas';
 import { api } from '../api';
 import { useResync, useSocketEvent } from '../socket';
+import { latestRequests } from './latest';
 import { onSessionEnd } from './session-end';
 
 export interface SearchForm {
@@ -44,8 +45,7 @@ export function validateSearch(form: SearchForm): { query: SearchQuery } | { inv
 
 const fetchResults = (q: SearchQuery) => api.get<SearchTask[]>('/admin/search/tasks', { ...q });
 
-// Answers can arrive out of order (a slow search, then a quick one): only the latest request counts.
-let latest = 0;
+const requests = latestRequests();
 
 export const useSearch = create<SearchState>((set, get) => ({
   ...initial,
@@ -54,14 +54,14 @@ export const useSearch = create<SearchState>((set, get) => ({
   async search() {
     const checked = validateSearch(get().form);
     if ('invalid' in checked) return { ok: false, invalid: checked.invalid };
-    const ticket = ++latest;
+    const isLatest = requests.begin();
     set({ loading: true });
     try {
       const results = await fetchResults(checked.query);
-      if (ticket === latest) set({ results, searched: checked.query });
+      if (isLatest()) set({ results, searched: checked.query });
       return { ok: true, count: results.length };
     } finally {
-      if (ticket === latest) set({ loading: false });
+      if (isLatest()) set({ loading: false });
     }
   },
 
@@ -69,18 +69,22 @@ export const useSearch = create<SearchState>((set, get) => ({
     const { searched, loading } = get();
     // A search in flight will bring fresher results anyway.
     if (!searched || loading) return;
-    const ticket = ++latest;
+    const isLatest = requests.begin();
     const results = await fetchResults(searched);
-    if (ticket === latest) set({ results });
+    if (isLatest()) set({ results });
   },
 
   clear: () => {
-    latest++;
+    requests.forget();
     set(initial);
   },
 }));
 
-onSessionEnd(() => useSearch.setState(initial));
+// A late answer of the session that ended is dropped.
+onSessionEnd(() => {
+  requests.forget();
+  useSearch.setState(initial);
+});
 
 const REFRESH_DEBOUNCE_MS = 1000;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;

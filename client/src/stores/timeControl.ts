@@ -9,6 +9,7 @@ import { TOAST } from '@shared/labels';
 import type { AddPunchInput, DailySummary, PunchCorrectionResponse } from '@shared/schemas';
 import { api, ApiError, errorText } from '../api';
 import { usePollingFallback, useResync, useSocketEvent } from '../socket';
+import { latestRequests } from './latest';
 import { onSessionEnd } from './session-end';
 
 interface TimeControlState {
@@ -22,23 +23,27 @@ interface TimeControlState {
 
 const initial = { rows: [] as DailySummary[], loaded: false, failed: false, loadedAt: 0 };
 
-let latest = 0;
+const requests = latestRequests();
 
 export const useTimeControl = create<TimeControlState>((set) => ({
   ...initial,
   async load() {
-    const ticket = ++latest;
+    const isLatest = requests.begin();
     try {
       const rows = await api.get<DailySummary[]>('/admin/timeclock/daily', { last_24h: true });
-      if (ticket === latest) set({ rows, loaded: true, failed: false, loadedAt: Date.now() });
+      if (isLatest()) set({ rows, loaded: true, failed: false, loadedAt: Date.now() });
     } catch (err) {
-      if (ticket === latest) set({ failed: true });
+      if (isLatest()) set({ failed: true });
       throw err;
     }
   },
 }));
 
-onSessionEnd(() => useTimeControl.setState(initial));
+// A late answer of the session that ended is dropped.
+onSessionEnd(() => {
+  requests.forget();
+  useTimeControl.setState(initial);
+});
 
 /**
  * Hours worked as of `nowMs`: the server counts an open shift up to the moment it answered, so a

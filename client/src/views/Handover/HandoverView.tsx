@@ -2,15 +2,16 @@
 // open, late, held and in the yard, the punches missing, the previous shift's notes and this shift's; a form
 // to leave a note to the next shift; `Imprimir` (print CSS, A4: handover.css) and `Exportar Excel`.
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { FileSpreadsheet, Printer, RefreshCw, Trash2 } from 'lucide-react';
+import { Printer, RefreshCw, Trash2 } from 'lucide-react';
 import { SHIFTS, type Shift } from '@shared/enums';
 import { DESCRIPTION_MAX } from '@shared/constants';
 import type { HandoverNote, Task } from '@shared/schemas';
-import { HANDOVER_UI as T, STATUS_LABELS } from '@shared/labels';
+import { HANDOVER_UI as T, STATUS_LABELS, TOAST } from '@shared/labels';
 import { SHIFT_NAMES } from '@shared/shifts';
 import { formatDate, formatDateTime, formatDuration, formatTime } from '@shared/time';
 import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
+import { ExcelButton } from '../../components/ExcelButton';
 import { inputClass } from '../../components/Field';
 import { cn } from '../../components/cn';
 import { useSession } from '../../stores/session';
@@ -95,13 +96,10 @@ export function HandoverView() {
             <Printer aria-hidden className="size-4" />
             {T.print}
           </Button>
-          <Button
-            variant="secondary"
-            onClick={() => void exportHandover().catch((err: unknown) => toastError(err, T.exportExcel))}
-          >
-            <FileSpreadsheet aria-hidden className="size-4" />
-            {T.exportExcel}
-          </Button>
+          <ExcelButton
+            download={exportHandover}
+            texts={{ label: T.exportExcel, done: TOAST.excelDownloaded, failed: TOAST.exportError }}
+          />
         </div>
       </div>
       {report ? <Report /> : <p className="text-sm text-slate-500">{T.loading}</p>}

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { IndicatorFigures, Indicators } from '@shared/schemas';
+import type { Indicators } from '@shared/schemas';
 import { ERR, INDICATOR_LABELS, UI_INDICATORS, UI_PERIOD } from '@shared/labels';
 import { SHIFTS } from '@shared/enums';
+import { EMPTY_FIGURES } from '@shared/indicators';
 import { json, mockFetch } from '../../test/http';
 import { useIndicators } from '../../stores/indicators';
 import { useTimeclock } from '../../stores/timeclock';
@@ -20,24 +21,7 @@ vi.mock('./IndicatorChart', () => ({
 }));
 
 const NOW = Date.parse('2026-11-28T10:00:00Z');
-const zero: IndicatorFigures = {
-  moves_completed: 0,
-  moves_per_driver_hour: null,
-  pool_wait_p50_s: null,
-  pool_wait_p90_s: null,
-  move_p50_s: null,
-  move_p90_s: null,
-  on_time_rate: null,
-  late: 0,
-  returns: 0,
-  holds: 0,
-  gate_entries: 0,
-  gate_exits: 0,
-  truck_stay_p50_s: null,
-  truck_stay_p90_s: null,
-  trucks_over_1h: 0,
-  scan_rate: null,
-};
+const zero = EMPTY_FIGURES;
 const days = (from: string, to: string) => {
   const out: string[] = [];
   for (

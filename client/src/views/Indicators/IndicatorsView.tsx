@@ -1,20 +1,19 @@
 // Indicadores (CONTRACT §22, §24: admin and manager): the yard's figures of a period — a tile per figure
 // with its total and the change against the period just before (green or red by whether up is good),
 // the chosen figure's charts over the days, by hour of day and by shift, the day table and its Excel.
-import { useEffect, useMemo } from 'react';
-import { Download, TrendingUp } from 'lucide-react';
-import { indicatorsQuerySchema, zodDetail, type IndicatorFigure, type Indicators } from '@shared/schemas';
+import { useMemo } from 'react';
+import { TrendingUp } from 'lucide-react';
+import { indicatorsQuerySchema, type IndicatorFigure, type Indicators } from '@shared/schemas';
 import { formatChange, formatIndicator, INDICATOR_LABELS, UI_INDICATORS } from '@shared/labels';
 import { changePercent, changeTone, INDICATOR_FIGURES, type ChangeTone } from '@shared/indicators';
 import { madridDay } from '@shared/time';
-import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
 import { cn } from '../../components/cn';
+import { ExcelButton } from '../../components/ExcelButton';
 import { FormAlert } from '../../components/FormAlert';
 import { PeriodPicker } from '../../components/PeriodPicker';
 import { Spinner } from '../../components/Spinner';
-import { useDownload } from '../../components/useDownload';
-import { toastError } from '../../toast';
+import { useRangeReport } from '../../components/useRangeReport';
 import {
   exportIndicators,
   loadIndicators,
@@ -165,39 +164,25 @@ function DayTable({ report }: { report: Indicators }) {
 }
 
 export function IndicatorsView() {
-  const from = useIndicators((s) => s.from);
-  const to = useIndicators((s) => s.to);
+  const { from, to, shown, failed, loading, problem } = useRangeReport(
+    useIndicators,
+    loadIndicators,
+    indicatorsQuerySchema,
+    T.loadError,
+  );
   const figure = useIndicators((s) => s.figure);
-  const report = useIndicators((s) => s.report);
-  const failed = useIndicators((s) => s.failed);
-  const loading = useIndicators((s) => s.loading);
-  const excel = useDownload(exportIndicators, { done: T.exported, failed: T.exportError });
   const today = madridDay(serverNow());
-  // Typed days out of order are said here, without asking the server (which says the same).
-  const parsed = indicatorsQuerySchema.safeParse({ from, to });
-  const problem = parsed.success ? null : zodDetail(parsed.error);
-
-  useEffect(() => {
-    if (problem) return;
-    loadIndicators().catch((err: unknown) => toastError(err, T.loadError));
-  }, [from, to, problem]);
-
-  const shown = report && report.period.from === from && report.period.to === to ? report : null;
   return (
     <div className="space-y-4">
       <Card
         title={T.title}
         icon={<TrendingUp aria-hidden className="size-5" />}
         actions={
-          <Button
-            variant="secondary"
-            loading={excel.busy}
+          <ExcelButton
+            download={exportIndicators}
+            texts={{ label: T.exportExcel, done: T.exported, failed: T.exportError }}
             disabled={problem !== null}
-            onClick={() => void excel.run()}
-          >
-            <Download aria-hidden className="size-4" />
-            {T.exportExcel}
-          </Button>
+          />
         }
       >
         <div className="space-y-3">

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { ERR, TRUCK_STAYS_EXCEL, UI_TRUCK_STAYS } from '@shared/labels';
 import type { GateVisit, TruckStaysReport } from '@shared/schemas';
 import { json, mockFetch } from '../../test/http';
-import { defaultRange, useTruckStays } from '../../stores/truckStays';
+import { useTruckStays } from '../../stores/truckStays';
+import { defaultRange } from '../../stores/range-report';
 import { TruckStays } from './TruckStays';
 
 vi.mock('sonner', () => ({ toast: { success: vi.fn(), error: vi.fn(), info: vi.fn() } }));

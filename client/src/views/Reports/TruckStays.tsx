@@ -1,17 +1,16 @@
 // Informes → Tiempos de espera (CONTRACT §19 "Waiting times"): a range of Madrid days (the last 7 through
 // today by default, the period presets or two typed days), the carriers' waits (visits, p50, p90, max, over 1 h), the visits whose wait passed
 // 1 h, and `Exportar Excel` of the same range.
-import { useEffect, type ReactNode } from 'react';
-import { Download, Timer } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Timer } from 'lucide-react';
 import { UI_TRUCK_STAYS } from '@shared/labels';
-import { truckStaysQuerySchema, zodDetail } from '@shared/schemas';
+import { truckStaysQuerySchema } from '@shared/schemas';
 import { formatDateTime, formatDuration, madridDay } from '@shared/time';
-import { Button } from '../../components/Button';
 import { Card } from '../../components/Card';
+import { ExcelButton } from '../../components/ExcelButton';
 import { FormAlert } from '../../components/FormAlert';
 import { PeriodPicker } from '../../components/PeriodPicker';
-import { useDownload } from '../../components/useDownload';
-import { toastError } from '../../toast';
+import { useRangeReport } from '../../components/useRangeReport';
 import { exportTruckStays, loadTruckStays, setTruckStaysRange, useTruckStays } from '../../stores/truckStays';
 import { serverNow } from '../../stores/timeclock';
 
@@ -49,34 +48,22 @@ function Table({
 }
 
 export function TruckStays() {
-  const from = useTruckStays((s) => s.from);
-  const to = useTruckStays((s) => s.to);
-  const report = useTruckStays((s) => s.report);
-  const failed = useTruckStays((s) => s.failed);
-  const excel = useDownload(exportTruckStays, { done: T.exported, failed: T.exportError });
-  const parsed = truckStaysQuerySchema.safeParse({ from, to });
-  const problem = parsed.success ? null : zodDetail(parsed.error);
-
-  useEffect(() => {
-    if (problem) return;
-    loadTruckStays().catch((err: unknown) => toastError(err, T.loadError));
-  }, [from, to, problem]);
-
-  const shown = report && report.period.from === from && report.period.to === to ? report : null;
+  const { from, to, shown, failed, problem } = useRangeReport(
+    useTruckStays,
+    loadTruckStays,
+    truckStaysQuerySchema,
+    T.loadError,
+  );
   return (
     <Card
       title={T.title}
       icon={<Timer aria-hidden className="size-5" />}
       actions={
-        <Button
-          variant="secondary"
-          loading={excel.busy}
+        <ExcelButton
+          download={exportTruckStays}
+          texts={{ label: T.exportExcel, done: T.exported, failed: T.exportError }}
           disabled={problem !== null}
-          onClick={() => void excel.run()}
-        >
-          <Download aria-hidden className="size-4" />
-          {T.exportExcel}
-        </Button>
+        />
       }
     >
       <section aria-label={T.title} className="space-y-4">

@@ -9,14 +9,13 @@ import { TOAST, UI_ATTENTION, UI_YARD, YARD_EXCEL } from '@shared/labels';
 import type { YardTrailer } from '@shared/schemas';
 import { fold } from '@shared/text';
 import { formatDateTime, formatDuration, madridDay } from '@shared/time';
-import { toast } from 'sonner';
 import { api } from '../../api';
 import { StatusBadge } from '../../components/Badge';
 import { cn } from '../../components/cn';
 import { EmptyState } from '../../components/EmptyState';
 import { inputClass } from '../../components/Field';
 import { HeaderAction } from '../../components/HeaderAction';
-import { toastError } from '../../toast';
+import { useDownload } from '../../components/useDownload';
 import { DWELL_CHIP } from './dwellStyle';
 import { plateMatch } from '@shared/text';
 
@@ -72,24 +71,16 @@ export function TrailerList({
 }) {
   const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
   const [query, setQuery] = useState('');
-  const [exporting, setExporting] = useState(false);
   const term = fold(query.trim());
   const rows = useMemo(
     () => sortTrailers(term ? trailers.filter((t) => matches(t, query, term)) : trailers, sort),
     [trailers, query, term, sort],
   );
 
-  const exportExcel = async () => {
-    setExporting(true);
-    try {
-      await api.download('/yard/trailers/export-excel', YARD_EXCEL.fileName(madridDay(now)));
-      toast.success(TOAST.excelDownloaded);
-    } catch (err) {
-      toastError(err, TOAST.exportError);
-    } finally {
-      setExporting(false);
-    }
-  };
+  const excel = useDownload(
+    () => api.download('/yard/trailers/export-excel', YARD_EXCEL.fileName(madridDay(now))),
+    { done: TOAST.excelDownloaded, failed: TOAST.exportError },
+  );
 
   const sortBy = (column: SortColumn) =>
     setSort((s) =>
@@ -121,8 +112,8 @@ export function TrailerList({
           icon={FileSpreadsheet}
           label={L.export}
           variant="success"
-          loading={exporting}
-          onClick={() => void exportExcel()}
+          loading={excel.busy}
+          onClick={() => void excel.run()}
         />
       </header>
       {rows.length === 0 ? (
