@@ -7,6 +7,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import type { View } from '@shared/enums';
 import {
   ERR,
+  PERIOD_PRESET_LABELS,
   REPORT_TYPE_LABELS,
   TASK_MSG,
   TOAST,
@@ -173,9 +174,12 @@ describe('Control Conductores', () => {
     const dialog = page.getByRole('dialog');
     const download = dialog.getByRole('button', { name: UI_EXPORT.download });
     await expect(download.isDisabled()).resolves.toBe(true);
-    await dialog.getByLabel(UI_EXPORT.dateFrom).fill(`${day.slice(0, 8)}01`);
+    await dialog.getByLabel(UI_EXPORT.dateTo).fill(`${day.slice(0, 8)}01`);
     await expect(download.isDisabled()).resolves.toBe(true);
-    await dialog.getByLabel(UI_EXPORT.dateTo).fill(day);
+    // A preset fills both days (issue 30): Este mes, from the 1st through today.
+    await dialog.getByRole('button', { name: PERIOD_PRESET_LABELS.month }).click();
+    await expect(dialog.getByLabel(UI_EXPORT.dateTo).inputValue()).resolves.toBe(day);
+    await expect(dialog.getByLabel(UI_EXPORT.dateFrom).inputValue()).resolves.toBe(`${day.slice(0, 8)}01`);
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     expect(file.suggestedFilename()).toBe(`control_horario_${day.slice(0, 8)}01_to_${day}.xlsx`);
     await toastWith(page, TOAST.excelDownloaded).waitFor();
@@ -320,8 +324,9 @@ describe('Analytics de Conductores', () => {
     for (const item of UI_EXPORT.analytics.contents) await dialog.getByText(item).waitFor();
     const download = dialog.getByRole('button', { name: UI_EXPORT.download });
     await expect(download.isDisabled()).resolves.toBe(true);
-    await dialog.getByLabel(UI_EXPORT.dateFrom).fill(day);
-    await dialog.getByLabel(UI_EXPORT.dateTo).fill(day);
+    await dialog.getByRole('button', { name: PERIOD_PRESET_LABELS.today }).click();
+    await expect(dialog.getByLabel(UI_EXPORT.dateFrom).inputValue()).resolves.toBe(day);
+    await expect(dialog.getByLabel(UI_EXPORT.dateTo).inputValue()).resolves.toBe(day);
     await screenshot(page, 'supervision-analytics-export-wall');
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     expect(file.suggestedFilename()).toBe(`analytics_tareas_${day}_to_${day}.xlsx`);
