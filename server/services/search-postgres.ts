@@ -1,8 +1,10 @@
 // The searcher (CONTRACT §5) on PostgreSQL: plain SQL over indexes, where SQLite keeps an in-memory index
 // (./search.ts). migrations-pg/0002_search.sql made torre_fold(text) = lower(unaccent(text)), the same
-// folding as the SQLite index's, and GIN trigram indexes on torre_fold(origin | destination), lower(id)
-// and the plate key (trailer_key, CONTRACT §19: the term's plateKey() is what a plate is matched by): a substring test written `torre_fold(col) LIKE '%' || torre_fold(term) || '%'` is
-// answered from them, and the term is folded by the same function as the rows. Two queries per search:
+// folding as the SQLite index's; 0021 stores the folded origin and destination (origin_fold,
+// destination_fold: the index's candidates are checked again as plain text, not folded again per row).
+// GIN trigram indexes on those, lower(id) and the plate key (trailer_key, CONTRACT §19: the term's
+// plateKey() is what a plate is matched by) answer a substring test written `col LIKE '%' ||
+// torre_fold(term) || '%'`, the term folded by the same function as the rows. Two queries per search:
 // the page, then every result's trailer position and timeline together.
 import { and, desc, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { SearchType } from '@shared/enums';
@@ -26,8 +28,8 @@ function contains(type: SearchType, term: string): SQL {
   const field = {
     id: () => like(sql`lower(${tasks.id})`),
     trailer: () => (key ? sql`${tasks.trailerKey} LIKE ${`%${literal(key)}%`} ESCAPE '\\'` : sql`false`),
-    origin: () => like(sql`torre_fold(${tasks.origin})`),
-    destination: () => like(sql`torre_fold(${tasks.destination})`),
+    origin: () => like(sql.raw('tasks.origin_fold')),
+    destination: () => like(sql.raw('tasks.destination_fold')),
   };
   if (type !== 'all') return field[type]();
   return or(field.id(), field.trailer(), field.origin(), field.destination())!;

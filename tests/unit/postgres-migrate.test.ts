@@ -45,8 +45,12 @@ describe('migratePostgres', () => {
     const columns = await q(
       "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'",
     );
-    // The hand-written migration 0003 adds SQLite's implicit rowid to punches (its insertion order).
-    const handWritten: Record<string, string[]> = { punches: ['rowid'] };
+    // Columns of hand-written migrations, not in drizzle's schema: punches' order (0003), the searcher's
+    // folded text (0021).
+    const handWritten: Record<string, string[]> = {
+      punches: ['rowid'],
+      tasks: ['origin_fold', 'destination_fold'],
+    };
     for (const t of tables) {
       const found = columns.filter((c) => c.table_name === t.name).map((c) => c.column_name as string);
       const declared = [...t.columns.map((c) => c.name), ...(handWritten[t.name] ?? [])];
