@@ -37,7 +37,7 @@ export interface Claim {
  * refuses (409 `El remolque {trailer_id} ya tiene una tarea abierta`) a trailer that already has an open
  * task under another spelling or not, or that two of the claims name. The lock is what makes the check
  * race-safe: two creations for `R-1-A` and `r1a` are decided one after the other. Returns the keys whose
- * records were created (a `trailer:changed` each).
+ * records were created (a `trailer:changed` each); the transaction's change set notes the claim.
  */
 export async function claimTrailers(claims: readonly Claim[]): Promise<string[]> {
   if (!claims.length) return [];
@@ -81,6 +81,8 @@ export async function claimTrailers(claims: readonly Claim[]): Promise<string[]>
     )
     .limit(1);
   if (busy) throw conflict(ERR.trailerBusy(byKey.get(busy.key)!.trailerId));
+  // Until the commit no other transaction may open a task for them (the records' locks, the one writer).
+  record((changes) => changes.trailersClaimed(keys));
   return created.map((c) => c.key);
 }
 
