@@ -97,6 +97,11 @@ export class ChangeSet {
   readonly roomChecks = new Set<string>();
   /** CONTRACT §19: trailers (plate keys) whose record changed: `trailer:changed` to staff. */
   readonly trailers = new Set<string>();
+  /**
+   * Trailers (plate keys) claimed for a task of this transaction (services/trailers.ts claimTrailers): no
+   * other open task names them, so the trailers' processor has no other task of theirs to bump.
+   */
+  readonly claimed = new Set<string>();
   /** …their records as read at the end of the transaction (processors/sockets.ts). */
   readonly loadedTrailers = new Map<string, Trailer>();
   /** CONTRACT §19: gate visits opened or closed (ids, through happen()): `gate:changed` to staff. */
@@ -163,6 +168,11 @@ export class ChangeSet {
     this.trailers.add(key);
   }
 
+  /** Trailers claimed for a task of this transaction: the only open task each has is this transaction's. */
+  trailersClaimed(keys: readonly string[]): void {
+    for (const key of keys) this.claimed.add(key);
+  }
+
   /** The dashboard figures changed (counts per status, busy drivers, movements). */
   figuresChanged(): void {
     this.figures = true;
@@ -198,6 +208,7 @@ export class ChangeSet {
     for (const id of step.settle) this.settle.add(id);
     for (const id of step.roomChecks) this.roomChecks.add(id);
     for (const key of step.trailers) this.trailers.add(key);
+    for (const key of step.claimed) this.claimed.add(key);
     for (const id of step.visits) this.visits.add(id);
     this.revoked.push(...step.revoked);
     this.people.push(...step.people);

@@ -6,7 +6,7 @@ import { inTransaction, isRetryable, transactionChanges, tx, useChangeLog } from
 import { markShownWriter } from '../db/dialect';
 import { logger } from '../logger';
 import { ChangeSet } from './change-set';
-import { beforeCommit, published } from './processors';
+import { beforeCommit, beforeRound, published } from './processors';
 
 useChangeLog<ChangeSet>({
   absorb: (into, step) => into.absorb(step),
@@ -50,7 +50,10 @@ export function commit<T>(
       // Per attempt: a transaction run again (PostgreSQL) starts from nothing.
       const changes = running();
       const done = await work(changes);
-      if (changes.engine && round) await roundWithin(changes, round);
+      if (changes.engine && round) {
+        await beforeRound(changes);
+        await roundWithin(changes, round);
+      }
       return done;
     },
     { shownWriter: true },

@@ -8,7 +8,7 @@ import type { Trailer, TrailerDetail, UpdateTrailerData } from '@shared/schemas'
 import { TRAILER_MOVES_MAX, TRAILER_SEARCH_MAX } from '@shared/constants';
 import { ERR, TRAILER_ERR, TRAILER_FIELD_LABELS, TRAILER_LOG } from '@shared/labels';
 import { identityKey, plateKey } from '@shared/text';
-import { db, tx } from '../db';
+import { db, query, tx } from '../db';
 import { forUpdate } from '../db/dialect';
 import { locations, tasks, trailers, type TrailerRow } from '../db/tables';
 import { now } from '../clock';
@@ -20,7 +20,7 @@ import { visitsOfTrailer } from './gate';
 import { change } from '../tasks/change';
 import { damageTrailerTasks, releaseDamageHolds } from '../tasks/commands/damage';
 import { record } from '../changes/commit';
-import { openTaskSql } from '../tasks/visibility';
+import { OPEN_TASK_SQL, openTaskSql } from '../tasks/visibility';
 
 // ---- the record's lock and the one-open-task rule ------------------------------------------------------
 
@@ -37,8 +37,14 @@ export interface Claim {
  * refuses (409 `El remolque {trailer_id} ya tiene una tarea abierta`) a trailer that already has an open
  * task under another spelling or not, or that two of the claims name. The lock is what makes the check
  * race-safe: two creations for `R-1-A` and `r1a` are decided one after the other. Returns the keys whose
- * records were created (a `trailer:changed` each).
+ * records were created (a `trailer:changed` each); the transaction's change set notes the claim.
  */
+const marks = (n: number) => Array<string>(n).fill('?').join(', ');
+// INDEXED BY: left alone, SQLite reads a list of several keys along tasks_status, walking every open task.
+const BUSY_TRAILERS_SQL = (keys: number) =>
+  `SELECT trailer_key AS key FROM tasks INDEXED BY tasks_open_trailer_key
+    WHERE trailer_key IN (${marks(keys)}) AND ${OPEN_TASK_SQL}`;
+
 export async function claimTrailers(claims: readonly Claim[]): Promise<string[]> {
   if (!claims.length) return [];
   const byKey = new Map<string, Claim>();
@@ -69,18 +75,13 @@ export async function claimTrailers(claims: readonly Claim[]): Promise<string[]>
       .orderBy(asc(trailers.trailerKey)),
   );
   const except = claims.flatMap((c) => (c.taskId ? [c.taskId] : []));
-  const [busy] = await db
-    .select({ key: tasks.trailerKey })
-    .from(tasks)
-    .where(
-      and(
-        inArray(tasks.trailerKey, keys),
-        openTaskSql,
-        ...(except.length ? [sql`${tasks.id} NOT IN ${except}`] : []),
-      ),
-    )
-    .limit(1);
+  const [busy] = await query<{ key: string }>(
+    `${BUSY_TRAILERS_SQL(keys.length)}${except.length ? ` AND id NOT IN (${marks(except.length)})` : ''} LIMIT 1`,
+    [...keys, ...except],
+  );
   if (busy) throw conflict(ERR.trailerBusy(byKey.get(busy.key)!.trailerId));
+  // Until the commit no other transaction may open a task for them (the records' locks, the one writer).
+  record((changes) => changes.trailersClaimed(keys));
   return created.map((c) => c.key);
 }
 

@@ -165,7 +165,8 @@ export async function occupancy(
 ): Promise<Map<string, number>> {
   const used = new Map<string, number>();
   const add = (id: string | null, n: number) => id && used.set(id, (used.get(id) ?? 0) + n);
-  const staying = await db
+  // One statement (one round trip, one snapshot): the room check runs while its places are locked.
+  const counts = await db
     .select({ id: trailers.locationId, n: sql<number>`count(*)`.mapWith(Number) })
     .from(trailers)
     .where(
@@ -174,20 +175,21 @@ export async function occupancy(
         sql`NOT EXISTS (SELECT 1 FROM ${tasks} WHERE ${tasks.trailerKey} = ${trailers.trailerKey} AND ${openTaskSql})`,
       ),
     )
-    .groupBy(trailers.locationId);
-  for (const r of staying) add(r.id, r.n);
-  const incoming = await db
-    .select({ id: tasks.destinationLocationId, n: sql<number>`count(*)`.mapWith(Number) })
-    .from(tasks)
-    .where(
-      and(
-        ids ? inArray(tasks.destinationLocationId, ids) : isNotNull(tasks.destinationLocationId),
-        openTaskSql,
-        ...(except ? [ne(tasks.id, except)] : []),
-      ),
-    )
-    .groupBy(tasks.destinationLocationId);
-  for (const r of incoming) add(r.id, r.n);
+    .groupBy(trailers.locationId)
+    .unionAll(
+      db
+        .select({ id: tasks.destinationLocationId, n: sql<number>`count(*)`.mapWith(Number) })
+        .from(tasks)
+        .where(
+          and(
+            ids ? inArray(tasks.destinationLocationId, ids) : isNotNull(tasks.destinationLocationId),
+            openTaskSql,
+            ...(except ? [ne(tasks.id, except)] : []),
+          ),
+        )
+        .groupBy(tasks.destinationLocationId),
+    );
+  for (const r of counts) add(r.id, r.n);
   return used;
 }
 

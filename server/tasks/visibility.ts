@@ -28,6 +28,9 @@ export const openTaskSql: SQL = sql`${tasks.status} IN (${sql.raw(
   OPEN_STATUSES.map((s) => `'${s}'`).join(', '),
 )}) AND ${tasks.deletedAt} IS NULL`;
 
+/** The same filter as raw SQL over `tasks` unqualified (the services' query()/execute()). */
+export const OPEN_TASK_SQL = `status IN (${OPEN_STATUSES.map((s) => `'${s}'`).join(', ')}) AND deleted_at IS NULL`;
+
 /**
  * Whether a task is on some board (GET /tasks, CONTRACT §5): live, and open or finished within the
  * window. A screen holds no other.

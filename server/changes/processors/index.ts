@@ -8,8 +8,16 @@ import { evaluateAfter } from './escalation';
 import { pushToPhones } from './push';
 import { pushSockets, readForSockets } from './sockets';
 import { bumpTrailerTasks } from './trailers';
-import { refuseOverfullPlaces, settleYard } from './yard';
+import { refuseOverfullPlaces, settleMoves, settleYard } from './yard';
 import { wakeWebhookSender, writeWebhookOutbox } from './webhooks';
+
+/**
+ * Inside the transaction, once its work is done and before the engine's round: what the round never
+ * changes, written before its lock is taken (PostgreSQL: the rounds take turns, and hold it to the commit).
+ */
+export async function beforeRound(changes: ChangeSet): Promise<void> {
+  await settleMoves(changes);
+}
 
 /**
  * Inside the transaction, once its work (and the engine's round) is done: the last writes and reads.

@@ -6,6 +6,10 @@ import type { ChangeSet } from '../change-set';
 
 export async function bumpTrailerTasks(changes: ChangeSet): Promise<void> {
   if (!changes.trailers.size) return;
-  await showTrailerMarks([...changes.trailers], changes);
+  // A trailer claimed by this transaction has no open task but its own (a new task's fresh record).
+  await showTrailerMarks(
+    [...changes.trailers].filter((key) => !changes.claimed.has(key)),
+    changes,
+  );
   for (const key of changes.trailers) changes.yardTrailers.add(key);
 }

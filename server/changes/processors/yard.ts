@@ -5,9 +5,19 @@ import { placesOfTrailers, refuseOverfull, settleTrailers } from '../../services
 import type { ChangeSet } from '../change-set';
 
 export async function settleYard(changes: ChangeSet): Promise<void> {
+  await settleMoves(changes);
   if (!changes.yardTrailers.size) return;
-  for (const id of await settleTrailers([...changes.settle], changes)) changes.yardPlaces.add(id);
   for (const id of await placesOfTrailers([...changes.yardTrailers])) changes.yardPlaces.add(id);
+}
+
+/**
+ * The trailers whose finished moves changed, settled where they now stand. Also run before the engine's
+ * round (which never finishes a move): on PostgreSQL the round's lock is then not held over these writes.
+ */
+export async function settleMoves(changes: ChangeSet): Promise<void> {
+  if (!changes.settle.size) return;
+  for (const id of await settleTrailers([...changes.settle], changes)) changes.yardPlaces.add(id);
+  changes.settle.clear();
 }
 
 /** The last step before the commit: a place a change filled that now holds more than it can is refused. */
