@@ -66,8 +66,6 @@ export function prepared<R>(
 /** One transaction's connection, held from begin() until release(). */
 export interface TxSession extends Session {
   exec(text: string): Promise<void>;
-  /** A savepoint's work is over (kept, or rolled back to): its name is never used again. */
-  endSavepoint(name: string): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   release(): void;
@@ -350,7 +348,7 @@ async function savepoint<T>(outer: Frame, fn: () => Promise<T>): Promise<T> {
   const frame: Frame = { ...outer, effects: [], changes: undefined };
   try {
     const result = await frames.run(frame, fn);
-    await outer.session.endSavepoint(name);
+    await outer.session.exec(`RELEASE SAVEPOINT ${name}`);
     outer.effects.push(...frame.effects);
     if (frame.changes) {
       if (outer.changes) changeLog!.absorb(outer.changes, frame.changes);
@@ -360,7 +358,7 @@ async function savepoint<T>(outer: Frame, fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     await outer.session
       .exec(`ROLLBACK TO SAVEPOINT ${name}`)
-      .then(() => outer.session.endSavepoint(name))
+      .then(() => outer.session.exec(`RELEASE SAVEPOINT ${name}`))
       .catch(() => {
         // The engine gave the whole transaction up (SQLite after a storage error): the outer commit fails.
       });

@@ -104,10 +104,6 @@ function postgresEngine(p: pg.Pool): Engine {
       return {
         ...sessionOf(client),
         exec,
-        // PostgreSQL ends every savepoint with its transaction, and savepoint names are never reused, so a
-        // RELEASE would only cost a round trip (several per change, some while the round's lock is held):
-        // a later ROLLBACK TO an outer savepoint still undoes this one's writes.
-        endSavepoint: () => Promise.resolve(),
         commit: () => exec('COMMIT'),
         rollback: () =>
           exec('ROLLBACK').catch((err: unknown) => {

@@ -232,7 +232,6 @@ function sqliteEngine(writeConn: Database.Database, readConn: Database.Database)
       return {
         ...txSession,
         exec,
-        endSavepoint: (name) => exec(`RELEASE SAVEPOINT ${name}`),
         // Nothing of a transaction SQLite rolled back itself was kept: its COMMIT refuses (503).
         commit: () => exec('COMMIT'),
         rollback: () => (writeConn.inTransaction ? exec('ROLLBACK') : Promise.resolve()),
