@@ -22,7 +22,6 @@ import { sqlFor } from '../db/dialect';
 import { nowMs } from '../clock';
 import { config } from '../config';
 import { badRequest } from '../http/errors';
-import { punchesByUser } from './timeclock-summary';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -109,12 +108,16 @@ export const percentileSql = (expr: string, p: number): string =>
     postgres: `percentile_cont(${p}) WITHIN GROUP (ORDER BY ${expr})`,
   });
 
-/** `percentileSql` of values sorted in ascending order, the same arithmetic as both engines'. */
-export function percentile(sorted: Float64Array, p: number): number | null {
-  if (!sorted.length) return null;
-  const pos = p * (sorted.length - 1);
+/**
+ * `percentileSql` over durations in seconds, of durations in ms sorted in ascending order: the two nearest
+ * ranks are turned into seconds (ms / 1000, the same doubles as SQL's) before the same interpolation.
+ */
+export function percentileOfMs(sortedMs: Float64Array, p: number): number | null {
+  if (!sortedMs.length) return null;
+  const pos = p * (sortedMs.length - 1);
   const lo = Math.floor(pos);
-  return sorted[lo]! + (pos - lo) * (sorted[Math.ceil(pos)]! - sorted[lo]!);
+  const below = sortedMs[lo]! / 1000;
+  return below + (pos - lo) * (sortedMs[Math.ceil(pos)]! / 1000 - below);
 }
 
 /** A closed visit's wait in whole seconds, shared/gate.ts `waitS` as SQL: exit − max(entry, appointment), ≥ 0. */
@@ -206,31 +209,37 @@ type Bucket = Partial<BucketSums> & Partial<Record<`${Percentiles}_${'p50' | 'p9
 /** The buckets' sums and durations, filled slot by slot. */
 class Buckets {
   private readonly sums = new Map<string, Bucket>();
-  private readonly durations = new Map<string, number[]>();
+  /** Per bucket and figure, the lists of durations (ms) of its slots and how many they hold. */
+  private readonly durations = new Map<string, { lists: number[][]; length: number }>();
 
   constructor(private readonly place: Placement) {}
 
-  add(slotStart: number, sums: Partial<BucketSums>, durations?: { name: Percentiles; s: number[] }) {
+  add(slotStart: number, sums: Partial<BucketSums>, durations?: { name: Percentiles; ms: number[] }) {
     for (const key of this.place.bucketsAt(slotStart)) {
       const bucket = this.sums.get(key) ?? {};
       for (const [column, n] of Object.entries(sums) as [keyof BucketSums, number][])
         bucket[column] = (bucket[column] ?? 0) + Number(n);
       this.sums.set(key, bucket);
-      if (!durations?.s.length) continue;
+      if (!durations?.ms.length) continue;
       const listKey = `${key}|${durations.name}`;
-      const list = this.durations.get(listKey);
-      if (list) for (const s of durations.s) list.push(s);
-      else this.durations.set(listKey, [...durations.s]);
+      const all = this.durations.get(listKey) ?? { lists: [], length: 0 };
+      all.lists.push(durations.ms);
+      all.length += durations.ms.length;
+      this.durations.set(listKey, all);
     }
   }
 
-  /** The bucket's sums and its percentiles (one sort of each list of durations). */
+  /** The bucket's sums and its percentiles (one sort of each of its figures' durations). */
   get(key: string): Bucket {
     const bucket = { ...this.sums.get(key) };
     for (const name of ['move', 'pool', 'stay'] as const) {
-      const sorted = Float64Array.from(this.durations.get(`${key}|${name}`) ?? []).sort();
-      bucket[`${name}_p50`] = percentile(sorted, 0.5);
-      bucket[`${name}_p90`] = percentile(sorted, 0.9);
+      const all = this.durations.get(`${key}|${name}`) ?? { lists: [], length: 0 };
+      const sorted = new Float64Array(all.length);
+      let i = 0;
+      for (const list of all.lists) for (const ms of list) sorted[i++] = ms;
+      sorted.sort();
+      bucket[`${name}_p50`] = percentileOfMs(sorted, 0.5);
+      bucket[`${name}_p90`] = percentileOfMs(sorted, 0.9);
     }
     return bucket;
   }
@@ -250,18 +259,27 @@ async function addFacts(buckets: Buckets, place: Placement, range: { start: numb
       ...family.params(range),
     ]);
     for (const { slot, durations: list, ...sums } of rows) {
-      // Seconds, as the figures give them: ms / 1000 is the same double as SQL's.
-      const s = list ? list.split(',').map((ms) => Number(ms) / 1000) : [];
-      buckets.add(Number(slot) * place.stepMs, sums, family.percentiles && { name: family.percentiles, s });
+      const ms = list ? (JSON.parse(`[${list}]`) as number[]) : [];
+      buckets.add(Number(slot) * place.stepMs, sums, family.percentiles && { name: family.percentiles, ms });
     }
   }
 }
 
 /**
- * The drivers' clocked time cut into the slots: each entrada with the salida that follows it (an entrada
- * followed by another entrada counts nothing, as in Control Conductores); a pair still open counts up to
- * now, at most OPEN_SHIFT_MAX_MS. A pair adds its partial first and last slots, and one driver to each whole
- * slot between them (a running count over the slots' changes, instead of a piece per slot per pair).
+ * Each entrada with what follows it among the user's punches (time order, as Control Conductores reads
+ * them: timeclock-summary.ts): the salida's time, or NULL when nothing follows. An entrada followed by
+ * another entrada counts nothing and is left out.
+ */
+const CLOCKED_PAIRS_SQL = `SELECT at, next_at FROM (
+    SELECT clock_type, timestamp AS at, LEAD(timestamp) OVER w AS next_at, LEAD(clock_type) OVER w AS next_type
+    FROM punches WHERE timestamp >= ? AND timestamp < ? AND deleted_at IS NULL
+    WINDOW w AS (PARTITION BY user_id ORDER BY timestamp, rowid)) pairs
+  WHERE clock_type = 'entrada' AND (next_type IS NULL OR next_type = 'salida')`;
+
+/**
+ * The drivers' clocked time cut into the slots: each entrada with the salida that follows it; a pair still
+ * open counts up to now, at most OPEN_SHIFT_MAX_MS. A pair adds its partial first and last slots, and one
+ * driver to each whole slot between them (a running count over the slots, not a piece per slot per pair).
  */
 async function addClocked(buckets: Buckets, place: Placement, range: { start: number; end: number }) {
   const now = nowMs();
@@ -270,27 +288,25 @@ async function addClocked(buckets: Buckets, place: Placement, range: { start: nu
   const slots = Math.ceil(range.end / step) - first;
   const partialMs = new Array<number>(slots + 1).fill(0);
   const driversChange = new Array<number>(slots + 1).fill(0);
-  const punches = await punchesByUser(range.start - OPEN_SHIFT_MAX_MS, range.end + OPEN_SHIFT_MAX_MS);
-  for (const list of punches.values()) {
-    list.forEach((punch, i) => {
-      if (punch.clock_type !== 'entrada') return;
-      const next = list[i + 1];
-      if (next?.clock_type === 'entrada') return;
-      const end = next ? next.timestamp : Math.min(now, punch.timestamp + OPEN_SHIFT_MAX_MS);
-      const from = Math.max(punch.timestamp, range.start);
-      const to = Math.min(end, range.end);
-      if (from >= to) return;
-      const a = Math.floor(from / step) - first;
-      const b = Math.floor(to / step) - first;
-      if (a === b) {
-        partialMs[a]! += to - from;
-        return;
-      }
-      partialMs[a]! += (first + a + 1) * step - from;
-      partialMs[b]! += to - (first + b) * step;
-      driversChange[a + 1]! += 1;
-      driversChange[b]! -= 1;
-    });
+  const pairs = await query<{ at: number; next_at: number | null }>(CLOCKED_PAIRS_SQL, [
+    range.start - OPEN_SHIFT_MAX_MS,
+    range.end + OPEN_SHIFT_MAX_MS,
+  ]);
+  for (const pair of pairs) {
+    const end = pair.next_at ?? Math.min(now, pair.at + OPEN_SHIFT_MAX_MS);
+    const from = Math.max(pair.at, range.start);
+    const to = Math.min(end, range.end);
+    if (from >= to) continue;
+    const a = Math.floor(from / step) - first;
+    const b = Math.floor(to / step) - first;
+    if (a === b) {
+      partialMs[a]! += to - from;
+      continue;
+    }
+    partialMs[a]! += (first + a + 1) * step - from;
+    partialMs[b]! += to - (first + b) * step;
+    driversChange[a + 1]! += 1;
+    driversChange[b]! -= 1;
   }
   let drivers = 0;
   for (let i = 0; i < slots; i++) {
