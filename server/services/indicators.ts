@@ -109,15 +109,46 @@ export const percentileSql = (expr: string, p: number): string =>
   });
 
 /**
- * `percentileSql` over durations in seconds, of durations in ms sorted in ascending order: the two nearest
- * ranks are turned into seconds (ms / 1000, the same doubles as SQL's) before the same interpolation.
+ * Rearranges `values` so that `values[k]` is their k-th smallest (from 0), none before it larger and none
+ * after it smaller (Hoare's selection: linear on average, where a sort of each bucket was most of the time).
  */
-export function percentileOfMs(sortedMs: Float64Array, p: number): number | null {
-  if (!sortedMs.length) return null;
-  const pos = p * (sortedMs.length - 1);
+function select(values: Float64Array, k: number): number {
+  let left = 0;
+  let right = values.length - 1;
+  while (left < right) {
+    const pivot = values[(left + right) >> 1]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        [values[i], values[j]] = [values[j]!, values[i]!];
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break; // between the two halves: equal to the pivot
+  }
+  return values[k]!;
+}
+
+/**
+ * `percentileSql` over durations in seconds, of durations in ms (rearranged): the two nearest ranks are
+ * turned into seconds (ms / 1000, the same doubles as SQL's) before the same interpolation.
+ */
+export function percentileOfMs(ms: Float64Array, p: number): number | null {
+  if (!ms.length) return null;
+  const pos = p * (ms.length - 1);
   const lo = Math.floor(pos);
-  const below = sortedMs[lo]! / 1000;
-  return below + (pos - lo) * (sortedMs[Math.ceil(pos)]! / 1000 - below);
+  const below = select(ms, lo) / 1000;
+  if (lo === pos) return below;
+  // Everything after rank `lo` is at least it: the next rank is their smallest.
+  let next = ms[lo + 1]!;
+  for (let i = lo + 2; i < ms.length; i++) if (ms[i]! < next) next = ms[i]!;
+  return below + (pos - lo) * (next / 1000 - below);
 }
 
 /** A closed visit's wait in whole seconds, shared/gate.ts `waitS` as SQL: exit − max(entry, appointment), ≥ 0. */
@@ -229,17 +260,16 @@ class Buckets {
     }
   }
 
-  /** The bucket's sums and its percentiles (one sort of each of its figures' durations). */
+  /** The bucket's sums and its percentiles. */
   get(key: string): Bucket {
     const bucket = { ...this.sums.get(key) };
     for (const name of ['move', 'pool', 'stay'] as const) {
       const all = this.durations.get(`${key}|${name}`) ?? { lists: [], length: 0 };
-      const sorted = new Float64Array(all.length);
+      const values = new Float64Array(all.length);
       let i = 0;
-      for (const list of all.lists) for (const ms of list) sorted[i++] = ms;
-      sorted.sort();
-      bucket[`${name}_p50`] = percentileOfMs(sorted, 0.5);
-      bucket[`${name}_p90`] = percentileOfMs(sorted, 0.9);
+      for (const list of all.lists) for (const ms of list) values[i++] = ms;
+      bucket[`${name}_p50`] = percentileOfMs(values, 0.5);
+      bucket[`${name}_p90`] = percentileOfMs(values, 0.9);
     }
     return bucket;
   }
