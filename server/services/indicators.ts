@@ -4,8 +4,8 @@
 // reads its rows of both periods and groups them once, by UTC slot (the hour, or less when a shift starts
 // off the hour): its counts, and its durations as one list. Each slot lies in one Madrid day, hour and
 // shift (Madrid's offset changes at whole UTC hours), so the few thousand slots are folded into the days,
-// hours, shifts, totals and previous period here, and each bucket's percentiles are taken from its sorted
-// durations. The drivers' clocked time, a few thousand punch pairs, is cut into the same slots.
+// hours, shifts, totals and previous period here, and each bucket's percentiles are the nearest ranks of
+// its durations. The drivers' clocked time, each punch pair read once, is cut into the same slots.
 import { SHIFTS } from '@shared/enums';
 import { GATE_WAIT_AMBER_S, OPEN_SHIFT_MAX_MS } from '@shared/constants';
 import {
@@ -159,13 +159,20 @@ export const WAIT_S_SQL = `CASE WHEN exited_at > CASE WHEN appointment_at > ente
  * When a task last entered the pool before its current assignment: the latest event that moved it into
  * `bolsa_trabajo` from another status after its creation (returned, sent back by staff, reopened: each
  * clears `assigned_at`, so they all precede the assignment); its creation when there is none. A hold
- * while in the pool does not restart it: the task waited all along. The re-entries are few and read
- * through the (type, at) index, instead of a look-up per assigned task.
+ * while in the pool does not restart it: the task waited all along. The re-entries are few: the
+ * assignments' waits are read from creation, and those of the tasks that re-entered replaced after
+ * (`POOL_REENTERED_SQL`), instead of a join probed by every assigned task.
  */
 const POOL_REENTRIES_SQL = `SELECT task_id, MAX(at) AS at FROM task_events
   WHERE type IN ('returned', 'status_changed', 'reopened') AND at < ?
     AND to_status = 'bolsa_trabajo' AND from_status <> 'bolsa_trabajo'
   GROUP BY task_id`;
+
+/** The tasks assigned in [?, ?) that re-entered the pool: their slot, wait from creation and from the re-entry. */
+const POOL_REENTERED_SQL = `SELECT tasks.assigned_at / CAST(? AS BIGINT) AS slot,
+    tasks.assigned_at - tasks.created_at AS was, tasks.assigned_at - back.at AS ms
+  FROM (${POOL_REENTRIES_SQL}) back JOIN tasks ON tasks.id = back.task_id
+  WHERE tasks.assigned_at >= ? AND tasks.assigned_at < ? AND tasks.deleted_at IS NULL`;
 
 const count = (cond: string) => `SUM(CASE WHEN ${cond} THEN 1 ELSE 0 END)`;
 /** A group's durations (`ms`, NULLs left out) as one comma-separated text. */
@@ -196,10 +203,10 @@ const FAMILIES: {
     percentiles: 'move',
   },
   {
-    facts: `SELECT tasks.assigned_at AS t, tasks.assigned_at - COALESCE(back.at, tasks.created_at) AS ms
-      FROM tasks LEFT JOIN (${POOL_REENTRIES_SQL}) back ON back.task_id = tasks.id
-      WHERE tasks.assigned_at >= ? AND tasks.assigned_at < ? AND tasks.deleted_at IS NULL`,
-    params: (r) => [r.end, r.start, r.end],
+    // The waits from creation; those of the tasks that re-entered the pool are replaced (addFacts).
+    facts: `SELECT assigned_at AS t, assigned_at - created_at AS ms
+      FROM tasks WHERE assigned_at >= ? AND assigned_at < ? AND deleted_at IS NULL`,
+    params: (r) => [r.start, r.end],
     percentiles: 'pool',
   },
   {
@@ -208,7 +215,7 @@ const FAMILIES: {
     counts: `${count(`kind = 'returned'`)} AS returns, ${count(`kind = 'held'`)} AS holds`,
   },
   {
-    // Entries have no wait; exits carry theirs (whole seconds).
+    // Entries have no wait; exits carry theirs (whole seconds, as ms).
     facts: `SELECT entered_at AS t, 'entry' AS kind, NULL AS ms
         FROM gate_visits WHERE entered_at >= ? AND entered_at < ?
       UNION ALL
@@ -275,8 +282,26 @@ class Buckets {
   }
 }
 
+/** Per slot, the pool waits read from creation that are from a later re-entry into the pool. */
+async function poolReentered(stepMs: number, range: { start: number; end: number }) {
+  const bySlot = new Map<number, { was: number; ms: number }[]>();
+  const rows = await query<{ slot: number; was: number; ms: number }>(POOL_REENTERED_SQL, [
+    stepMs,
+    range.end,
+    range.start,
+    range.end,
+  ]);
+  for (const { slot, was, ms } of rows) {
+    const list = bySlot.get(Number(slot)) ?? [];
+    list.push({ was: Number(was), ms: Number(ms) });
+    bySlot.set(Number(slot), list);
+  }
+  return bySlot;
+}
+
 /** Every family's counts and durations, slot by slot. */
 async function addFacts(buckets: Buckets, place: Placement, range: { start: number; end: number }) {
+  const reentered = await poolReentered(place.stepMs, range);
   for (const family of FAMILIES) {
     const columns = [
       't / CAST(? AS BIGINT) AS slot',
@@ -290,6 +315,9 @@ async function addFacts(buckets: Buckets, place: Placement, range: { start: numb
     ]);
     for (const { slot, durations: list, ...sums } of rows) {
       const ms = list ? (JSON.parse(`[${list}]`) as number[]) : [];
+      // The same tasks in the same slot: each wait from creation is in the list once per such task.
+      if (family.percentiles === 'pool')
+        for (const task of reentered.get(Number(slot)) ?? []) ms[ms.indexOf(task.was)] = task.ms;
       buckets.add(Number(slot) * place.stepMs, sums, family.percentiles && { name: family.percentiles, ms });
     }
   }
