@@ -133,6 +133,14 @@ export const tasks = sqliteTable(
     index('tasks_updated').on(t.updatedAt),
     index('tasks_assigned_at').on(t.assignedAt),
     index('tasks_completed').on(t.completedAt),
+    // The indicators' range scans (services/indicators.ts) read every column they need from these, not
+    // from the rows: the completions' times, deadline and proof, the assignments' times and task.
+    index('tasks_completed_facts')
+      .on(t.completedAt, t.assignedAt, t.dueAt, t.lateS, t.proof)
+      .where(sql`deleted_at IS NULL`),
+    index('tasks_assigned_facts')
+      .on(t.assignedAt, t.createdAt, t.id)
+      .where(sql`deleted_at IS NULL`),
     index('tasks_trailer').on(t.trailerKey, t.completedAt),
     // The open task of a trailer (CONTRACT §19): one per plate key, checked under the record's lock.
     index('tasks_open_trailer_key')

@@ -1,9 +1,11 @@
 // The yard's indicators (CONTRACT §22, docs/REPORTS.md › Indicators): the figures of the Madrid days of a
 // period, of its hours of the day, of its shifts, of the whole period and of the same number of days just
 // before. One SQL query per family of facts (completions, assignments, returns and holds, gate visits)
-// reads its rows of both periods, places each in its Madrid day, hour and shift, and groups them five ways
-// (percentiles included) in the database; only the drivers' clocked time, a few thousand punch pairs, is
-// cut into the same buckets here.
+// reads its rows of both periods and groups them once, by UTC slot (the hour, or less when a shift starts
+// off the hour): its counts, and its durations as one list. Each slot lies in one Madrid day, hour and
+// shift (Madrid's offset changes at whole UTC hours), so the few thousand slots are folded into the days,
+// hours, shifts, totals and previous period here, and each bucket's percentiles are the nearest ranks of
+// its durations. The drivers' clocked time, each punch pair read once, is cut into the same slots.
 import { SHIFTS } from '@shared/enums';
 import { GATE_WAIT_AMBER_S, OPEN_SHIFT_MAX_MS } from '@shared/constants';
 import {
@@ -20,7 +22,6 @@ import { sqlFor } from '../db/dialect';
 import { nowMs } from '../clock';
 import { config } from '../config';
 import { badRequest } from '../http/errors';
-import { punchesByUser } from './timeclock-summary';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -54,51 +55,49 @@ function madridOffsets(start: number, end: number): Offsets {
   return { first, changes };
 }
 
+/** Inclusive day-number ranges of the period and of the one before it. */
+interface Periods {
+  current: [number, number];
+  previous: [number, number];
+}
+
 /**
- * Where an instant falls, computed one way here and in SQL: its Madrid wall time as ms since the epoch
- * (`local`), whose whole days are Madrid dates and whose remainder gives the hour of the day (the autumn's
- * repeated 02:00 folds into hour 2) and the shift (before the first start: the previous date's last shift,
- * CONTRACT §20).
+ * The buckets an instant counts in: its Madrid wall time as ms since the epoch, whose whole days are Madrid
+ * dates and whose remainder gives the hour of the day (the autumn's repeated 02:00 folds into hour 2) and
+ * the shift (before the first start: the previous date's last shift, CONTRACT §20). Every instant of a
+ * slot (a whole UTC step, `stepMs`) has the buckets of the slot's start.
  */
 class Placement {
+  /** The slot: a whole fraction of the hour on which every shift starts. */
+  readonly stepMs: number;
+
   constructor(
     private readonly offsets: Offsets,
     private readonly starts: ShiftStarts,
-  ) {}
+    private readonly periods: Periods,
+  ) {
+    this.stepMs = [60, ...starts.map((m) => m % 60)].reduce(gcd) * MINUTE_MS;
+  }
 
-  local(t: number): number {
+  private local(t: number): number {
     let offset = this.offsets.first;
     for (const c of this.offsets.changes) if (t >= c.at) offset = c.offset;
     return t + offset;
   }
 
-  /** The same as `local`, as SQL over a column of epoch ms, with its parameters. */
-  localSql(column: string): { text: string; params: number[] } {
-    const { first, changes } = this.offsets;
-    const offset = 'CAST(? AS BIGINT)';
-    const last = changes.at(-1)?.offset ?? first;
-    if (!changes.length) return { text: `(${column} + ${offset})`, params: [last] };
-    // Before the first change the starting offset, then each change's own up to the next one.
-    const whens = changes.map(() => `WHEN ${column} < ${offset} THEN ${offset}`).join(' ');
-    return {
-      text: `(${column} + CASE ${whens} ELSE ${offset} END)`,
-      params: [...changes.flatMap((c, i) => [c.at, i === 0 ? first : changes[i - 1]!.offset]), last],
-    };
-  }
-
-  /** The shift of a Madrid minute of the day (shared/shifts.ts, CONTRACT §20). */
-  shiftOf(minute: number): ReturnType<typeof shiftOfMinute> {
-    return shiftOfMinute(minute, this.starts);
-  }
-
-  /** `shiftOf` as SQL over a column of minutes of the day, with its parameters. */
-  shiftSql(minute: string): { shift: string; daysBack: string; params: number[] } {
-    const later = this.starts.slice(1);
-    return {
-      shift: `CASE WHEN ${minute} < ? THEN ${this.starts.length - 1} ${later.map((_, i) => `WHEN ${minute} < ? THEN ${i}`).join(' ')} ELSE ${this.starts.length - 1} END`,
-      daysBack: `CASE WHEN ${minute} < ? THEN 1 ELSE 0 END`,
-      params: [this.starts[0]!, ...later, this.starts[0]!],
-    };
+  /** The keys (`${bucket}:${k}`) of the buckets of the slot that starts at `t`. */
+  bucketsAt(t: number): string[] {
+    const lt = this.local(t);
+    const day = Math.floor(lt / DAY_MS);
+    const minute = Math.floor((lt % DAY_MS) / MINUTE_MS);
+    const { index: shift, daysBack } = shiftOfMinute(minute, this.starts);
+    const within = ([first, last]: [number, number], d: number) => d >= first && d <= last;
+    const keys: string[] = [];
+    if (within(this.periods.current, day))
+      keys.push(`day:${day}`, `hour:${Math.floor(minute / 60)}`, 'total:0');
+    if (within(this.periods.current, day - daysBack)) keys.push(`shift:${shift}`);
+    if (within(this.periods.previous, day)) keys.push('previous:0');
+    return keys;
   }
 }
 
@@ -109,6 +108,49 @@ export const percentileSql = (expr: string, p: number): string =>
     postgres: `percentile_cont(${p}) WITHIN GROUP (ORDER BY ${expr})`,
   });
 
+/**
+ * Rearranges `values` so that `values[k]` is their k-th smallest (from 0), none before it larger and none
+ * after it smaller (Hoare's selection: linear on average, where a sort of each bucket was most of the time).
+ */
+function select(values: Float64Array, k: number): number {
+  let left = 0;
+  let right = values.length - 1;
+  while (left < right) {
+    const pivot = values[(left + right) >> 1]!;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        [values[i], values[j]] = [values[j]!, values[i]!];
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break; // between the two halves: equal to the pivot
+  }
+  return values[k]!;
+}
+
+/**
+ * `percentileSql` over durations in seconds, of durations in ms (rearranged): the two nearest ranks are
+ * turned into seconds (ms / 1000, the same doubles as SQL's) before the same interpolation.
+ */
+export function percentileOfMs(ms: Float64Array, p: number): number | null {
+  if (!ms.length) return null;
+  const pos = p * (ms.length - 1);
+  const lo = Math.floor(pos);
+  const below = select(ms, lo) / 1000;
+  if (lo === pos) return below;
+  // Everything after rank `lo` is at least it: the next rank is their smallest.
+  let next = ms[lo + 1]!;
+  for (let i = lo + 2; i < ms.length; i++) if (ms[i]! < next) next = ms[i]!;
+  return below + (pos - lo) * (next / 1000 - below);
+}
+
 /** A closed visit's wait in whole seconds, shared/gate.ts `waitS` as SQL: exit − max(entry, appointment), ≥ 0. */
 export const WAIT_S_SQL = `CASE WHEN exited_at > CASE WHEN appointment_at > entered_at THEN appointment_at ELSE entered_at END
   THEN (exited_at - CASE WHEN appointment_at > entered_at THEN appointment_at ELSE entered_at END) / 1000 ELSE 0 END`;
@@ -117,179 +159,219 @@ export const WAIT_S_SQL = `CASE WHEN exited_at > CASE WHEN appointment_at > ente
  * When a task last entered the pool before its current assignment: the latest event that moved it into
  * `bolsa_trabajo` from another status after its creation (returned, sent back by staff, reopened: each
  * clears `assigned_at`, so they all precede the assignment); its creation when there is none. A hold
- * while in the pool does not restart it: the task waited all along. The re-entries are few and read
- * through the (type, at) index, instead of a look-up per assigned task.
+ * while in the pool does not restart it: the task waited all along. The re-entries are few: the
+ * assignments' waits are read from creation, and those of the tasks that re-entered replaced after
+ * (`POOL_REENTERED_SQL`), instead of a join probed by every assigned task.
  */
 const POOL_REENTRIES_SQL = `SELECT task_id, MAX(at) AS at FROM task_events
   WHERE type IN ('returned', 'status_changed', 'reopened') AND at < ?
     AND to_status = 'bolsa_trabajo' AND from_status <> 'bolsa_trabajo'
   GROUP BY task_id`;
 
-const seconds = (expr: string) => `CAST(${expr} AS DOUBLE PRECISION) / 1000`;
+/** The tasks assigned in [?, ?) that re-entered the pool: their slot, wait from creation and from the re-entry. */
+const POOL_REENTERED_SQL = `SELECT tasks.assigned_at / CAST(? AS BIGINT) AS slot,
+    tasks.assigned_at - tasks.created_at AS was, tasks.assigned_at - back.at AS ms
+  FROM (${POOL_REENTRIES_SQL}) back JOIN tasks ON tasks.id = back.task_id
+  WHERE tasks.assigned_at >= ? AND tasks.assigned_at < ? AND tasks.deleted_at IS NULL`;
+
 const count = (cond: string) => `SUM(CASE WHEN ${cond} THEN 1 ELSE 0 END)`;
-const percentiles = (name: string) =>
-  `${percentileSql('s', 0.5)} AS ${name}_p50, ${percentileSql('s', 0.9)} AS ${name}_p90`;
+/** A group's durations (`ms`, NULLs left out) as one comma-separated text. */
+const DURATIONS_SQL = sqlFor({ sqlite: 'group_concat(ms)', postgres: `string_agg(CAST(ms AS TEXT), ',')` });
+
+type Percentiles = 'move' | 'pool' | 'stay';
 
 /**
- * The families of facts: each reads its rows of [?, ?) (`t` the instant, `s` a duration in seconds,
- * `kind` and `flag` what its figures need) and computes its own figures for every group.
+ * The families of facts: each reads its rows of [?, ?) (`t` the instant, `ms` a duration in ms, `kind`
+ * and `flag` what its counts need), counts them per slot, and lists the durations of which it gives the
+ * percentiles.
  */
 const FAMILIES: {
   facts: string;
   params: (range: { start: number; end: number }) => number[];
-  figures: string;
+  counts?: string;
+  percentiles?: Percentiles;
 }[] = [
   {
-    // Completions: on time (flag 1) or late (0) when they had a deadline, and their proof.
-    facts: `SELECT completed_at AS t, proof AS kind, ${seconds('completed_at - assigned_at')} AS s,
+    // Completions: on time (flag 1) or late (0) when they had a deadline, and their proof. The covering
+    // index tasks_completed_facts holds every column read.
+    facts: `SELECT completed_at AS t, proof AS kind, completed_at - assigned_at AS ms,
         CASE WHEN due_at IS NULL THEN NULL WHEN COALESCE(late_s, 0) > 0 THEN 0 ELSE 1 END AS flag
       FROM tasks WHERE completed_at >= ? AND completed_at < ? AND deleted_at IS NULL`,
     params: (r) => [r.start, r.end],
-    figures: `COUNT(*) AS moves, ${percentiles('move')}, ${count('flag = 1')} AS on_time,
-      COUNT(flag) AS with_deadline, ${count('flag = 0')} AS late, ${count(`kind = 'scan'`)} AS scans`,
+    counts: `COUNT(*) AS moves, ${count('flag = 1')} AS on_time, COUNT(flag) AS with_deadline,
+      ${count('flag = 0')} AS late, ${count(`kind = 'scan'`)} AS scans`,
+    percentiles: 'move',
   },
   {
-    facts: `SELECT tasks.assigned_at AS t, NULL AS kind,
-        ${seconds('tasks.assigned_at - COALESCE(back.at, tasks.created_at)')} AS s, NULL AS flag
-      FROM tasks LEFT JOIN (${POOL_REENTRIES_SQL}) back ON back.task_id = tasks.id
-      WHERE tasks.assigned_at >= ? AND tasks.assigned_at < ? AND tasks.deleted_at IS NULL`,
-    params: (r) => [r.end, r.start, r.end],
-    figures: percentiles('pool'),
-  },
-  {
-    facts: `SELECT at AS t, type AS kind, NULL AS s, NULL AS flag
-      FROM task_events WHERE type IN ('returned', 'held') AND at >= ? AND at < ?`,
+    // The waits from creation; those of the tasks that re-entered the pool are replaced (addFacts).
+    facts: `SELECT assigned_at AS t, assigned_at - created_at AS ms
+      FROM tasks WHERE assigned_at >= ? AND assigned_at < ? AND deleted_at IS NULL`,
     params: (r) => [r.start, r.end],
-    figures: `${count(`kind = 'returned'`)} AS returns, ${count(`kind = 'held'`)} AS holds`,
+    percentiles: 'pool',
   },
   {
-    // Entries have no wait; exits carry theirs.
-    facts: `SELECT entered_at AS t, 'entry' AS kind, NULL AS s, NULL AS flag
+    facts: `SELECT at AS t, type AS kind FROM task_events WHERE type IN ('returned', 'held') AND at >= ? AND at < ?`,
+    params: (r) => [r.start, r.end],
+    counts: `${count(`kind = 'returned'`)} AS returns, ${count(`kind = 'held'`)} AS holds`,
+  },
+  {
+    // Entries have no wait; exits carry theirs (whole seconds, as ms).
+    facts: `SELECT entered_at AS t, 'entry' AS kind, NULL AS ms
         FROM gate_visits WHERE entered_at >= ? AND entered_at < ?
       UNION ALL
-      SELECT exited_at, 'exit', CAST(${WAIT_S_SQL} AS DOUBLE PRECISION), NULL
-        FROM gate_visits WHERE exited_at >= ? AND exited_at < ?`,
+      SELECT exited_at, 'exit', (${WAIT_S_SQL}) * 1000 FROM gate_visits WHERE exited_at >= ? AND exited_at < ?`,
     params: (r) => [r.start, r.end, r.start, r.end],
-    figures: `${count(`kind = 'entry'`)} AS entries, ${count(`kind = 'exit'`)} AS exits, ${percentiles('stay')},
-      ${count(`kind = 'exit' AND s > ${GATE_WAIT_AMBER_S}`)} AS over_1h`,
+    counts: `${count(`kind = 'entry'`)} AS entries, ${count(`kind = 'exit'`)} AS exits,
+      ${count(`kind = 'exit' AND ms > ${GATE_WAIT_AMBER_S * 1000}`)} AS over_1h`,
+    percentiles: 'stay',
   },
 ];
 
-type Bucket = 'day' | 'hour' | 'shift' | 'total' | 'previous';
-
-/** What the families' groups answer, each the columns of its own figures. */
-interface FigureColumns {
-  moves: number | null;
-  pool_p50: number | null;
-  pool_p90: number | null;
-  move_p50: number | null;
-  move_p90: number | null;
-  on_time: number | null;
-  with_deadline: number | null;
-  late: number | null;
-  scans: number | null;
-  returns: number | null;
-  holds: number | null;
-  entries: number | null;
-  exits: number | null;
-  stay_p50: number | null;
-  stay_p90: number | null;
-  over_1h: number | null;
+/** What a bucket's figures are computed from. */
+interface BucketSums {
+  moves: number;
+  on_time: number;
+  with_deadline: number;
+  late: number;
+  scans: number;
+  returns: number;
+  holds: number;
+  entries: number;
+  exits: number;
+  over_1h: number;
+  /** The drivers' clocked time. */
+  clocked_ms: number;
 }
-type FigureRow = Partial<FigureColumns> & { bucket: Bucket; k: number };
+type Bucket = Partial<BucketSums> & Partial<Record<`${Percentiles}_${'p50' | 'p90'}`, number | null>>;
 
-/** Inclusive day-number ranges of the period and of the one before it. */
-interface Periods {
-  current: [number, number];
-  previous: [number, number];
-}
+/** The buckets' sums and durations, filled slot by slot. */
+class Buckets {
+  private readonly sums = new Map<string, Bucket>();
+  /** Per bucket and figure, the lists of durations (ms) of its slots and how many they hold. */
+  private readonly durations = new Map<string, { lists: number[][]; length: number }>();
 
-/** Every family's figures of every group, merged by `${bucket}:${k}`. */
-async function factFigures(place: Placement, range: { start: number; end: number }, p: Periods) {
-  const local = place.localSql('t');
-  const shift = place.shiftSql('minute');
-  const merged = new Map<string, Partial<FigureColumns>>();
-  for (const family of FAMILIES) {
-    const f = family.figures;
-    const sql = `
-      WITH facts AS (${family.facts}),
-      placed AS (SELECT kind, s, flag, ${local.text} AS lt FROM facts),
-      keyed AS (SELECT kind, s, flag, lt / ${DAY_MS} AS day_no, (lt % ${DAY_MS}) / ${MINUTE_MS} AS minute FROM placed),
-      shifted AS MATERIALIZED (SELECT keyed.*, ${shift.shift} AS shift_idx, day_no - ${shift.daysBack} AS shift_day FROM keyed)
-      SELECT 'day' AS bucket, day_no AS k, ${f} FROM shifted WHERE day_no BETWEEN ? AND ? GROUP BY day_no
-      UNION ALL SELECT 'hour', minute / 60, ${f} FROM shifted WHERE day_no BETWEEN ? AND ? GROUP BY minute / 60
-      UNION ALL SELECT 'shift', shift_idx, ${f} FROM shifted WHERE shift_day BETWEEN ? AND ? GROUP BY shift_idx
-      UNION ALL SELECT 'total', 0, ${f} FROM shifted WHERE day_no BETWEEN ? AND ?
-      UNION ALL SELECT 'previous', 0, ${f} FROM shifted WHERE day_no BETWEEN ? AND ?`;
-    const params = [
-      ...family.params(range),
-      ...local.params,
-      ...shift.params,
-      ...[p.current, p.current, p.current, p.current, p.previous].flat(),
-    ];
-    for (const { bucket, k, ...columns } of await query<FigureRow>(sql, params)) {
-      const key = `${bucket}:${Number(k)}`;
-      merged.set(key, { ...merged.get(key), ...columns });
+  constructor(private readonly place: Placement) {}
+
+  add(slotStart: number, sums: Partial<BucketSums>, durations?: { name: Percentiles; ms: number[] }) {
+    for (const key of this.place.bucketsAt(slotStart)) {
+      const bucket = this.sums.get(key) ?? {};
+      for (const [column, n] of Object.entries(sums) as [keyof BucketSums, number][])
+        bucket[column] = (bucket[column] ?? 0) + Number(n);
+      this.sums.set(key, bucket);
+      if (!durations?.ms.length) continue;
+      const listKey = `${key}|${durations.name}`;
+      const all = this.durations.get(listKey) ?? { lists: [], length: 0 };
+      all.lists.push(durations.ms);
+      all.length += durations.ms.length;
+      this.durations.set(listKey, all);
     }
   }
-  return merged;
+
+  /** The bucket's sums and its percentiles. */
+  get(key: string): Bucket {
+    const bucket = { ...this.sums.get(key) };
+    for (const name of ['move', 'pool', 'stay'] as const) {
+      const all = this.durations.get(`${key}|${name}`) ?? { lists: [], length: 0 };
+      const values = new Float64Array(all.length);
+      let i = 0;
+      for (const list of all.lists) for (const ms of list) values[i++] = ms;
+      bucket[`${name}_p50`] = percentileOfMs(values, 0.5);
+      bucket[`${name}_p90`] = percentileOfMs(values, 0.9);
+    }
+    return bucket;
+  }
 }
 
-/** Clocked ms per bucket, keyed `${bucket}:${k}` like the figure rows. */
-type ClockedMs = Map<string, number>;
+/** Per slot, the pool waits read from creation that are from a later re-entry into the pool. */
+async function poolReentered(stepMs: number, range: { start: number; end: number }) {
+  const bySlot = new Map<number, { was: number; ms: number }[]>();
+  const rows = await query<{ slot: number; was: number; ms: number }>(POOL_REENTERED_SQL, [
+    stepMs,
+    range.end,
+    range.start,
+    range.end,
+  ]);
+  for (const { slot, was, ms } of rows) {
+    const list = bySlot.get(Number(slot)) ?? [];
+    list.push({ was: Number(was), ms: Number(ms) });
+    bySlot.set(Number(slot), list);
+  }
+  return bySlot;
+}
+
+/** Every family's counts and durations, slot by slot. */
+async function addFacts(buckets: Buckets, place: Placement, range: { start: number; end: number }) {
+  const reentered = await poolReentered(place.stepMs, range);
+  for (const family of FAMILIES) {
+    const columns = [
+      't / CAST(? AS BIGINT) AS slot',
+      family.counts,
+      family.percentiles && `${DURATIONS_SQL} AS durations`,
+    ].filter(Boolean);
+    const sql = `SELECT ${columns.join(', ')} FROM (${family.facts}) facts GROUP BY 1`;
+    const rows = await query<{ slot: number; durations?: string | null }>(sql, [
+      place.stepMs,
+      ...family.params(range),
+    ]);
+    for (const { slot, durations: list, ...sums } of rows) {
+      const ms = list ? (JSON.parse(`[${list}]`) as number[]) : [];
+      // The same tasks in the same slot: each wait from creation is in the list once per such task.
+      if (family.percentiles === 'pool')
+        for (const task of reentered.get(Number(slot)) ?? []) ms[ms.indexOf(task.was)] = task.ms;
+      buckets.add(Number(slot) * place.stepMs, sums, family.percentiles && { name: family.percentiles, ms });
+    }
+  }
+}
 
 /**
- * The drivers' clocked time cut into the buckets: each entrada with the salida that follows it (an
- * entrada followed by another entrada counts nothing, as in Control Conductores); a pair still open
- * counts up to now, at most OPEN_SHIFT_MAX_MS. Pieces are cut at every whole step of `stepMs` (the hour,
- * or less when a shift starts off the hour), so each lies in one hour and one shift.
+ * Each entrada with what follows it among the user's punches (time order, as Control Conductores reads
+ * them: timeclock-summary.ts): the salida's time, or NULL when nothing follows. An entrada followed by
+ * another entrada counts nothing and is left out.
  */
-async function clockedMs(place: Placement, range: { start: number; end: number }, p: Periods) {
+const CLOCKED_PAIRS_SQL = `SELECT at, next_at FROM (
+    SELECT clock_type, timestamp AS at, LEAD(timestamp) OVER w AS next_at, LEAD(clock_type) OVER w AS next_type
+    FROM punches WHERE timestamp >= ? AND timestamp < ? AND deleted_at IS NULL
+    WINDOW w AS (PARTITION BY user_id ORDER BY timestamp, rowid)) pairs
+  WHERE clock_type = 'entrada' AND (next_type IS NULL OR next_type = 'salida')`;
+
+/**
+ * The drivers' clocked time cut into the slots: each entrada with the salida that follows it; a pair still
+ * open counts up to now, at most OPEN_SHIFT_MAX_MS. A pair adds its partial first and last slots, and one
+ * driver to each whole slot between them (a running count over the slots, not a piece per slot per pair).
+ */
+async function addClocked(buckets: Buckets, place: Placement, range: { start: number; end: number }) {
   const now = nowMs();
-  const stepMs = [60, ...config.shiftStarts.map((m) => m % 60)].reduce(gcd) * MINUTE_MS;
-  const [first, last] = p.current;
-  // Sums in plain arrays (a pass over every piece of every pair), keyed once at the end.
-  const days = new Array<number>(last - first + 1).fill(0);
-  const hours = new Array<number>(24).fill(0);
-  const shifts = new Array<number>(SHIFTS.length).fill(0);
-  let total = 0;
-  let previous = 0;
-  const addPiece = (from: number, ms: number) => {
-    const lt = place.local(from);
-    const day = Math.floor(lt / DAY_MS);
-    const minute = Math.floor((lt % DAY_MS) / MINUTE_MS);
-    const { index: shift, daysBack } = place.shiftOf(minute);
-    if (day >= first && day <= last) {
-      days[day - first]! += ms;
-      hours[Math.floor(minute / 60)]! += ms;
-      total += ms;
-    }
-    if (day - daysBack >= first && day - daysBack <= last) shifts[shift]! += ms;
-    if (day >= p.previous[0] && day <= p.previous[1]) previous += ms;
-  };
-  const punches = await punchesByUser(range.start - OPEN_SHIFT_MAX_MS, range.end + OPEN_SHIFT_MAX_MS);
-  for (const list of punches.values()) {
-    list.forEach((punch, i) => {
-      if (punch.clock_type !== 'entrada') return;
-      const next = list[i + 1];
-      if (next?.clock_type === 'entrada') return;
-      const end = next ? next.timestamp : Math.min(now, punch.timestamp + OPEN_SHIFT_MAX_MS);
-      const to = Math.min(end, range.end);
-      for (let at = Math.max(punch.timestamp, range.start); at < to;) {
-        const cut = Math.min(to, (Math.floor(at / stepMs) + 1) * stepMs);
-        addPiece(at, cut - at);
-        at = cut;
-      }
-    });
-  }
-  const out: ClockedMs = new Map([
-    ['total:0', total],
-    ['previous:0', previous],
+  const step = place.stepMs;
+  const first = Math.floor(range.start / step);
+  const slots = Math.ceil(range.end / step) - first;
+  const partialMs = new Array<number>(slots + 1).fill(0);
+  const driversChange = new Array<number>(slots + 1).fill(0);
+  const pairs = await query<{ at: number; next_at: number | null }>(CLOCKED_PAIRS_SQL, [
+    range.start - OPEN_SHIFT_MAX_MS,
+    range.end + OPEN_SHIFT_MAX_MS,
   ]);
-  days.forEach((ms, i) => out.set(`day:${first + i}`, ms));
-  hours.forEach((ms, h) => out.set(`hour:${h}`, ms));
-  shifts.forEach((ms, i) => out.set(`shift:${i}`, ms));
-  return out;
+  for (const pair of pairs) {
+    const end = pair.next_at ?? Math.min(now, pair.at + OPEN_SHIFT_MAX_MS);
+    const from = Math.max(pair.at, range.start);
+    const to = Math.min(end, range.end);
+    if (from >= to) continue;
+    const a = Math.floor(from / step) - first;
+    const b = Math.floor(to / step) - first;
+    if (a === b) {
+      partialMs[a]! += to - from;
+      continue;
+    }
+    partialMs[a]! += (first + a + 1) * step - from;
+    partialMs[b]! += to - (first + b) * step;
+    driversChange[a + 1]! += 1;
+    driversChange[b]! -= 1;
+  }
+  let drivers = 0;
+  for (let i = 0; i < slots; i++) {
+    drivers += driversChange[i]!;
+    const ms = partialMs[i]! + drivers * step;
+    if (ms) buckets.add((first + i) * step, { clocked_ms: ms });
+  }
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
@@ -298,12 +380,12 @@ const whole = (n: number | null | undefined): number | null => (n == null ? null
 const ratio = (part: number, all: number, decimals: number): number | null =>
   all > 0 ? Math.round((part / all) * 10 ** decimals) / 10 ** decimals : null;
 
-function figures(row: Partial<FigureColumns>, clocked: number): IndicatorFigures {
+function figures(row: Bucket): IndicatorFigures {
   const n = (v: number | null | undefined) => Number(v ?? 0);
   const moves = n(row.moves);
   return {
     moves_completed: moves,
-    moves_per_driver_hour: ratio(moves, clocked / HOUR_MS, 2),
+    moves_per_driver_hour: ratio(moves, n(row.clocked_ms) / HOUR_MS, 2),
     pool_wait_p50_s: whole(row.pool_p50),
     pool_wait_p90_s: whole(row.pool_p90),
     move_p50_s: whole(row.move_p50),
@@ -338,10 +420,11 @@ export async function indicators(q: IndicatorsQuery): Promise<Indicators> {
     start: madridDayRange(dayText(p.previous[0])).start,
     end: shiftRange({ shift: SHIFTS[SHIFTS.length - 1]!, date: q.to }, starts).to,
   };
-  const place = new Placement(madridOffsets(range.start, range.end), starts);
-  const [byKey, clocked] = await Promise.all([factFigures(place, range, p), clockedMs(place, range, p)]);
-  const at = (bucket: Bucket, k: number) =>
-    figures(byKey.get(`${bucket}:${k}`) ?? {}, clocked.get(`${bucket}:${k}`) ?? 0);
+  const place = new Placement(madridOffsets(range.start, range.end), starts, p);
+  const buckets = new Buckets(place);
+  await Promise.all([addFacts(buckets, place, range), addClocked(buckets, place, range)]);
+  const at = (bucket: 'day' | 'hour' | 'shift' | 'total' | 'previous', k: number) =>
+    figures(buckets.get(`${bucket}:${k}`));
   const dayNumbers = Array.from({ length: p.current[1] - p.current[0] + 1 }, (_, i) => p.current[0] + i);
   return {
     period: { from: q.from, to: q.to },

@@ -13,7 +13,7 @@ import { carrierKey, plateKey } from '@shared/text';
 import { madridDay } from '@shared/time';
 import { gateVisits, taskEvents, tasks } from '../../server/db/tables';
 import { query } from '../../server/db';
-import { percentileSql, WAIT_S_SQL } from '../../server/services/indicators';
+import { percentileOfMs, percentileSql, WAIT_S_SQL } from '../../server/services/indicators';
 import { db, makePunch, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 import { fetchWorkbook, sheetTable } from '../helpers/excel';
 
@@ -467,6 +467,24 @@ describe('the SQL rules match their JavaScript definitions', () => {
       );
       expect(row!.v).toBeCloseTo(linear(p), 6);
     }
+  });
+
+  it("the service's percentile of ms is this engine's percentile_cont of the seconds, to the last bit", async () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const engine = async (ms: number[], p: number) => {
+      const rows = ms.map((v) => `(${v})`).join(', ');
+      const sql = `SELECT ${percentileSql('CAST(column1 AS DOUBLE PRECISION) / 1000', p)} AS v FROM (VALUES ${rows}) AS g`;
+      return Number((await query<{ v: number }>(sql))[0]!.v);
+    };
+    // Ties included, in no order, an odd and an even count.
+    const ms = Array.from(
+      { length: 257 },
+      () => Math.floor(random() * 1_000) * 1_000 + (random() < 0.5 ? 7 : 0),
+    );
+    for (const values of [ms, ms.slice(1)])
+      for (const p of [0.1, 0.5, 0.9, 0.95])
+        expect(percentileOfMs(Float64Array.from(values), p)).toBe(await engine(values, p));
   });
 
   it("a visit's wait in SQL equals shared/gate.ts waitS", async () => {

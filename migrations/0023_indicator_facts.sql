@@ -1,0 +1,2 @@
+CREATE INDEX `tasks_completed_facts` ON `tasks` (`completed_at`,`assigned_at`,`due_at`,`late_s`,`proof`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `tasks_assigned_facts` ON `tasks` (`assigned_at`,`created_at`,`id`) WHERE deleted_at IS NULL;
