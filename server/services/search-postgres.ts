@@ -1,6 +1,6 @@
 // The searcher (CONTRACT §5) on PostgreSQL: plain SQL over indexes, where SQLite keeps an in-memory index
 // (./search.ts). migrations-pg/0002_search.sql made torre_fold(text) = lower(unaccent(text)), the same
-// folding as the SQLite index's; 0021 stores the folded origin and destination (origin_fold,
+// folding as the SQLite index's; 0022 stores the folded origin and destination (origin_fold,
 // destination_fold: the index's candidates are checked again as plain text, not folded again per row).
 // GIN trigram indexes on those, lower(id) and the plate key (trailer_key, CONTRACT §19: the term's
 // plateKey() is what a plate is matched by) answer a substring test written `col LIKE '%' ||

@@ -46,7 +46,7 @@ describe('migratePostgres', () => {
       "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'",
     );
     // Columns of hand-written migrations, not in drizzle's schema: punches' order (0003), the searcher's
-    // folded text (0021).
+    // folded text (0022).
     const handWritten: Record<string, string[]> = {
       punches: ['rowid'],
       tasks: ['origin_fold', 'destination_fold'],
