@@ -8,6 +8,7 @@ const SQLITE_ONLY = [
   'tests/unit/postgres-migrate.test.ts',
   'tests/unit/gate-photo-owner-migration.test.ts',
   'tests/unit/checkpointer.test.ts',
+  'tests/unit/read-pool.test.ts',
   // The demo yard and the bench's smoke run are SQLite files made by scripts (the bench runs PostgreSQL
   // itself with --engine postgres).
   'tests/unit/demo.test.ts',

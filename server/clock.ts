@@ -35,6 +35,14 @@ export function resetClock(): void {
   offsetMs = 0;
 }
 
+/** How far the clock has been moved (0 unless a test moved it): a read thread runs with the same. */
+export const clockOffsetMs = (): number => offsetMs;
+
+/** A read thread's clock, set to the server's for each job (server/reads/thread.ts). */
+export function setClockOffset(ms: number): void {
+  offsetMs = ms;
+}
+
 /** Registers what must run as the clock moves, before any other listener (shiftClock). */
 export function onClockShift(fn: () => Promise<void>): () => void {
   shiftListeners.add(fn);

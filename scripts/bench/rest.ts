@@ -53,6 +53,15 @@ const YARD_P99_MS = 50;
 const TRAILER_P99_MS = 20;
 /** Issue 30: the indicators of 30 and of 92 days (CONTRACT §22's longest period) within this at the 99th percentile. */
 const INDICATORS_P99_MS = 300;
+/**
+ * Issue 31: this many clients searching at once answered within SEARCHES_P99_MS at the 99th percentile,
+ * and a screen's stats meanwhile within STATS_UNDER_SEARCHES_P99_MS (a long read must not hold the others).
+ */
+const CONCURRENT_SEARCHES = 16;
+const SEARCHES_P99_MS = 500;
+const STATS_UNDER_SEARCHES_P99_MS = 20;
+const SEARCH_PATH = '/api/admin/search/tasks?search_type=all&query=muelle';
+const STATS_PATH = '/api/dashboard/stats';
 
 interface Measured {
   latencies: number[];
@@ -123,13 +132,9 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
       const today = madridDay(Date.now());
       const yesterday = addDays(today, -1);
       const reads: Read[] = [
-        { name: 'GET /api/dashboard/stats', path: '/api/dashboard/stats', budget: { p50: budgets.statsP50 } },
+        { name: 'GET /api/dashboard/stats', path: STATS_PATH, budget: { p50: budgets.statsP50 } },
         { name: `GET /api/tasks (${opts.open} open + finished in 24 h)`, path: '/api/tasks' },
-        {
-          name: 'search: all, "muelle"',
-          path: '/api/admin/search/tasks?search_type=all&query=muelle',
-          budget: { p99: budgets.readP99 },
-        },
+        { name: 'search: all, "muelle"', path: SEARCH_PATH, budget: { p99: budgets.readP99 } },
         ...(['deficiencies', 'delayed-assignments'] as const).flatMap((report) => [
           {
             name: `report ${report}, 24h`,
@@ -150,6 +155,7 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
       ];
       const readRows: Row[] = [];
       for (const read of reads) readRows.push(await measureRead(server.url, token, read, opts.seconds, log));
+      const concurrentRows = await measureUnderSearches(server.url, token, opts.seconds, log);
 
       // The yard's map and list (CONTRACT §17), over the generated catalogue and its trailers.
       const map = await api<YardLocation[]>(`${server.url}/api/yard`, 'GET', token);
@@ -204,6 +210,10 @@ export async function runRest(opts: RestOptions, log: (line: string) => void): P
         {
           name: `REST with ${opts.tasks.toLocaleString('en')} historical tasks (${driversFor(opts.tasks)} drivers; 1 connection)`,
           rows: readRows,
+        },
+        {
+          name: `Reads side by side with ${opts.tasks.toLocaleString('en')} historical tasks (${CONCURRENT_SEARCHES} clients searching)`,
+          rows: concurrentRows,
         },
         {
           name: `Yard with ${opts.tasks.toLocaleString('en')} historical tasks (1 connection)`,
@@ -263,6 +273,14 @@ interface Read {
   budget?: { p50?: number; p99?: number };
 }
 
+const budgetText = (read: Read) =>
+  [
+    read.budget?.p50 === undefined ? '' : `p50 ≤ ${read.budget.p50} ms`,
+    read.budget?.p99 === undefined ? '' : `p99 ≤ ${read.budget.p99} ms`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
 /** One endpoint read over and over on one connection for `seconds`: its latency row, against its budget. */
 async function measureRead(
   url: string,
@@ -272,12 +290,6 @@ async function measureRead(
   log: (line: string) => void,
 ): Promise<Row> {
   log(`REST: ${read.name}`);
-  const budgetText = [
-    read.budget?.p50 === undefined ? '' : `p50 ≤ ${read.budget.p50} ms`,
-    read.budget?.p99 === undefined ? '' : `p99 ≤ ${read.budget.p99} ms`,
-  ]
-    .filter(Boolean)
-    .join(', ');
   // Warm up: the first call of a statement prepares it and pulls its pages into the cache.
   try {
     for (let i = 0; i < 3; i++) await api(`${url}${read.path}`, 'GET', token);
@@ -286,7 +298,7 @@ async function measureRead(
     return {
       measure: read.name,
       result: `failed: ${err instanceof Error ? err.message.slice(0, 200) : String(err)}`,
-      budget: budgetText || undefined,
+      budget: budgetText(read) || undefined,
       ok: false,
     };
   }
@@ -296,6 +308,11 @@ async function measureRead(
     duration: seconds,
     headers: { authorization: `Bearer ${token}` },
   });
+  return latencyRow(read, m);
+}
+
+/** A read's latency row (p50 / p99, answers per second), against its budget. */
+function latencyRow(read: Read, m: Measured): Row {
   const p = percentiles(m.latencies, 2);
   const checks = [
     ...(read.budget?.p50 === undefined ? [] : [p.p50 <= read.budget.p50]),
@@ -306,9 +323,55 @@ async function measureRead(
     result: `p50 ${fmt(p.p50, 2)} / p99 ${fmt(p.p99, 2)} ms, ${fmt(m.ok / m.seconds, 0)} req/s${
       m.failed ? `, ${m.failed} failed` : ''
     }`,
-    budget: budgetText || undefined,
+    budget: budgetText(read) || undefined,
     ok: checks.length ? checks.every(Boolean) && m.failed === 0 : undefined,
   };
+}
+
+/**
+ * Issue 31: CONCURRENT_SEARCHES clients search over and over while one more loads the dashboard stats, as
+ * a screen does beside a busy searcher. The stats start half a second into the searches and stop half a
+ * second before them, so every stats request meets the searches in full.
+ */
+async function measureUnderSearches(
+  url: string,
+  token: string,
+  seconds: number,
+  log: (line: string) => void,
+): Promise<Row[]> {
+  log(`REST: ${CONCURRENT_SEARCHES} clients searching, and the stats meanwhile`);
+  const headers = { authorization: `Bearer ${token}` };
+  // Warm up as many searches at once: on SQLite each read thread builds its own search index at its first.
+  for (let i = 0; i < 2; i++)
+    await Promise.all(
+      Array.from({ length: CONCURRENT_SEARCHES }, () => api(`${url}${SEARCH_PATH}`, 'GET', token)),
+    );
+  const searching = cannon({
+    url: `${url}${SEARCH_PATH}`,
+    connections: CONCURRENT_SEARCHES,
+    duration: seconds + 1,
+    headers,
+  });
+  await sleep(500);
+  const stats = await cannon({ url: `${url}${STATS_PATH}`, connections: 1, duration: seconds, headers });
+  return [
+    latencyRow(
+      {
+        name: `search, ${CONCURRENT_SEARCHES} concurrent clients`,
+        path: SEARCH_PATH,
+        budget: { p99: SEARCHES_P99_MS },
+      },
+      await searching,
+    ),
+    latencyRow(
+      {
+        name: `GET /api/dashboard/stats while ${CONCURRENT_SEARCHES} searches run`,
+        path: STATS_PATH,
+        budget: { p99: STATS_UNDER_SEARCHES_P99_MS },
+      },
+      stats,
+    ),
+  ];
 }
 
 async function runWrites(

@@ -2,7 +2,8 @@
 // migrations/ applied at start-up. Two connections to the file: the writer, which runs one transaction
 // at a time (a queue: a body awaits between its statements, and nothing else may write meanwhile), and a
 // reader for everything outside a transaction — in WAL mode it sees committed data only, without
-// waiting for the writer. Raw statements are prepared once per connection and text.
+// waiting for the writer. Raw statements are prepared once per connection and text. A read thread
+// (./read-pool.ts) opens the same file read-only instead (openReadOnlyDb).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { plateKey } from '@shared/text';
 import * as schema from './schema';
 import { useEngine, type Db, type Engine, type Session, type TxSession } from '.';
+import { readThreads } from './read-pool';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -19,10 +21,13 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.m
 export let sqlite: Database.Database;
 let reader: Database.Database | undefined;
 
-function configureConnection(conn: Database.Database): void {
-  conn.pragma('journal_mode = WAL');
-  conn.pragma('synchronous = NORMAL');
-  conn.pragma('foreign_keys = ON');
+function configureConnection(conn: Database.Database, access: 'read-write' | 'read-only'): void {
+  // The file's journal mode and what a write does are the read-write connections' to set.
+  if (access === 'read-write') {
+    conn.pragma('journal_mode = WAL');
+    conn.pragma('synchronous = NORMAL');
+    conn.pragma('foreign_keys = ON');
+  }
   conn.pragma('busy_timeout = 5000');
   // 64 MiB of page cache (SQLite's default is 2 MiB): a year of a yard's history stays in memory.
   conn.pragma('cache_size = -65536');
@@ -38,12 +43,12 @@ export function openDb(dbPath: string): void {
   const conn = new Database(dbPath);
   let readConn: Database.Database | undefined;
   try {
-    configureConnection(conn);
+    configureConnection(conn, 'read-write');
     // Reads the schema: a file that is not a database, or is damaged at its start, fails here.
     conn.prepare('SELECT count(*) FROM sqlite_master').get();
     if (dbPath !== ':memory:') {
       readConn = new Database(dbPath);
-      configureConnection(readConn);
+      configureConnection(readConn, 'read-write');
       readConn.pragma('query_only = 1');
     }
   } catch (err) {
@@ -56,6 +61,29 @@ export function openDb(dbPath: string): void {
   reader = readConn;
   useEngine(sqliteEngine(conn, readConn ?? conn));
   if (dbPath !== ':memory:') rememberOpenedFile(dbPath);
+  // An in-memory database exists on this connection only: its long reads run inline.
+  readThreads.bind(opened?.path);
+}
+
+/**
+ * A read thread's database (./read-pool.ts): one read-only connection to the server's file, which every
+ * read outside a transaction uses; a transaction is refused (a read thread never writes). In WAL mode it
+ * reads beside the server's writer and sees every transaction committed before each statement starts.
+ */
+export function openReadOnlyDb(file: string): void {
+  const conn = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    configureConnection(conn, 'read-only');
+  } catch (err) {
+    conn.close();
+    throw err;
+  }
+  reader = conn;
+  useEngine({
+    reader: connectionSession(conn),
+    begin: () => Promise.reject(new Error('a read thread never writes')),
+    retryable: () => false,
+  });
 }
 
 /** Applies pending migrations; returns how many were applied. Idempotent. */
@@ -74,6 +102,7 @@ export function runMigrations(): number {
 }
 
 export function closeDb(): void {
+  readThreads.bind(undefined);
   forgetOpenedFile();
   useEngine(undefined);
   reader?.close();

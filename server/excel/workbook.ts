@@ -77,11 +77,15 @@ export function addTableSheet<R>(
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Answers with the workbook as a download named `fileName` (ASCII: built from validated dates). */
-export async function sendWorkbook(res: Response, wb: ExcelJS.Workbook, fileName: string): Promise<void> {
-  const buffer = await wb.xlsx.writeBuffer();
+/** The workbook's xlsx file. */
+export async function workbookBytes(wb: ExcelJS.Workbook): Promise<Uint8Array> {
+  return new Uint8Array(await wb.xlsx.writeBuffer());
+}
+
+/** Answers with an xlsx file as a download named `fileName` (ASCII: built from validated dates). */
+export function sendXlsx(res: Response, bytes: Uint8Array, fileName: string): void {
   res.setHeader('Content-Type', XLSX_TYPE);
   res.setHeader('Content-Disposition', `attachment; filename="${fileName}"`);
   res.setHeader('Cache-Control', 'no-store');
-  res.send(Buffer.from(buffer));
+  res.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }

@@ -11,10 +11,8 @@ import {
 } from '@shared/schemas';
 import { currentPrincipal, requireAuth } from '../http/auth';
 import { parseBody, parseQuery } from '../http/validate';
-import { TRUCK_STAYS_EXCEL } from '@shared/labels';
-import { truckStaysWorkbook } from '../excel/truck-stays';
-import { sendWorkbook } from '../excel/workbook';
-import { enterGate, exitGate, listVisits, suggestPlaces, truckStays } from '../services/gate';
+import { sendLongRead } from '../http/long-read';
+import { enterGate, exitGate, listVisits, suggestPlaces } from '../services/gate';
 
 export const gateRoutes = Router();
 const read = requireAuth('gate:read');
@@ -39,10 +37,9 @@ gateRoutes.get('/gate/suggestions', read, async (req, res) => {
 
 // CONTRACT §19 "Waiting times", §24: admin and manager.
 gateRoutes.get('/admin/reports/truck-stays', requireAuth('reports:read'), async (req, res) => {
-  res.json(await truckStays(parseQuery(truckStaysQuerySchema, req)));
+  await sendLongRead(res, 'truckStays', parseQuery(truckStaysQuerySchema, req));
 });
 
 gateRoutes.get('/admin/reports/truck-stays/export-excel', requireAuth('reports:read'), async (req, res) => {
-  const q = parseQuery(truckStaysQuerySchema, req);
-  await sendWorkbook(res, await truckStaysWorkbook(q), TRUCK_STAYS_EXCEL.fileName(q.from, q.to));
+  await sendLongRead(res, 'truckStaysExcel', parseQuery(truckStaysQuerySchema, req));
 });

@@ -1,24 +1,21 @@
 // The shift handover (CONTRACT §20 "Shift handover", §24: admin, manager, gestor).
 import { Router } from 'express';
-import { handoverNoteSchema, handoverQuerySchema, type HandoverReport } from '@shared/schemas';
-import { HANDOVER_EXCEL } from '@shared/labels';
+import { handoverNoteSchema, handoverQuerySchema } from '@shared/schemas';
 import { currentUser, requireAuth } from '../http/auth';
 import { parseBody, parseId, parseQuery } from '../http/validate';
-import { sendWorkbook } from '../excel/workbook';
-import { handoverWorkbook } from '../excel/handover';
-import { addNote, deleteNote, handoverReport } from '../services/handover';
+import { sendLongRead } from '../http/long-read';
+import { addNote, deleteNote } from '../services/handover';
 
 export const handoverRoutes = Router();
 const read = requireAuth('handover:read');
 const write = requireAuth('handover:write');
 
 handoverRoutes.get('/handover', read, async (req, res) => {
-  res.json((await handoverReport(parseQuery(handoverQuerySchema, req))) satisfies HandoverReport);
+  await sendLongRead(res, 'handover', parseQuery(handoverQuerySchema, req));
 });
 
 handoverRoutes.get('/handover/export-excel', read, async (req, res) => {
-  const report = await handoverReport(parseQuery(handoverQuerySchema, req));
-  await sendWorkbook(res, handoverWorkbook(report), HANDOVER_EXCEL.fileName(report.date, report.shift));
+  await sendLongRead(res, 'handoverExcel', parseQuery(handoverQuerySchema, req));
 });
 
 handoverRoutes.post('/handover/notes', write, async (req, res) => {

@@ -1,25 +1,17 @@
 // The yard's indicators (CONTRACT §22, §24: admin, manager).
 import { Router } from 'express';
-import { indicatorsQuerySchema, type Indicators } from '@shared/schemas';
-import { INDICATORS_EXCEL } from '@shared/labels';
+import { indicatorsQuerySchema } from '@shared/schemas';
 import { requireAuth } from '../http/auth';
 import { parseQuery } from '../http/validate';
-import { sendWorkbook } from '../excel/workbook';
-import { indicatorsWorkbook } from '../excel/indicators';
-import { indicators } from '../services/indicators';
+import { sendLongRead } from '../http/long-read';
 
 export const indicatorRoutes = Router();
 const read = requireAuth('indicators:read');
 
 indicatorRoutes.get('/admin/indicators', read, async (req, res) => {
-  res.json((await indicators(parseQuery(indicatorsQuerySchema, req))) satisfies Indicators);
+  await sendLongRead(res, 'indicators', parseQuery(indicatorsQuerySchema, req));
 });
 
 indicatorRoutes.get('/admin/indicators/export-excel', read, async (req, res) => {
-  const report = await indicators(parseQuery(indicatorsQuerySchema, req));
-  await sendWorkbook(
-    res,
-    indicatorsWorkbook(report),
-    INDICATORS_EXCEL.fileName(report.period.from, report.period.to),
-  );
+  await sendLongRead(res, 'indicatorsExcel', parseQuery(indicatorsQuerySchema, req));
 });

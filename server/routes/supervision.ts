@@ -1,7 +1,7 @@
 // Supervision (CONTRACT §5, §7, §8, §12): searcher, Control Conductores, Informes and driver
-// analytics, with their Excel exports. Thin: policy → zod → service → answer.
+// analytics, with their Excel exports. Thin: policy → zod → service → answer; the long reads through
+// sendLongRead (off the event loop on SQLite).
 import { Router } from 'express';
-import { EXPORT_FILE_NAMES } from '@shared/labels';
 import {
   addPunchSchema,
   dailySummaryQuerySchema,
@@ -13,18 +13,14 @@ import {
 import { currentUser, requireAuth } from '../http/auth';
 import { parseBody, parseId, parseQuery } from '../http/validate';
 import { addPunch, removePunch } from '../services/timeclock';
-import { searchTasks } from '../services/search';
 import { dailySummary } from '../services/timeclock-summary';
-import { deficienciesReport, delayedAssignmentsReport } from '../services/reports';
 import { driverAnalytics } from '../services/analytics';
-import { timeclockWorkbook } from '../excel/timeclock';
-import { analyticsWorkbook } from '../excel/analytics';
-import { sendWorkbook } from '../excel/workbook';
+import { sendLongRead } from '../http/long-read';
 
 export const supervisionRoutes = Router();
 
 supervisionRoutes.get('/admin/search/tasks', requireAuth('tasks:search'), async (req, res) => {
-  res.json(await searchTasks(parseQuery(searchQuerySchema, req)));
+  await sendLongRead(res, 'search', parseQuery(searchQuerySchema, req));
 });
 
 supervisionRoutes.get('/admin/timeclock/daily', requireAuth('timeclock:supervise'), async (req, res) => {
@@ -49,21 +45,16 @@ supervisionRoutes.get(
   '/admin/timeclock/export-excel',
   requireAuth('timeclock:supervise'),
   async (req, res) => {
-    const { date_from, date_to } = parseQuery(dateRangeQuerySchema, req);
-    await sendWorkbook(
-      res,
-      await timeclockWorkbook(date_from, date_to),
-      EXPORT_FILE_NAMES.timeclock(date_from, date_to),
-    );
+    await sendLongRead(res, 'timeclockExcel', parseQuery(dateRangeQuerySchema, req));
   },
 );
 
 supervisionRoutes.get('/admin/reports/deficiencies', requireAuth('reports:read'), async (req, res) => {
-  res.json(await deficienciesReport(parseQuery(reportQuerySchema, req)));
+  await sendLongRead(res, 'deficiencies', parseQuery(reportQuerySchema, req));
 });
 
 supervisionRoutes.get('/admin/reports/delayed-assignments', requireAuth('reports:read'), async (req, res) => {
-  res.json(await delayedAssignmentsReport(parseQuery(reportQuerySchema, req)));
+  await sendLongRead(res, 'delayedAssignments', parseQuery(reportQuerySchema, req));
 });
 
 supervisionRoutes.get('/admin/analytics/drivers', requireAuth('admin:analytics'), async (_req, res) => {
@@ -71,10 +62,5 @@ supervisionRoutes.get('/admin/analytics/drivers', requireAuth('admin:analytics')
 });
 
 supervisionRoutes.get('/admin/analytics/export-excel', requireAuth('admin:analytics'), async (req, res) => {
-  const { date_from, date_to } = parseQuery(dateRangeQuerySchema, req);
-  await sendWorkbook(
-    res,
-    await analyticsWorkbook(date_from, date_to),
-    EXPORT_FILE_NAMES.analytics(date_from, date_to),
-  );
+  await sendLongRead(res, 'analyticsExcel', parseQuery(dateRangeQuerySchema, req));
 });

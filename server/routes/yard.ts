@@ -8,16 +8,13 @@ import {
   updateLocationSchema,
   type MessageResponse,
 } from '@shared/schemas';
-import { YARD_EXCEL, YARD_MSG } from '@shared/labels';
-import { madridDay } from '@shared/time';
+import { YARD_MSG } from '@shared/labels';
 import { currentUser, requireAuth } from '../http/auth';
 import { parseBody, parseId } from '../http/validate';
-import { nowMs } from '../clock';
 import { createLocation, importLocations, listLocations, updateLocation } from '../services/locations';
 import { leaveYard, sharedYardMap, sharedYardTrailers } from '../services/yard';
 import { sendShared } from '../http/shared-answer';
-import { sendWorkbook } from '../excel/workbook';
-import { yardTrailersWorkbook } from '../excel/yard';
+import { sendLongRead } from '../http/long-read';
 
 export const yardRoutes = Router();
 const manage = requireAuth('locations:manage');
@@ -57,7 +54,7 @@ yardRoutes.get('/yard/trailers', requireAuth('yard:read'), async (req, res) => {
 });
 
 yardRoutes.get('/yard/trailers/export-excel', requireAuth('yard:read'), async (_req, res) => {
-  await sendWorkbook(res, await yardTrailersWorkbook(), YARD_EXCEL.fileName(madridDay(nowMs())));
+  await sendLongRead(res, 'yardExcel', undefined);
 });
 
 yardRoutes.post('/yard/trailers/:trailer_id/leave', requireAuth('yard:leave'), async (req, res) => {

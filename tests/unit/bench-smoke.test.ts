@@ -64,6 +64,10 @@ function checkSections(sections: Section[]): void {
     'GET /api/admin/indicators, 30 days',
     'GET /api/admin/indicators, 92 days',
   ]);
+  expect(measures('Reads side by side')).toEqual([
+    'search, 16 concurrent clients',
+    'GET /api/dashboard/stats while 16 searches run',
+  ]);
   expect(measures('Yard with')).toEqual([
     expect.stringContaining('places, trailers standing'),
     'GET /api/yard (the map)',
