@@ -101,13 +101,6 @@ class Placement {
   }
 }
 
-/** A percentile_cont (linear interpolation between the nearest ranks, 0 ≤ p ≤ 1) of a SQL expression. */
-export const percentileSql = (expr: string, p: number): string =>
-  sqlFor({
-    sqlite: `percentile_cont(${expr}, ${p})`,
-    postgres: `percentile_cont(${p}) WITHIN GROUP (ORDER BY ${expr})`,
-  });
-
 /**
  * Rearranges `values` so that `values[k]` is their k-th smallest (from 0), none before it larger and none
  * after it smaller (Hoare's selection: linear on average, where a sort of each bucket was most of the time).
@@ -136,7 +129,7 @@ function select(values: Float64Array, k: number): number {
 }
 
 /**
- * `percentileSql` over durations in seconds, of durations in ms (rearranged): the two nearest ranks are
+ * Each engine's `percentile_cont` over durations in seconds, of durations in ms (rearranged): the two nearest ranks are
  * turned into seconds (ms / 1000, the same doubles as SQL's) before the same interpolation.
  */
 export function percentileOfMs(ms: Float64Array, p: number): number | null {

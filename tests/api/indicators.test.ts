@@ -13,7 +13,8 @@ import { carrierKey, plateKey } from '@shared/text';
 import { madridDay } from '@shared/time';
 import { gateVisits, taskEvents, tasks } from '../../server/db/tables';
 import { query } from '../../server/db';
-import { percentileOfMs, percentileSql, WAIT_S_SQL } from '../../server/services/indicators';
+import { percentileOfMs, WAIT_S_SQL } from '../../server/services/indicators';
+import { sqlFor } from '../../server/db/dialect';
 import { db, makePunch, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 import { fetchWorkbook, sheetTable } from '../helpers/excel';
 
@@ -88,6 +89,13 @@ async function visit(entered: string, exited: string | null, appointment: string
 }
 
 const EMPTY = EMPTY_FIGURES;
+
+/** Each engine's percentile_cont (linear interpolation between the nearest ranks) of a SQL expression. */
+const percentileSql = (expr: string, p: number): string =>
+  sqlFor({
+    sqlite: `percentile_cont(${expr}, ${p})`,
+    postgres: `percentile_cont(${p}) WITHIN GROUP (ORDER BY ${expr})`,
+  });
 const fig = (f: Partial<IndicatorFigures>): IndicatorFigures => ({ ...EMPTY, ...f });
 
 async function smallYard() {
