@@ -12,7 +12,7 @@ import { ESCALATION_NOTICE } from '@shared/labels';
 import type { Task } from '@shared/schemas';
 import { formatTime } from '@shared/time';
 import { notifications, taskEscalations, tasks } from '../../server/db/tables';
-import { evaluateEscalations } from '../../server/services/escalation';
+import { evaluateEscalations, stopEvaluations } from '../../server/services/escalation';
 import { pushEscalationSummaries } from '../../server/services/push';
 import { advanceClock, db, makeTask, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 
@@ -116,6 +116,8 @@ describe('espera: a pool task not held waiting more than 20 minutes', () => {
     // Straight into the database: no commit schedules an evaluation of its own.
     const row = await makeTask({ vehicleType: 'swap' });
     const task = { id: row.id, trailer_id: row.trailerId };
+    // An evaluation the earlier commits scheduled (250 ms after them) would be a third racer: none left.
+    await stopEvaluations();
     await advanceClock(25 * MIN);
     const made = await Promise.all([evaluateEscalations(), evaluateEscalations()]);
     expect(made.reduce((a, b) => a + b, 0)).toBe(1);
@@ -132,6 +134,8 @@ describe('espera: a pool task not held waiting more than 20 minutes', () => {
 
 describe('the SQL prefilter and the shared rules', () => {
   it('escalate exactly the tasks and rules rulesMet() gives, at and around every threshold', async () => {
+    // An evaluation the earlier commits scheduled would read the grid by the real clock, not `at`.
+    await stopEvaluations();
     const at = now().getTime();
     const S = 1000;
     const since = [-ESCALATION.waitMs - S, -ESCALATION.waitMs, -ESCALATION.waitMs + S];
