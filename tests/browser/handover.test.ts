@@ -64,12 +64,15 @@ describe('Relevo de turno', () => {
     expect(current.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 
     const text = `Báscula 2 fuera de servicio (${RUN})`;
-    await page.getByRole('textbox', { name: HANDOVER_UI.addNote }).fill(text);
+    const noteBox = page.getByRole('textbox', { name: HANDOVER_UI.addNote });
+    await noteBox.fill(text);
     await page.getByRole('button', { name: HANDOVER_UI.addNote, exact: true }).click();
     const thisShift = page.locator('section').filter({
       has: page.getByRole('heading', { name: HANDOVER_UI.currentNotes }),
     });
-    await thisShift.getByText(text).waitFor();
+    // The pushed note may show before the answer empties the box (which holds the same text until then).
+    await thisShift.getByRole('paragraph').filter({ hasText: text }).waitFor();
+    await expect.poll(() => noteBox.inputValue()).toBe('');
     await page.getByRole('cell', { name: `RLV-${RUN}` }).waitFor();
     await page.getByRole('cell', { name: `TRV-${RUN}` }).waitFor();
     await screenshot(page, 'relevo-1440');
