@@ -7,6 +7,9 @@
 // PUT leaving to the moment that screen shows the change: the poll answer that carries it, or the event).
 // The CPU compared is the steady cost, over the changes once every screen is up: a screen connects once
 // a shift but polls all shift long. What the sockets' connections and resyncs cost is reported beside it.
+// Phase (c) is the floor of (b): the same screens on a bare Socket.IO server (bare-socket-server.ts) that
+// broadcasts the same task at the same pace — what any push over Socket.IO costs here, so polling ÷ (c)
+// is the most that polling ÷ push could be on this box.
 import type { Role } from '@shared/enums';
 import {
   clock,
@@ -14,11 +17,21 @@ import {
   type Screen,
   type ScreenKind,
   type ScreenMode,
+  type Screens,
   type ThreadReport,
 } from './clients';
 import { createDatabase, type BenchDatabase } from './database';
 import type { Section } from './report';
-import { api, cpuSeconds, login, loginAll, seedAccounts, startServer, tempDir } from './server';
+import {
+  api,
+  cpuSeconds,
+  login,
+  loginAll,
+  seedAccounts,
+  startBareSocketServer,
+  startServer,
+  tempDir,
+} from './server';
 import { fmt, mean, percentiles, ratio, sleep } from './stats';
 import { generateYardInto } from './yard';
 import { GATE } from '../generator/vocabulary';
@@ -47,6 +60,24 @@ interface PhaseResult {
   staleness: number[];
   /** Share of (change, screen) pairs that were shown at all before the tail ended. */
   shown: number;
+  /** The watched task as the screens got it last (the bare server broadcasts the same bytes). */
+  task: WatchedTask;
+}
+
+type WatchedTask = { id: string; version: number };
+
+/** The changes of a phase: one every changeEveryMs over the window, each sent by `change` (its version). */
+async function paced(opts: PushPollOptions, change: (i: number) => Promise<number>) {
+  const sentAt = new Map<number, number>();
+  const changes = Math.max(1, Math.round((opts.seconds * 1000) / opts.changeEveryMs));
+  const start = clock();
+  for (let i = 0; i < changes; i++) {
+    await sleep(start + i * opts.changeEveryMs - clock());
+    const sent = clock();
+    sentAt.set(await change(i), sent);
+  }
+  await sleep(start + changes * opts.changeEveryMs - clock());
+  return sentAt;
 }
 
 /** Issue 31: polling costs the server at least this many times push's CPU (500 screens, 1 change a second). */
@@ -69,7 +100,7 @@ async function phase(
     const screenList = tokens.map((token, i): Screen => ({ token, kind: accounts[i].kind }));
     // Swap tasks are never auto-assigned: the watched task stays in the pool, seen by every screen. It
     // heads out through the gate, which never fills (CONTRACT §17): whatever the generated yard holds.
-    const task = await api<{ id: string; version: number }>(`${server.url}/api/tasks`, 'POST', adminToken, {
+    const task = await api<WatchedTask>(`${server.url}/api/tasks`, 'POST', adminToken, {
       title: 'Mover',
       origin: 'Zona Swap 1',
       destination: GATE,
@@ -90,26 +121,14 @@ async function phase(
     const cpuUp = cpuSeconds(server.pid);
     const tUp = clock();
     let report: ThreadReport;
-    const sentAt = new Map<number, number>();
-    let windowEnd: number;
     try {
-      const changes = Math.max(1, Math.round((opts.seconds * 1000) / opts.changeEveryMs));
-      const start = clock();
-      for (let i = 0; i < changes; i++) {
-        await sleep(start + i * opts.changeEveryMs - clock());
-        const sent = clock();
-        const updated = await api<{ version: number }>(
-          `${server.url}/api/tasks/${task.id}`,
-          'PUT',
-          adminToken,
-          {
-            description: `Cambio ${i + 1}`,
-          },
-        );
-        sentAt.set(updated.version, sent);
-      }
-      await sleep(start + changes * opts.changeEveryMs - clock());
-      windowEnd = clock();
+      const sentAt = await paced(opts, async (i) => {
+        const updated = await api<WatchedTask>(`${server.url}/api/tasks/${task.id}`, 'PUT', adminToken, {
+          description: `Cambio ${i + 1}`,
+        });
+        return updated.version;
+      });
+      const windowEnd = clock();
       const cpu1 = cpuSeconds(server.pid);
       const last = Math.max(...sentAt.keys());
       await Promise.race([screens.allShow(last), sleep(TAIL_MS)]);
@@ -129,12 +148,50 @@ async function phase(
         errors: report.errors,
         staleness,
         shown: staleness.length / (sentAt.size * screenList.length),
+        task: await api<WatchedTask>(`${server.url}/api/tasks/${task.id}`, 'GET', adminToken),
       };
     } finally {
       await screens.close();
     }
   } finally {
     await server.stop();
+  }
+}
+
+/** Phase (c): the server CPU of a bare Socket.IO broadcast of the same task, at the same pace, to the same screens. */
+async function bareBroadcastCpu(
+  task: WatchedTask,
+  screens: Screen[],
+  opts: PushPollOptions,
+): Promise<{ cpu: number; windowSeconds: number }> {
+  const bare = await startBareSocketServer();
+  let sockets: Screens | undefined;
+  try {
+    sockets = await startScreens({
+      url: bare.url,
+      mode: 'socket',
+      resync: false,
+      watch: task.id,
+      version: task.version,
+      threads: opts.threads,
+      screens,
+    });
+    const cpuUp = cpuSeconds(bare.pid);
+    const tUp = clock();
+    const sentAt = await paced(opts, async (i) => {
+      const version = task.version + i + 1;
+      await fetch(`${bare.url}/emit`, {
+        method: 'POST',
+        body: JSON.stringify({ task: { ...task, version } }),
+      });
+      return version;
+    });
+    const result = { cpu: cpuSeconds(bare.pid) - cpuUp, windowSeconds: (clock() - tUp) / 1000 };
+    await Promise.race([sockets.allShow(Math.max(...sentAt.keys())), sleep(TAIL_MS)]);
+    return result;
+  } finally {
+    await sockets?.close();
+    await bare.stop();
   }
 }
 
@@ -165,6 +222,12 @@ export async function runPushPoll(opts: PushPollOptions, log: (line: string) => 
       results.push(await phase(mode, copy, admin, accounts, opts));
     }
     const [poll, push] = results;
+    log(`push vs polling: the same screens on a bare Socket.IO server, ${opts.seconds} s`);
+    const bare = await bareBroadcastCpu(
+      push.task,
+      accounts.map(({ kind }): Screen => ({ token: '', kind })),
+      opts,
+    );
     const stale = (r: PhaseResult) => mean(r.staleness);
     const p95 = (r: PhaseResult) => percentiles(r.staleness, 0).p95;
     const screens = `${opts.staff} staff + ${opts.drivers} driver screens`;
@@ -182,6 +245,12 @@ export async function runPushPoll(opts: PushPollOptions, log: (line: string) => 
         '',
       ],
       ['server CPU', `${fmt(poll.cpu, 2)} s`, `${fmt(push.cpu, 2)} s`, ratio(poll.cpu, push.cpu)],
+      [
+        '(c) a bare Socket.IO server broadcasting the same changes to the same screens: CPU, and (a) ÷ (c)',
+        '',
+        `${fmt(bare.cpu, 2)} s`,
+        ratio(poll.cpu, bare.cpu),
+      ],
       [
         'server CPU, share of one core',
         `${fmt((100 * poll.cpu) / poll.windowSeconds)} %`,
@@ -221,6 +290,10 @@ export async function runPushPoll(opts: PushPollOptions, log: (line: string) => 
             result: `${fmt(poll.cpu, 2)} / ${fmt(push.cpu, 2)} s (${ratio(poll.cpu, push.cpu)})`,
             budget: `≥ ${CPU_RATIO_MIN}×`,
             ok: poll.cpu >= CPU_RATIO_MIN * push.cpu,
+          },
+          {
+            measure: 'server CPU, push ÷ a bare Socket.IO broadcast of the same changes (its floor)',
+            result: `${fmt(push.cpu, 2)} / ${fmt(bare.cpu, 2)} s (${ratio(push.cpu, bare.cpu)}); polling ÷ bare ${ratio(poll.cpu, bare.cpu)}`,
           },
           {
             measure: 'HTTP requests served, polling / push',

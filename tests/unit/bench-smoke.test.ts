@@ -86,7 +86,8 @@ function checkSections(sections: Section[]): void {
     expect.stringContaining('webhook delivery lag'),
   ]);
   expect(measures('Push vs SPEC polling')).toEqual([
-    expect.stringContaining('server CPU'),
+    expect.stringContaining('server CPU, polling / push'),
+    expect.stringContaining('a bare Socket.IO broadcast of the same changes'),
     expect.stringContaining('HTTP requests'),
     expect.stringContaining('staleness'),
   ]);
