@@ -5,8 +5,15 @@
 // test clock and the count of revocations. With SQLite there is one process: Socket.IO's in-memory adapter,
 // and these messages stay local.
 import pg from 'pg';
-import { Adapter, MessageType, type BroadcastOptions } from 'socket.io-adapter';
+import {
+  Adapter,
+  MessageType,
+  type BroadcastOptions,
+  type ClusterMessage,
+  type ClusterResponse,
+} from 'socket.io-adapter';
 import { createAdapter } from '@socket.io/postgres-adapter';
+import { hasBinary, type PubSubClient } from '@socket.io/postgres-adapter/dist/util';
 import { logger } from '../logger';
 import type { IoServer } from './emit';
 
@@ -18,6 +25,11 @@ export const ADAPTER_HEARTBEAT_TIMEOUT_MS = 10_000;
 interface AdapterInternals {
   client?: { client?: unknown };
 }
+
+/** The adapter's channels are this prefix, `#`, the namespace. */
+const CHANNEL_PREFIX = 'socket.io';
+/** The largest payload sent by NOTIFY (PostgreSQL's limit is 8,000 bytes); larger: the attachments table. */
+const NOTIFY_PAYLOAD_MAX = 7_900;
 
 let listening: (() => boolean) | undefined;
 
@@ -39,11 +51,14 @@ export function useClusterAdapter(io: IoServer, databaseUrl: string): () => Prom
     createAdapter(pool, {
       heartbeatInterval: ADAPTER_HEARTBEAT_MS,
       heartbeatTimeout: ADAPTER_HEARTBEAT_TIMEOUT_MS,
+      channelPrefix: CHANNEL_PREFIX,
+      payloadThreshold: NOTIFY_PAYLOAD_MAX,
       errorHandler: (err) => logger.warn({ err }, 'adaptador de Socket.IO: error'),
     }),
   );
   deliverHereAtOnce(io.of('/').adapter as unknown as ClusterBroadcaster);
   const adapter = io.of('/').adapter as unknown as AdapterInternals;
+  notifyTogether((adapter as unknown as { client: PubSubClient }).client, pool);
   listening = () => adapter.client?.client !== undefined;
   let closing: Promise<void> | undefined;
   return () =>
@@ -86,6 +101,58 @@ function deliverHereAtOnce(adapter: ClusterBroadcaster): void {
   adapter.delSockets = (opts: BroadcastOptions, rooms: string[]) => {
     elsewhere(opts, MessageType.SOCKETS_LEAVE, { rooms });
     Adapter.prototype.delSockets.call(adapter, opts, rooms);
+  };
+}
+
+type Published = ClusterMessage | ClusterResponse;
+
+/**
+ * The adapter sends each message as its own `SELECT pg_notify(…)`, one after another: a change that pushes a
+ * task, its trailer and the yard paid a round trip each, and the NOTIFYs were a quarter of the statements
+ * of the write bench. Here the messages published in one turn of the event loop (a change set's pushes),
+ * or while the previous batch was being sent, go in one statement, in their order: unnest yields the
+ * array in order and NOTIFYs of one transaction are delivered in the order sent. (PostgreSQL delivers two
+ * identical payloads of one transaction once: an identical broadcast twice in a row, which says nothing
+ * more the second time.) A message the adapter sends another way (binary, or too large for NOTIFY: its
+ * attachments table) goes as the adapter sends it, in its place.
+ */
+function notifyTogether(publisher: PubSubClient, pool: pg.Pool): void {
+  const sendAlone = publisher.publish.bind(publisher);
+  let queue: Published[] = [];
+  let sending: Promise<void> | undefined;
+  const sendAll = async () => {
+    while (queue.length) {
+      const batch = queue;
+      queue = [];
+      let channel: string | undefined;
+      let payloads: string[] = [];
+      const flush = async () => {
+        if (payloads.length)
+          await pool
+            .query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, payloads])
+            .catch((err: unknown) => logger.warn({ err }, 'adaptador de Socket.IO: error'));
+        payloads = [];
+      };
+      for (const message of batch) {
+        const payload = JSON.stringify(message);
+        const to = `${CHANNEL_PREFIX}#${message.nsp}`;
+        if (hasBinary(message) || Buffer.byteLength(payload) > NOTIFY_PAYLOAD_MAX) {
+          await flush();
+          await sendAlone(message);
+          continue;
+        }
+        if (to !== channel) await flush();
+        channel = to;
+        payloads.push(payload);
+      }
+      await flush();
+    }
+    sending = undefined;
+  };
+  publisher.publish = (message) => {
+    queue.push(message);
+    // After the current turn: the rest of a change set's pushes join this batch.
+    return (sending ??= Promise.resolve().then(sendAll));
   };
 }
 
