@@ -8,9 +8,12 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { useEngine, type Db, type Engine, type Session, type TxOptions, type TxSession } from '.';
 import { SHOWN_WRITER_SQL } from './engine';
 import { migratePostgres } from './migrate-pg';
+import { readOnlyEngine, readThreads } from './read-pool';
 
 /** Connections per node (each transaction holds one while it runs). */
 export const POOL_SIZE = 20;
+/** Connections of each read thread (./read-pool.ts): its one read at a time, and a spare for a second query. */
+const READ_THREAD_POOL_SIZE = 2;
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -117,11 +120,16 @@ function postgresEngine(p: pg.Pool): Engine {
   };
 }
 
-/** Connects to DATABASE_URL and migrates it (once, even with several nodes starting together). */
-export async function openPostgres(url: string): Promise<pg.Pool> {
-  const next = new pg.Pool({ connectionString: url, max: POOL_SIZE, types: parsers });
+function newPool(url: string, max: number): pg.Pool {
+  const next = new pg.Pool({ connectionString: url, max, types: parsers });
   // An idle connection that breaks (the server restarted) is dropped from the pool, not a crash.
   next.on('error', () => {});
+  return next;
+}
+
+/** Connects to DATABASE_URL and migrates it (once, even with several nodes starting together). */
+export async function openPostgres(url: string): Promise<pg.Pool> {
+  const next = newPool(url, POOL_SIZE);
   try {
     await migratePostgres(next);
   } catch (err) {
@@ -130,10 +138,18 @@ export async function openPostgres(url: string): Promise<pg.Pool> {
   }
   pool = next;
   useEngine(postgresEngine(next));
+  readThreads.bind(url);
   return next;
 }
 
+/** A read thread's database (./read-pool.ts): a small pool to the server's URL that only reads. */
+export function openPostgresReader(url: string): void {
+  pool = newPool(url, READ_THREAD_POOL_SIZE);
+  useEngine(readOnlyEngine(clientSession(pool)));
+}
+
 export async function closePostgres(): Promise<void> {
+  readThreads.bind(undefined);
   useEngine(undefined);
   const p = pool;
   pool = undefined;

@@ -13,7 +13,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { plateKey } from '@shared/text';
 import * as schema from './schema';
 import { useEngine, type Db, type Engine, type Session, type TxSession } from '.';
-import { readThreads } from './read-pool';
+import { readOnlyEngine, readThreads } from './read-pool';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -79,11 +79,7 @@ export function openReadOnlyDb(file: string): void {
     throw err;
   }
   reader = conn;
-  useEngine({
-    reader: connectionSession(conn),
-    begin: () => Promise.reject(new Error('a read thread never writes')),
-    retryable: () => false,
-  });
+  useEngine(readOnlyEngine(connectionSession(conn)));
 }
 
 /** Applies pending migrations; returns how many were applied. Idempotent. */

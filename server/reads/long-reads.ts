@@ -1,5 +1,5 @@
 // The reads that take tens of milliseconds or more (issue 31): the searcher, the reports, the indicators,
-// the handover and the Excel exports. On SQLite they run on the read threads (server/db/read-pool.ts),
+// the handover and the Excel exports. They run on the read threads (server/db/read-pool.ts),
 // which load this same module: each read has one definition, the service's own. Their answer is encoded
 // where it was computed (JSON text, or the xlsx file), so the event loop only sends bytes.
 import type ExcelJS from 'exceljs';
@@ -97,7 +97,7 @@ export async function runHere(read: LongReadName, args: unknown): Promise<Encode
   return { kind: 'xlsx', body: await workbookBytes(answer.workbook), fileName: answer.fileName };
 }
 
-/** Runs a long read on a read thread (SQLite's file), else here; resolves with its encoded answer. */
+/** Runs a long read on a read thread (while one serves the database), else here; resolves with its encoded answer. */
 export async function runLongRead<N extends LongReadName>(
   read: N,
   args: LongReadArgs<N>,

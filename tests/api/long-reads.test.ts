@@ -1,12 +1,10 @@
-// Long reads off the event loop (issue 31, server/db/read-pool.ts): on SQLite the searcher, the reports,
-// the indicators, the handover and the exports run on read threads; on PostgreSQL inline. Either way the
-// answer is the service's own, a refusal keeps its status and Spanish detail, the thread runs with the
+// Long reads off the event loop (issue 31, server/db/read-pool.ts): on both engines the searcher, the
+// reports, the indicators, the handover and the exports run on read threads. The answer is the service's own, a refusal keeps its status and Spanish detail, the thread runs with the
 // server's clock, and a read that starts after a write's answer sees the write (CONTRACT §23).
 import { beforeEach, expect, it } from 'vitest';
 import { ERR, SUPERVISION_ERR, YARD_EXCEL } from '@shared/labels';
 import { addDays } from '@shared/periods';
 import { madridDay } from '@shared/time';
-import { isPostgres } from '../../server/db';
 import { readThreads } from '../../server/db/read-pool';
 import { searchTasks } from '../../server/services/search';
 import { deficienciesReport } from '../../server/services/reports';
@@ -24,8 +22,8 @@ beforeEach(async () => {
 const ago = (ms: number) => new Date(now().getTime() - ms);
 const HOUR = 3_600_000;
 
-it('runs on the read threads on SQLite, inline on PostgreSQL', () => {
-  expect(readThreads.available).toBe(!isPostgres);
+it('runs on the read threads on either engine', () => {
+  expect(readThreads.available).toBe(true);
 });
 
 it('a search and a report answer what their service computes in the server', async () => {
