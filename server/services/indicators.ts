@@ -325,20 +325,15 @@ async function addFacts(buckets: Buckets, place: Placement, range: { start: numb
 }
 
 /**
- * SQLite's planner (no ANALYZE) takes the time index for the window's range and then sorts every punch by
- * user; the user's index gives them in the window's order (it ends with the rowid), no sort: about half the
- * query's time over the bench's yard.
- */
-const PUNCHES_BY_USER = sqlFor({ sqlite: 'punches INDEXED BY punches_user', postgres: 'punches' });
-
-/**
  * Each entrada with what follows it among the user's punches (time order, as Control Conductores reads
  * them: timeclock-summary.ts): the salida's time, or NULL when nothing follows. An entrada followed by
- * another entrada counts nothing and is left out.
+ * another entrada counts nothing and is left out. SQLite reads them along the user's index (it ends with
+ * the rowid: the window's order, no sort of every punch; its planner, with no ANALYZE, would take the time
+ * index and sort): about half the query's time over the bench's yard.
  */
 const CLOCKED_PAIRS_SQL = `SELECT at, next_at FROM (
     SELECT clock_type, timestamp AS at, LEAD(timestamp) OVER w AS next_at, LEAD(clock_type) OVER w AS next_type
-    FROM ${PUNCHES_BY_USER} WHERE timestamp >= ? AND timestamp < ? AND deleted_at IS NULL
+    FROM punches INDEXED BY punches_user WHERE timestamp >= ? AND timestamp < ? AND deleted_at IS NULL
     WINDOW w AS (PARTITION BY user_id ORDER BY timestamp, rowid)) pairs
   WHERE clock_type = 'entrada' AND (next_type IS NULL OR next_type = 'salida')`;
 
