@@ -1,6 +1,7 @@
 // Long reads off the event loop (issue 31, server/db/read-pool.ts): on both engines the searcher, the
-// reports, the indicators, the handover and the exports run on read threads. The answer is the service's own, a refusal keeps its status and Spanish detail, the thread runs with the
-// server's clock, and a read that starts after a write's answer sees the write (CONTRACT §23).
+// reports, the indicators, the handover and the exports run on read threads. The answer is the service's
+// own, a refusal keeps its status and Spanish detail, the thread runs with the server's clock, and a read
+// that starts after a write's answer sees the write (CONTRACT §23).
 import { beforeEach, expect, it } from 'vitest';
 import { ERR, SUPERVISION_ERR, YARD_EXCEL } from '@shared/labels';
 import { addDays } from '@shared/periods';
