@@ -27,7 +27,8 @@ export function forUpdate<Q>(query: Q, strength: LockStrength = 'update'): Q {
  * runs one transaction at a time.
  */
 export async function lockDecision(key: DecisionLock): Promise<void> {
-  if (isPostgres) await execute('SELECT pg_advisory_xact_lock(?)', [key]);
+  // The key inline, no parameters: it can leave in one message with a savepoint waiting (db/postgres.ts).
+  if (isPostgres) await execute(`SELECT pg_advisory_xact_lock(${key})`);
 }
 
 /** The decisions serialised with lockDecision (fixed numbers: advisory locks are keyed by integers). */

@@ -65,7 +65,12 @@ export function prepared<R>(
 
 /** One transaction's connection, held from begin() until release(). */
 export interface TxSession extends Session {
-  exec(text: string): Promise<void>;
+  /** Opens the savepoint `name` (nested steps: tx() inside tx()). */
+  savepoint(name: string): Promise<void>;
+  /** The step under `name` succeeded: its writes join the enclosing level. */
+  keepSavepoint(name: string): Promise<void>;
+  /** The step under `name` failed: its writes are undone, the transaction goes on. */
+  undoSavepoint(name: string): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
   release(): void;
@@ -344,11 +349,11 @@ export async function tx<T>(fn: () => Promise<T>, opts?: TxOptions): Promise<T> 
 
 async function savepoint<T>(outer: Frame, fn: () => Promise<T>): Promise<T> {
   const name = `sp${++outer.savepoints.next}`;
-  await outer.session.exec(`SAVEPOINT ${name}`);
+  await outer.session.savepoint(name);
   const frame: Frame = { ...outer, effects: [], changes: undefined };
   try {
     const result = await frames.run(frame, fn);
-    await outer.session.exec(`RELEASE SAVEPOINT ${name}`);
+    await outer.session.keepSavepoint(name);
     outer.effects.push(...frame.effects);
     if (frame.changes) {
       if (outer.changes) changeLog!.absorb(outer.changes, frame.changes);
@@ -356,12 +361,9 @@ async function savepoint<T>(outer: Frame, fn: () => Promise<T>): Promise<T> {
     }
     return result;
   } catch (err) {
-    await outer.session
-      .exec(`ROLLBACK TO SAVEPOINT ${name}`)
-      .then(() => outer.session.exec(`RELEASE SAVEPOINT ${name}`))
-      .catch(() => {
-        // The engine gave the whole transaction up (SQLite after a storage error): the outer commit fails.
-      });
+    await outer.session.undoSavepoint(name).catch(() => {
+      // The engine gave the whole transaction up (SQLite after a storage error): the outer commit fails.
+    });
     throw err;
   }
 }

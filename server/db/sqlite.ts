@@ -256,7 +256,9 @@ function sqliteEngine(writeConn: Database.Database, readConn: Database.Database)
       }
       return {
         ...txSession,
-        exec,
+        savepoint: (name) => exec(`SAVEPOINT ${name}`),
+        keepSavepoint: (name) => exec(`RELEASE SAVEPOINT ${name}`),
+        undoSavepoint: (name) => exec(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`),
         // Nothing of a transaction SQLite rolled back itself was kept: its COMMIT refuses (503).
         commit: () => exec('COMMIT'),
         rollback: () => (writeConn.inTransaction ? exec('ROLLBACK') : Promise.resolve()),

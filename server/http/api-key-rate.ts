@@ -6,6 +6,7 @@ import type { Response } from 'express';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import { API_CLIENT_ERR } from '@shared/labels';
 import { db, tx } from '../db';
+import { isPostgres } from '../db/engine';
 import { apiRateLimits } from '../db/tables';
 import { config } from '../config';
 import { withoutKey } from '../services/idempotency';
@@ -34,20 +35,20 @@ function limiterOf(points: number): RateLimiterDrizzle {
 /** Counts one request of the client; sets the RateLimit headers; 429 with Retry-After beyond the limit. */
 export async function countKeyRequest(clientId: string, res: Response): Promise<void> {
   const points = config.apiKeyRatePerMin;
-  // A write of its own (never part of the request's Idempotency-Key); a refusal is an answer, not a failure.
-  const { over, state } = await withoutKey(() =>
-    tx(() =>
-      limiterOf(points)
-        .consume(clientId)
-        .then(
-          (state) => ({ over: false, state }),
-          (refusal: unknown) => {
-            if (refusal instanceof RateLimiterRes) return { over: true, state: refusal };
-            throw refusal;
-          },
-        ),
-    ),
-  );
+  const consume = () =>
+    limiterOf(points)
+      .consume(clientId)
+      .then(
+        (state) => ({ over: false, state }),
+        (refusal: unknown) => {
+          if (refusal instanceof RateLimiterRes) return { over: true, state: refusal };
+          throw refusal;
+        },
+      );
+  // A write of its own (never part of the request's Idempotency-Key); a refusal is an answer, not a
+  // failure. The store's one upsert is atomic by itself: on PostgreSQL it goes straight to the pool (no
+  // BEGIN and COMMIT around it); SQLite writes only through its one writer's transactions.
+  const { over, state } = await withoutKey(() => (isPostgres ? consume() : tx(consume)));
   const resetS = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
   res.set({
     'RateLimit-Limit': String(points),

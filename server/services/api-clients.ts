@@ -1,7 +1,7 @@
 // CONTRACT §21 "API clients": keys made by the admin, kept as a SHA-256 hash, looked up on every request
 // (a revocation takes effect at once on every node), `last_used_at` written at most once a minute.
 import crypto from 'node:crypto';
-import { and, desc, eq, isNull, lte, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { ApiClient, ApiClientCreated } from '@shared/schemas';
 import type { ApiScope } from '@shared/enums';
 import { API_KEY_LAST_USED_STEP_MS, API_KEY_PREFIX, API_KEY_SHOWN_CHARS } from '@shared/constants';
@@ -9,6 +9,7 @@ import { API_CLIENT_ERR, API_CLIENT_LOG } from '@shared/labels';
 import { placeKey } from '@shared/text';
 import { db, tx } from '../db';
 import { uniqueViolation } from '../db/dialect';
+import { batchedRead } from '../db/batched-read';
 import { apiClients } from '../db/tables';
 import { now } from '../clock';
 import { conflict, notFound } from '../http/errors';
@@ -94,13 +95,26 @@ export async function revokeApiClient(id: string, actor: Actor): Promise<void> {
   });
 }
 
-/** The client of a key, read from the database on every request; undefined for an unknown or revoked key. */
-export async function clientOfKey(key: string): Promise<typeof apiClients.$inferSelect | undefined> {
-  const [client] = await db
+type ApiClientRow = typeof apiClients.$inferSelect;
+
+const liveClients = (hashes: string[]) =>
+  db
     .select()
     .from(apiClients)
-    .where(and(eq(apiClients.keyHash, hashKey(key)), isNull(apiClients.revokedAt)))
-    .limit(1);
+    .where(and(inArray(apiClients.keyHash, hashes), isNull(apiClients.revokedAt)));
+
+/** A burst of keyed requests reads its keys in one statement (PostgreSQL: db/batched-read.ts). */
+const clientOfHash = batchedRead<string, ApiClientRow>(
+  async (hash) => (await liveClients([hash]).limit(1))[0],
+  async (hashes) => {
+    const found = new Map((await liveClients([...hashes])).map((c) => [c.keyHash, c]));
+    return hashes.map((hash) => found.get(hash));
+  },
+);
+
+/** The client of a key, read from the database on every request; undefined for an unknown or revoked key. */
+export async function clientOfKey(key: string): Promise<ApiClientRow | undefined> {
+  const client = await clientOfHash(hashKey(key));
   if (!client) return undefined;
   const at = now();
   if (!client.lastUsedAt || at.getTime() - client.lastUsedAt.getTime() >= API_KEY_LAST_USED_STEP_MS)

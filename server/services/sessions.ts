@@ -8,6 +8,7 @@ import type { RevokeReason } from '@shared/enums';
 import { ERR } from '@shared/labels';
 import type { SessionInfo } from '@shared/schemas';
 import { db, query, tx } from '../db';
+import { batchedRead } from '../db/batched-read';
 import { sessions, type SessionRow, type UserRow } from '../db/tables';
 import { now, nowMs } from '../clock';
 import { unauthorized } from '../http/errors';
@@ -53,20 +54,53 @@ const ACCOUNT_OF_SESSION = `SELECT u.*, EXISTS (
   ) AS session_open
   FROM users u WHERE u.id = ? LIMIT 1`;
 
+/** The same for the tokens of a burst of requests (PostgreSQL: db/batched-read.ts). */
+const ACCOUNTS_OF_SESSIONS = `SELECT q.sid AS asked_sid, u.*, EXISTS (
+    SELECT 1 FROM sessions s
+    WHERE s.id = q.sid AND s.user_id = u.id AND s.ended_at IS NULL AND s.refreshed_at > ?
+  ) AS session_open
+  FROM unnest(?::text[], ?::text[]) AS q(user_id, sid) JOIN users u ON u.id = q.user_id`;
+
+interface TokenSession {
+  userId: string;
+  sid: string;
+}
+type AccountOfSession = { user: UserRow; sessionOpen: boolean };
+
+const accountOf = (row: Record<string, unknown>): AccountOfSession => ({
+  user: userRow(row),
+  sessionOpen: Boolean(row.session_open),
+});
+
+const readAccount = batchedRead<TokenSession, AccountOfSession>(
+  async ({ userId, sid }) => {
+    const [row] = await query<Record<string, unknown>>(ACCOUNT_OF_SESSION, [
+      sid,
+      openSince().getTime(),
+      userId,
+    ]);
+    return row && accountOf(row);
+  },
+  async (asked) => {
+    const rows = await query<Record<string, unknown>>(ACCOUNTS_OF_SESSIONS, [
+      openSince().getTime(),
+      asked.map((a) => a.userId),
+      asked.map((a) => a.sid),
+    ]);
+    const found = new Map(rows.map((row) => [`${String(row.id)} ${String(row.asked_sid)}`, row]));
+    return asked.map(({ userId, sid }) => {
+      const row = found.get(`${userId} ${sid}`);
+      return row && accountOf(row);
+    });
+  },
+);
+
 /**
  * On every authenticated request and socket handshake, one read by primary keys: the token's account
  * (absent when there is none) and whether the token's session is open.
  */
-export async function accountOfSession(
-  userId: string,
-  sid: string,
-): Promise<{ user: UserRow; sessionOpen: boolean } | undefined> {
-  const [row] = await query<Record<string, unknown>>(ACCOUNT_OF_SESSION, [
-    sid,
-    openSince().getTime(),
-    userId,
-  ]);
-  return row && { user: userRow(row), sessionOpen: Boolean(row.session_open) };
+export function accountOfSession(userId: string, sid: string): Promise<AccountOfSession | undefined> {
+  return readAccount({ userId, sid });
 }
 
 /**

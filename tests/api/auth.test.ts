@@ -5,7 +5,9 @@ import { LOGIN_RATE_LIMIT, REGISTER_RATE_LIMIT, TOKEN_TTL_MS } from '@shared/con
 import { ERR } from '@shared/labels';
 import { activityLog, notifications, users } from '../../server/db/tables';
 import { configure } from '../../server/config';
+import { isPostgres } from '../../server/db';
 import { PASSWORD, advanceClock, db, makeUser, setupApp } from '../helpers/context';
+import { messagesOf } from '../helpers/pg-messages';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 beforeAll(async () => {
@@ -279,5 +281,35 @@ describe('POST /api/auth/logout', () => {
     expect(res.body).toEqual({ message: 'Sesión cerrada' });
     expect((await userByEmail(gestor.user.email))?.isOnline).toBe(false);
     expect((await logRows('Cerrar sesión')).map((r) => r.userName)).toContain('Gestor Saliente');
+  });
+});
+
+describe('authenticating a burst of requests', () => {
+  it('answers each request as its own token says, the burst read together (PostgreSQL)', async () => {
+    const admin = await makeUser('admin');
+    const gestor = await makeUser('gestor');
+    const gone = await makeUser('gestor');
+    await api().post('/api/auth/logout').set(gone.auth).expect(200);
+    await api()
+      .post('/api/auth/register')
+      .send({ email: freshEmail(), password: 'segura123', name: 'Pendiente' })
+      .expect(201);
+    const who = [admin, gestor, gone, admin, gestor, gone, admin, gestor, gone];
+    let answers: { status: number; body: unknown }[] = [];
+    const sent = await messagesOf(async () => {
+      answers = await Promise.all(who.map((u) => api().get('/api/notifications').set(u.auth)));
+    });
+    who.forEach((u, i) => {
+      const { status, body } = answers[i]!;
+      if (u === gone) expect({ status, body }).toEqual({ status: 401, body: { detail: ERR.sessionRevoked } });
+      else if (u === admin) expect({ status, n: (body as unknown[]).length }).toEqual({ status: 200, n: 1 });
+      else expect({ status, body }).toEqual({ status: 200, body: [] });
+    });
+    const reads = sent.filter((t) => /FROM sessions s/.test(t));
+    if (isPostgres) {
+      // Every request of the burst is answered, by fewer reads than requests.
+      expect(reads.some((t) => t.includes('unnest'))).toBe(true);
+      expect(reads.length).toBeLessThan(who.length);
+    } else expect(reads).toEqual([]);
   });
 });

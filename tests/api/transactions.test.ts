@@ -1,0 +1,98 @@
+// The transaction machinery (server/db/index.ts tx(), its savepoints) on both engines: what a failed step
+// undoes and what it keeps; on PostgreSQL also what goes over the wire — BEGIN and each SAVEPOINT leave
+// with the next statement, a succeeded savepoint is never released (server/db/postgres.ts).
+import { beforeEach, describe, expect, it } from 'vitest';
+import { like } from 'drizzle-orm';
+import { activityLog } from '../../server/db/tables';
+import { execute, isPostgres } from '../../server/db';
+import { db, makePunch, makeUser, now, setupApp, tx } from '../helpers/context';
+import { messagesOf } from '../helpers/pg-messages';
+
+let api: Awaited<ReturnType<typeof setupApp>>['api'];
+beforeEach(async () => {
+  ({ api } = await setupApp());
+});
+
+const line = (action: string) =>
+  db.insert(activityLog).values({ type: 'task', userName: 'prueba', action, details: '', timestamp: now() });
+const lines = async () =>
+  (await db.select({ action: activityLog.action }).from(activityLog).where(like(activityLog.action, 'tx-%')))
+    .map((r) => r.action)
+    .sort();
+
+const failing = async (work: () => Promise<unknown>) => {
+  await expect(tx(work)).rejects.toThrow('paso fallido');
+};
+
+describe('transactions and their savepoints', () => {
+  it('a failed step undoes only its own writes; the transaction goes on and commits', async () => {
+    await tx(async () => {
+      await line('tx-antes');
+      await failing(async () => {
+        await line('tx-deshecha');
+        throw new Error('paso fallido');
+      });
+      await line('tx-despues');
+    });
+    expect(await lines()).toEqual(['tx-antes', 'tx-despues']);
+  });
+
+  it('a kept inner step is undone with the outer step that fails after it', async () => {
+    await tx(async () => {
+      await line('tx-fuera');
+      await failing(async () => {
+        await tx(() => line('tx-dentro'));
+        await tx(async () => {
+          await line('tx-mas-dentro');
+        });
+        throw new Error('paso fallido');
+      });
+      await tx(() => line('tx-siguiente'));
+    });
+    expect(await lines()).toEqual(['tx-fuera', 'tx-siguiente']);
+  });
+
+  it('a step that fails before any statement, and a failing statement, leave the rest intact', async () => {
+    await tx(async () => {
+      await failing(() => Promise.reject(new Error('paso fallido')));
+      await expect(tx(() => execute('SELECT no_such_column FROM activity_log'))).rejects.toThrow();
+      await line('tx-tras-el-error');
+    });
+    expect(await lines()).toEqual(['tx-tras-el-error']);
+  });
+
+  it('a rolled-back transaction keeps nothing, a transaction that ran nothing commits nothing', async () => {
+    await failing(async () => {
+      await line('tx-perdida');
+      throw new Error('paso fallido');
+    });
+    const sent = await messagesOf(() => tx(async () => 1));
+    expect(await lines()).toEqual([]);
+    // PostgreSQL: no statement, so no BEGIN and no COMMIT either.
+    expect(sent).toEqual([]);
+  });
+
+  it('a task creation sends BEGIN with its first savepoint and the round lock with its savepoint, releasing none', async () => {
+    const gestor = await makeUser('gestor');
+    const driver = await makeUser('conductor', { online: true });
+    await makePunch(driver.user.id, 'entrada');
+    const sent = await messagesOf(async () => {
+      const res = await api()
+        .post('/api/tasks')
+        .set(gestor.auth)
+        .send({ title: 'Mover', origin: 'Muelle 3', destination: 'Campa A-12', trailer_id: 'R-1000-TXN' });
+      expect(res.status).toBe(201);
+      expect(res.body.status).toBe('en_proceso');
+      expect(res.body.assigned_to).toBe(driver.user.id);
+    });
+    if (!isPostgres) {
+      expect(sent).toEqual([]);
+      return;
+    }
+    expect(sent).toContain('BEGIN; SELECT pg_advisory_xact_lock_shared(1603); SAVEPOINT sp1');
+    expect(sent).toContainEqual(
+      expect.stringMatching(/^SAVEPOINT sp\d+; SELECT pg_advisory_xact_lock\(1601\)$/),
+    );
+    expect(sent.some((t) => t.includes('RELEASE'))).toBe(false);
+  });
+});
