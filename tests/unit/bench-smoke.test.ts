@@ -92,6 +92,7 @@ function checkSections(sections: Section[]): void {
     expect.stringContaining('staleness'),
   ]);
   expect(section('Push vs SPEC polling').details).toContain('(a) SPEC §9 polling');
+  expect(section('Push vs SPEC polling').details).toContain('| (c) a bare Socket.IO broadcast |');
   expect(measures('Client')).toEqual(
     expect.arrayContaining([
       expect.stringContaining('initial JavaScript'),
