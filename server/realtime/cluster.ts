@@ -46,7 +46,19 @@ export function useClusterAdapter(io: IoServer, databaseUrl: string): () => Prom
   // not: logged here, never an uncaught error. The adapter reconnects its LISTEN by itself.
   const onClientError = (err: Error) => logger.warn({ err }, 'adaptador de Socket.IO: conexión perdida');
   pool.on('error', onClientError);
-  pool.on('connect', (client) => client.on('error', onClientError));
+  // The adapter checks its LISTEN connection out for good and, once PostgreSQL has dropped it, takes
+  // another without giving the dead one back: both slots would stay held and every NOTIFY of this node
+  // would wait for a connection, after any restart or failover. A checked-out connection that ends is
+  // given back here with its error, so the pool forgets it.
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => checkedOut.add(client));
+  pool.on('release', (_err, client) => checkedOut.delete(client));
+  pool.on('connect', (client) => {
+    client.on('error', onClientError);
+    client.on('end', () => {
+      if (checkedOut.has(client)) client.release(new Error('conexión del adaptador cerrada'));
+    });
+  });
   io.adapter(
     createAdapter(pool, {
       heartbeatInterval: ADAPTER_HEARTBEAT_MS,
