@@ -20,8 +20,9 @@ emit.setFigureSources(
 export async function readForSockets(changes: ChangeSet): Promise<void> {
   const ids = [...changes.tasks].filter(([, change]) => change.kind !== 'deleted').map(([id]) => id);
   for (const [id, task] of await loadTasksByIds(ids)) changes.loaded.set(id, task);
-  for (const [key, trailer] of await loadTrailers([...changes.trailers]))
-    changes.loadedTrailers.set(key, trailer);
+  // The yard's processor has read those it also needed (processors/yard.ts).
+  const trailers = [...changes.trailers].filter((key) => !changes.loadedTrailers.has(key));
+  for (const [key, trailer] of await loadTrailers(trailers)) changes.loadedTrailers.set(key, trailer);
   for (const [id, visit] of await loadVisits([...changes.visits])) changes.loadedVisits.set(id, visit);
 }
 
