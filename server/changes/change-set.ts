@@ -14,6 +14,7 @@ import type {
   Trailer,
 } from '@shared/schemas';
 import type { TaskRow } from '../db/tables';
+import type { ActiveWebhook } from '../services/webhooks/outbox';
 import { now } from '../clock';
 import { placeOfRow, type TaskPlace } from '../tasks/visibility';
 
@@ -116,6 +117,8 @@ export class ChangeSet {
   readonly happened: Happening[] = [];
   /** The webhooks' outbox got rows before the commit: the sender is woken after it. */
   webhooksQueued = false;
+  /** PostgreSQL: the active webhooks, as read on this transaction (services/webhooks/outbox.ts). */
+  activeWebhooks: ActiveWebhook[] | undefined;
   /** The created and updated tasks as read at the end of the transaction (processors/sockets.ts). */
   readonly loaded = new Map<string, Task>();
   /** The created and updated tasks as they were pushed (answers reuse them). */

@@ -172,13 +172,14 @@ export const TRAILER_MARKS_SQL = `r.kind AS trailer_kind, r.load_state AS traile
 
 // Every change reads back the tasks it wrote (the push and the answer), and the searcher reads its pages:
 // raw SQL, as drizzle's building and mapping of this join would cost more than the read itself.
-const JOINED_SQL = `
-  SELECT t.*, a.name AS assignee_name, a.is_online AS assignee_online,
+const joinedSql = (extra: string) => `
+  SELECT t.*, ${extra}a.name AS assignee_name, a.is_online AS assignee_online,
     a.last_activity_at AS assignee_last_activity, c.name AS creator_name, k.name AS client_name, ${TRAILER_MARKS_SQL},
     dl.name AS dropped_at_name
   FROM tasks t LEFT JOIN users a ON a.id = t.assigned_to LEFT JOIN users c ON c.id = t.created_by
   LEFT JOIN api_clients k ON k.id = t.created_by_client_id
   LEFT JOIN trailers r ON r.trailer_key = t.trailer_key LEFT JOIN locations dl ON dl.id = t.dropped_at_location_id`;
+const JOINED_SQL = joinedSql('');
 const taskRow = rowReader(tasks);
 
 interface JoinedRaw extends Record<string, unknown>, TrailerMarksRaw {
@@ -236,6 +237,23 @@ export async function loadTasksByIds(ids: readonly string[]): Promise<Map<string
   if (!ids.length) return new Map();
   const found = await queryTasks(`WHERE t.id IN (${Array<string>(ids.length).fill('?').join(', ')})`, ids);
   return new Map(found.map((task) => [task.id, task]));
+}
+
+/**
+ * loadTasksByIds with one more column read by the same statement, `column` (an SQL expression without
+ * placeholders): a read the transaction needs anyway costs no round trip of its own. `extra` is its value
+ * (undefined when no row was read).
+ */
+export async function loadTasksByIdsWith(
+  ids: readonly string[],
+  column: string,
+): Promise<{ tasks: Map<string, Task>; extra: unknown }> {
+  if (!ids.length) return { tasks: new Map(), extra: undefined };
+  const rows = await query<JoinedRaw & { extra: unknown }>(
+    `${joinedSql(`${column} AS extra, `)} WHERE t.id IN (${Array<string>(ids.length).fill('?').join(', ')})`,
+    ids,
+  );
+  return { tasks: new Map(rows.map((raw) => [raw.id as string, presentRaw(raw)])), extra: rows[0]?.extra };
 }
 
 /** One task by id (deleted ones included). */

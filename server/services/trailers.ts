@@ -37,7 +37,8 @@ export interface Claim {
  * refuses (409 `El remolque {trailer_id} ya tiene una tarea abierta`) a trailer that already has an open
  * task under another spelling or not, or that two of the claims name. The lock is what makes the check
  * race-safe: two creations for `R-1-A` and `r1a` are decided one after the other. Returns the keys whose
- * records were created (a `trailer:changed` each); the transaction's change set notes the claim.
+ * records were created (a `trailer:changed` each) and the damaged ones' notes (as locked: tasks entering
+ * the pool are held for it, commands/damage.ts); the transaction's change set notes the claim.
  */
 const marks = (n: number) => Array<string>(n).fill('?').join(', ');
 // INDEXED BY: left alone, SQLite reads a list of several keys along tasks_status, walking every open task.
@@ -45,8 +46,16 @@ const BUSY_TRAILERS_SQL = (keys: number) =>
   `SELECT trailer_key AS key FROM tasks INDEXED BY tasks_open_trailer_key
     WHERE trailer_key IN (${marks(keys)}) AND ${OPEN_TASK_SQL}`;
 
-export async function claimTrailers(claims: readonly Claim[]): Promise<string[]> {
-  if (!claims.length) return [];
+export interface Claimed {
+  /** Keys whose records this claim created. */
+  created: string[];
+  /** The claimed trailers that are damaged, with their damage notes. */
+  damaged: Map<string, string>;
+}
+
+export async function claimTrailers(claims: readonly Claim[]): Promise<Claimed> {
+  const damaged = new Map<string, string>();
+  if (!claims.length) return { created: [], damaged };
   const byKey = new Map<string, Claim>();
   for (const c of claims) {
     const key = plateKey(c.trailerId);
@@ -55,25 +64,33 @@ export async function claimTrailers(claims: readonly Claim[]): Promise<string[]>
   }
   const keys = [...byKey.keys()].sort();
   const at = now();
-  const created = await db
-    .insert(trailers)
-    .values(
-      keys.map((key) => ({
-        trailerKey: key,
-        trailerId: byKey.get(key)!.trailerId,
-        createdAt: at,
-        updatedAt: at,
-      })),
-    )
-    .onConflictDoNothing({ target: trailers.trailerKey })
-    .returning({ key: trailers.trailerKey });
-  await forUpdate(
-    db
-      .select({ key: trailers.trailerKey })
-      .from(trailers)
-      .where(inArray(trailers.trailerKey, keys))
-      .orderBy(asc(trailers.trailerKey)),
-  );
+  const created = (
+    await db
+      .insert(trailers)
+      .values(
+        keys.map((key) => ({
+          trailerKey: key,
+          trailerId: byKey.get(key)!.trailerId,
+          createdAt: at,
+          updatedAt: at,
+        })),
+      )
+      .onConflictDoNothing({ target: trailers.trailerKey })
+      .returning({ key: trailers.trailerKey })
+  ).map((c) => c.key);
+  // A record created just now is this transaction's until its commit (no other sees it, another insert of
+  // its key waits for it) and is not damaged: only the others are locked and read.
+  const fresh = new Set(created);
+  const existing = keys.filter((key) => !fresh.has(key));
+  if (existing.length)
+    for (const r of await forUpdate(
+      db
+        .select({ key: trailers.trailerKey, damaged: trailers.damaged, note: trailers.damageNote })
+        .from(trailers)
+        .where(inArray(trailers.trailerKey, existing))
+        .orderBy(asc(trailers.trailerKey)),
+    ))
+      if (r.damaged) damaged.set(r.key, r.note ?? '');
   const except = claims.flatMap((c) => (c.taskId ? [c.taskId] : []));
   const [busy] = await query<{ key: string }>(
     `${BUSY_TRAILERS_SQL(keys.length)}${except.length ? ` AND id NOT IN (${marks(except.length)})` : ''} LIMIT 1`,
@@ -82,7 +99,7 @@ export async function claimTrailers(claims: readonly Claim[]): Promise<string[]>
   if (busy) throw conflict(ERR.trailerBusy(byKey.get(busy.key)!.trailerId));
   // Until the commit no other transaction may open a task for them (the records' locks, the one writer).
   record((changes) => changes.trailersClaimed(keys));
-  return created.map((c) => c.key);
+  return { created, damaged };
 }
 
 /** A completed move's `load_state_after` on its trailer's record (version + 1); whether it changed it. */

@@ -364,16 +364,6 @@ async function upsertPositions(rows: (typeof trailers.$inferInsert)[]): Promise<
     });
 }
 
-/** The place each of these trailers (plate keys) stands at now (those in the yard). */
-export async function placesOfTrailers(keys: readonly string[]): Promise<string[]> {
-  if (!keys.length) return [];
-  const rows = await db
-    .select({ id: trailers.locationId })
-    .from(trailers)
-    .where(and(inArray(trailers.trailerKey, [...keys]), isNotNull(trailers.locationId)));
-  return rows.map((r) => r.id!);
-}
-
 /**
  * Settles where every trailer stands (after the catalogue changed, or a generated history was written);
  * every trailer a task names gets its record first.

@@ -124,17 +124,17 @@ export type NewTask = Pick<
 
 /**
  * New pool tasks (the table's `create`), their `created` history and activity-log rows: three statements
- * whatever their number.
+ * whatever their number. Returns their damaged trailers' notes (by plate key), as their claim read them.
  */
 export async function insertTasks(
   news: readonly { task: NewTask; actor: Actor }[],
   fx: ChangeSet,
-): Promise<void> {
+): Promise<Map<string, string>> {
   const t = decide('new', 'create', 'staff');
   const at = fx.at;
   // One open task per trailer (CONTRACT §19), by plate key, under the records' locks.
-  for (const key of await claimTrailers(news.map(({ task }) => ({ trailerId: task.trailerId }))))
-    fx.trailerChanged(key);
+  const { created, damaged } = await claimTrailers(news.map(({ task }) => ({ trailerId: task.trailerId })));
+  for (const key of created) fx.trailerChanged(key);
   const subjects = news.map(({ task }) => ({
     ...task,
     trailerKey: plateKey(task.trailerId),
@@ -173,6 +173,7 @@ export async function insertTasks(
     fx.yard(undefined, subject);
     if (roundFollows(t, subject, { at, actor: news[i]!.actor })) fx.engine = true;
   }
+  return damaged;
 }
 
 /** A refusal of the partial unique indexes, as the 409 the user understands. */
@@ -237,8 +238,8 @@ async function claimIfOpened(row: TaskRow, patch: Partial<TaskRow>, fx: ChangeSe
   if (!OPEN_STATUSES.includes(after.status) || after.deletedAt) return;
   const wasOpen = OPEN_STATUSES.includes(row.status) && !row.deletedAt;
   if (wasOpen && after.trailerKey === row.trailerKey) return;
-  for (const key of await claimTrailers([{ trailerId: after.trailerId, taskId: row.id }]))
-    fx.trailerChanged(key);
+  const { created } = await claimTrailers([{ trailerId: after.trailerId, taskId: row.id }]);
+  for (const key of created) fx.trailerChanged(key);
 }
 
 /** A change the yard sees: a move in status, place or trailer, a hold (the map marks held tasks). */

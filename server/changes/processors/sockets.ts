@@ -3,7 +3,8 @@
 // the commit (on the transaction's connection), the push itself is synchronous after it: a transaction
 // that throws pushes nothing. Order: sessions ended first (a session that ended hears nothing more), then
 // the tasks, the figures and the yard, then people's changes as they were recorded.
-import { loadTasksByIds } from '../../presenters/tasks';
+import { loadTasksByIds, loadTasksByIdsWith } from '../../presenters/tasks';
+import { activeWebhooksColumn, keepActiveWebhooks } from '../../services/webhooks/outbox';
 import * as emit from '../../realtime/emit';
 import { dashboardStats, driverLists } from '../../services/dashboard';
 import { loadVisits } from '../../services/gate';
@@ -19,9 +20,16 @@ emit.setFigureSources(
 /** Before the commit: the created and updated tasks as they stand (the last read of the transaction). */
 export async function readForSockets(changes: ChangeSet): Promise<void> {
   const ids = [...changes.tasks].filter(([, change]) => change.kind !== 'deleted').map(([id]) => id);
-  for (const [id, task] of await loadTasksByIds(ids)) changes.loaded.set(id, task);
-  for (const [key, trailer] of await loadTrailers([...changes.trailers]))
-    changes.loadedTrailers.set(key, trailer);
+  // PostgreSQL: the outbox's list of active webhooks comes with this read (services/webhooks/outbox.ts).
+  const hooks = activeWebhooksColumn(changes);
+  const { tasks, extra } = hooks
+    ? await loadTasksByIdsWith(ids, hooks)
+    : { tasks: await loadTasksByIds(ids), extra: undefined };
+  for (const [id, task] of tasks) changes.loaded.set(id, task);
+  if (extra !== undefined) keepActiveWebhooks(changes, extra);
+  // The yard's processor has read those it also needed (processors/yard.ts).
+  const trailers = [...changes.trailers].filter((key) => !changes.loadedTrailers.has(key));
+  for (const [key, trailer] of await loadTrailers(trailers)) changes.loadedTrailers.set(key, trailer);
   for (const [id, visit] of await loadVisits([...changes.visits])) changes.loadedVisits.set(id, visit);
 }
 

@@ -1,13 +1,19 @@
 // The yard processor (CONTRACT §17), before the commit: the trailers whose finished moves changed are
 // settled where they now stand, and the places of every trailer a change touched join the places to tell
 // (a trailer with a task opened or closed is booked to leave its place, or not any more).
-import { placesOfTrailers, refuseOverfull, settleTrailers } from '../../services/yard';
+import { refuseOverfull, settleTrailers } from '../../services/yard';
+import { loadTrailers } from '../../services/trailers';
 import type { ChangeSet } from '../change-set';
 
 export async function settleYard(changes: ChangeSet): Promise<void> {
   await settleMoves(changes);
   if (!changes.yardTrailers.size) return;
-  for (const id of await placesOfTrailers([...changes.yardTrailers])) changes.yardPlaces.add(id);
+  // The records as they end (nothing writes trailers after this step): those whose record changed are
+  // also what the sockets push, read here in the same statement.
+  for (const [key, trailer] of await loadTrailers([...changes.yardTrailers])) {
+    if (trailer.location) changes.yardPlaces.add(trailer.location.id);
+    if (changes.trailers.has(key)) changes.loadedTrailers.set(key, trailer);
+  }
 }
 
 /**

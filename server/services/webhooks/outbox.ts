@@ -45,7 +45,7 @@ export function webhookEventOf(h: Happening): WebhookEvent {
   return VISIT_EVENT[h.type];
 }
 
-interface ActiveWebhook {
+export interface ActiveWebhook {
   id: string;
   events: WebhookEvent[];
 }
@@ -53,7 +53,8 @@ interface ActiveWebhook {
 // The active webhooks. SQLite has one writing process (this one): the list is kept until this process
 // changes a webhook (webhooksChanged()), so a change pays no query for it. PostgreSQL: another node may
 // have changed them, and any snapshot check would cost a query too, so the list is read on the change's
-// transaction (one indexed read of a small table, only for a change that has something to tell).
+// transaction (one indexed read of a small table, only for a change that has something to tell), as a
+// column of the sockets' read of its tasks when it has some (activeWebhooksColumn()), else on its own.
 let cached: { database: object; hooks: ActiveWebhook[] } | undefined;
 
 /** After a webhook is created, edited, deleted or deactivated (services/webhooks/). */
@@ -66,7 +67,22 @@ let edits = 0;
 /** How many times this process changed a webhook: a sender's batch stops when it moves (sender.ts). */
 export const webhookEdits = (): number => edits;
 
-async function activeWebhooks(): Promise<ActiveWebhook[]> {
+/**
+ * PostgreSQL, a change with something to tell: the active webhooks as a column of another read of its
+ * transaction (JSON text), then given to keepActiveWebhooks(); undefined when there is no need.
+ */
+export const activeWebhooksColumn = (changes: ChangeSet): string | undefined =>
+  isPostgres && changes.happened.length ? ACTIVE_WEBHOOKS_COLUMN : undefined;
+
+const ACTIVE_WEBHOOKS_COLUMN = `(SELECT coalesce(json_agg(json_build_object('id', w.id, 'events', w.events::json)), '[]')::text
+    FROM webhooks w WHERE w.active)`;
+
+export function keepActiveWebhooks(changes: ChangeSet, column: unknown): void {
+  changes.activeWebhooks = JSON.parse(column as string) as ActiveWebhook[];
+}
+
+async function activeWebhooks(changes: ChangeSet): Promise<ActiveWebhook[]> {
+  if (changes.activeWebhooks) return changes.activeWebhooks;
   // Kept per database (a test's fresh one, a reopened file never sees another's list).
   if (cached?.database === databaseIdentity()) return cached.hooks;
   const hooks = await db
@@ -80,7 +96,7 @@ async function activeWebhooks(): Promise<ActiveWebhook[]> {
 /** Writes the outbox rows of a change set, on its transaction (nothing when no webhook wants them). */
 export async function writeOutbox(changes: ChangeSet): Promise<void> {
   if (!changes.happened.length) return;
-  const hooks = await activeWebhooks();
+  const hooks = await activeWebhooks(changes);
   if (!hooks.length) return;
   const wanted = changes.happened
     .map((happening) => ({ happening, type: webhookEventOf(happening) }))

@@ -14,8 +14,7 @@ import type { ChangeSet } from '../../changes/change-set';
 import { savepoint } from '../../changes/commit';
 import { asConflict, insertTasks } from '../apply';
 import { change } from '../change';
-import { holdIfDamaged } from './damage';
-import { plateKey } from '@shared/text';
+import { holdForDamages } from './damage';
 import { dueAtError } from '@shared/deadline';
 import { nowMs } from '../../clock';
 import { badRequest } from '../../http/errors';
@@ -174,7 +173,7 @@ async function insertMany(batch: readonly Creation[], fx: ChangeSet): Promise<st
     if (destination && destination.kind !== 'puerta')
       wanted.set(destination.id, (wanted.get(destination.id) ?? 0) + 1);
   await ensureRoom(wanted);
-  await insertTasks(
+  const damaged = await insertTasks(
     batch.map(({ input, actor }, i) => ({
       actor,
       task: {
@@ -198,10 +197,6 @@ async function insertMany(batch: readonly Creation[], fx: ChangeSet): Promise<st
     fx,
   );
   // CONTRACT §19: a task created for a damaged trailer is held for its damage (unless it heads to a taller).
-  await holdIfDamaged(
-    batch.map(({ input }) => plateKey(input.trailer_id)),
-    null,
-    fx,
-  );
+  await holdForDamages(damaged, null, fx);
   return ids;
 }

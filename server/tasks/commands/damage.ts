@@ -67,14 +67,23 @@ export async function holdIfDamaged(
   actor: Actor | null,
   fx: ChangeSet,
 ): Promise<Map<string, TaskRow>> {
-  const written = new Map<string, TaskRow>();
-  if (!keys.length) return written;
+  if (!keys.length) return new Map();
   const damaged = await db
     .select({ key: trailers.trailerKey, note: trailers.damageNote })
     .from(trailers)
     .where(and(inArray(trailers.trailerKey, [...new Set(keys)]), eq(trailers.damaged, true)));
-  for (const { key, note } of damaged)
-    for (const [id, row] of await holdForDamage(key, note ?? '', actor, fx)) written.set(id, row);
+  return holdForDamages(new Map(damaged.map(({ key, note }) => [key, note ?? ''])), actor, fx);
+}
+
+/** Holds the pool tasks of these damaged trailers (plate key → damage note) for their damage. */
+export async function holdForDamages(
+  damaged: ReadonlyMap<string, string>,
+  actor: Actor | null,
+  fx: ChangeSet,
+): Promise<Map<string, TaskRow>> {
+  const written = new Map<string, TaskRow>();
+  for (const [key, note] of damaged)
+    for (const [id, row] of await holdForDamage(key, note, actor, fx)) written.set(id, row);
   return written;
 }
 
