@@ -3,7 +3,7 @@
 // (./processors/) read the set — before the commit, inside the transaction, and after it — and do the
 // pushes, the Web Push, the caches and the yard's bookkeeping. Every transaction level has its set
 // (db/index.ts; record() in ./commit.ts reaches the running one); docs/TASKS.md › The change log.
-import type { RevokeReason, Shift, TaskEventType, TrailerEventKind } from '@shared/enums';
+import type { RevokeReason, Shift, TaskEventType, TrailerEventKind, WebhookEvent } from '@shared/enums';
 import type {
   AdminUser,
   GateVisit,
@@ -14,7 +14,6 @@ import type {
   Trailer,
 } from '@shared/schemas';
 import type { TaskRow } from '../db/tables';
-import type { ActiveWebhook } from '../services/webhooks/outbox';
 import { now } from '../clock';
 import { placeOfRow, type TaskPlace } from '../tasks/visibility';
 
@@ -73,6 +72,12 @@ export type Happening =
   | { on: 'task'; taskId: string; type: TaskEventType }
   | { on: 'trailer'; trailerKey: string; type: TrailerHappening; from?: string | null; to?: string | null }
   | { on: 'visit'; visitId: string; type: 'opened' | 'closed' };
+
+/** A webhook subscribed to some events (CONTRACT §21): what the outbox writes rows for. */
+export interface ActiveWebhook {
+  id: string;
+  events: WebhookEvent[];
+}
 
 export class ChangeSet {
   /** The tasks changed, the first change of each deciding its kind and its "before". */

@@ -234,23 +234,21 @@ export async function queryTasks(clause: string, params: readonly unknown[]): Pr
  * missing from the map.
  */
 export async function loadTasksByIds(ids: readonly string[]): Promise<Map<string, Task>> {
-  if (!ids.length) return new Map();
-  const found = await queryTasks(`WHERE t.id IN (${Array<string>(ids.length).fill('?').join(', ')})`, ids);
-  return new Map(found.map((task) => [task.id, task]));
+  return (await loadTasksByIdsWith(ids)).tasks;
 }
 
 /**
  * loadTasksByIds with one more column read by the same statement, `column` (an SQL expression without
  * placeholders): a read the transaction needs anyway costs no round trip of its own. `extra` is its value
- * (undefined when no row was read).
+ * (undefined without a column or when no row was read).
  */
 export async function loadTasksByIdsWith(
   ids: readonly string[],
-  column: string,
+  column?: string,
 ): Promise<{ tasks: Map<string, Task>; extra: unknown }> {
   if (!ids.length) return { tasks: new Map(), extra: undefined };
-  const rows = await query<JoinedRaw & { extra: unknown }>(
-    `${joinedSql(`${column} AS extra, `)} WHERE t.id IN (${Array<string>(ids.length).fill('?').join(', ')})`,
+  const rows = await query<JoinedRaw & { extra?: unknown }>(
+    `${column ? joinedSql(`${column} AS extra, `) : JOINED_SQL} WHERE t.id IN (${Array<string>(ids.length).fill('?').join(', ')})`,
     ids,
   );
   return { tasks: new Map(rows.map((raw) => [raw.id as string, presentRaw(raw)])), extra: rows[0]?.extra };

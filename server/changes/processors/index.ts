@@ -26,6 +26,7 @@ export async function beforeRound(changes: ChangeSet): Promise<void> {
 export async function beforeCommit(changes: ChangeSet): Promise<void> {
   await bumpTrailerTasks(changes);
   await settleYard(changes);
+  // The sockets' read brings the active webhooks on PostgreSQL: the outbox, after it, needs no read of its own.
   await readForSockets(changes);
   await writeWebhookOutbox(changes);
   // Last: the places' locks (PostgreSQL) are then held only until the commit.

@@ -3,7 +3,7 @@
 // the commit (on the transaction's connection), the push itself is synchronous after it: a transaction
 // that throws pushes nothing. Order: sessions ended first (a session that ended hears nothing more), then
 // the tasks, the figures and the yard, then people's changes as they were recorded.
-import { loadTasksByIds, loadTasksByIdsWith } from '../../presenters/tasks';
+import { loadTasksByIdsWith } from '../../presenters/tasks';
 import { activeWebhooksColumn, keepActiveWebhooks } from '../../services/webhooks/outbox';
 import * as emit from '../../realtime/emit';
 import { dashboardStats, driverLists } from '../../services/dashboard';
@@ -20,11 +20,9 @@ emit.setFigureSources(
 /** Before the commit: the created and updated tasks as they stand (the last read of the transaction). */
 export async function readForSockets(changes: ChangeSet): Promise<void> {
   const ids = [...changes.tasks].filter(([, change]) => change.kind !== 'deleted').map(([id]) => id);
-  // PostgreSQL: the outbox's list of active webhooks comes with this read (services/webhooks/outbox.ts).
-  const hooks = activeWebhooksColumn(changes);
-  const { tasks, extra } = hooks
-    ? await loadTasksByIdsWith(ids, hooks)
-    : { tasks: await loadTasksByIds(ids), extra: undefined };
+  // PostgreSQL: the outbox's list of active webhooks comes with this read (services/webhooks/outbox.ts),
+  // which runs before the outbox is written (processors/index.ts beforeCommit).
+  const { tasks, extra } = await loadTasksByIdsWith(ids, activeWebhooksColumn(changes));
   for (const [id, task] of tasks) changes.loaded.set(id, task);
   if (extra !== undefined) keepActiveWebhooks(changes, extra);
   // The yard's processor has read those it also needed (processors/yard.ts).

@@ -10,7 +10,7 @@ import { plateKey } from '@shared/text';
 import { databaseIdentity, db, insertRows, isPostgres } from '../../db';
 import { webhookDeliveries, webhooks } from '../../db/tables';
 import { loadTasksByIds } from '../../presenters/tasks';
-import type { ChangeSet, Happening, TrailerHappening } from '../../changes/change-set';
+import type { ActiveWebhook, ChangeSet, Happening, TrailerHappening } from '../../changes/change-set';
 
 /** The one map from what happened to the event other systems hear (CONTRACT §21 "Events"). */
 const TASK_EVENT: Record<TaskEventType, WebhookEvent> = {
@@ -43,11 +43,6 @@ export function webhookEventOf(h: Happening): WebhookEvent {
   if (h.on === 'task') return TASK_EVENT[h.type];
   if (h.on === 'trailer') return TRAILER_EVENT[h.type];
   return VISIT_EVENT[h.type];
-}
-
-export interface ActiveWebhook {
-  id: string;
-  events: WebhookEvent[];
 }
 
 // The active webhooks. SQLite has one writing process (this one): the list is kept until this process
