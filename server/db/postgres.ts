@@ -8,12 +8,10 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { useEngine, type Db, type Engine, type Session, type TxOptions, type TxSession } from '.';
 import { SHOWN_WRITER_SQL } from './engine';
 import { migratePostgres } from './migrate-pg';
-import { readOnlyEngine, readThreads } from './read-pool';
+import { PG_JOBS_PER_THREAD, readOnlyEngine, readThreads } from './read-pool';
 
 /** Connections per node (each transaction holds one while it runs). */
 export const POOL_SIZE = 20;
-/** Connections of each read thread (./read-pool.ts): its one read at a time, and a spare for a second query. */
-const READ_THREAD_POOL_SIZE = 2;
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -220,7 +218,8 @@ export async function openPostgres(url: string): Promise<pg.Pool> {
 
 /** A read thread's database (./read-pool.ts): a small pool to the server's URL that only reads. */
 export function openPostgresReader(url: string): void {
-  pool = newPool(url, READ_THREAD_POOL_SIZE);
+  // A connection for each read the thread runs at once.
+  pool = newPool(url, PG_JOBS_PER_THREAD);
   useEngine(readOnlyEngine(clientSession(pool)));
 }
 
