@@ -6,13 +6,11 @@
 // plateKey() is what a plate is matched by) answer a substring test written `col LIKE '%' ||
 // torre_fold(term) || '%'`, the term folded by the same function as the rows. Two queries per search:
 // the page, then every result's trailer position and timeline together.
-import { and, desc, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { SearchType } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import type { Task } from '@shared/schemas';
 import { query } from '../db';
-import { tasks } from '../db/tables';
-import { presentJoined, selectTasks } from '../presenters/tasks';
+import { queryTasks } from '../presenters/tasks';
 import { plateKey } from '@shared/text';
 import type { EventRow, LocationRow } from './search';
 import { latestMoveOf, standingSql } from './search-standing';
@@ -20,43 +18,51 @@ import { latestMoveOf, standingSql } from './search-standing';
 /** `% _ \` stand for themselves in the term (LIKE … ESCAPE '\'). */
 const literal = (term: string): string => term.replace(/[\\%_]/g, '\\$&');
 
-/** The chosen field(s) contain the term, folded; each test is the expression of one trigram index. */
-function contains(type: SearchType, term: string): SQL {
+/** A substring test on a folded field, the term folded by the rows' function: one trigram index's expression. */
+const like = (field: string) => `${field} LIKE '%' || torre_fold(?) || '%' ESCAPE '\\'`;
+const TESTS = {
+  id: like('lower(t.id)'),
+  trailer: `t.trailer_key LIKE ? ESCAPE '\\'`,
+  origin: like('t.origin_fold'),
+  destination: like('t.destination_fold'),
+};
+
+/**
+ * The chosen field(s) contain the term, with its parameters (`?` in order). A term naming no plate
+ * matches no trailer. Raw SQL, one text per search type: each runs as a named statement, parsed once
+ * per connection, and the page's rows are presented as every other task read's (queryTasks).
+ */
+function contains(type: SearchType, term: string): { test: string; params: string[] } {
   const pattern = literal(term);
-  const like = (field: SQL) => sql`${field} LIKE '%' || torre_fold(${pattern}) || '%' ESCAPE '\\'`;
   const key = plateKey(term);
   const field = {
-    id: () => like(sql`lower(${tasks.id})`),
-    trailer: () => (key ? sql`${tasks.trailerKey} LIKE ${`%${literal(key)}%`} ESCAPE '\\'` : sql`false`),
-    origin: () => like(sql.raw('tasks.origin_fold')),
-    destination: () => like(sql.raw('tasks.destination_fold')),
+    id: () => ({ test: TESTS.id, params: [pattern] }),
+    trailer: () =>
+      key ? { test: TESTS.trailer, params: [`%${literal(key)}%`] } : { test: 'false', params: [] },
+    origin: () => ({ test: TESTS.origin, params: [pattern] }),
+    destination: () => ({ test: TESTS.destination, params: [pattern] }),
   };
   if (type !== 'all') return field[type]();
-  return or(field.id(), field.trailer(), field.origin(), field.destination())!;
+  const parts = [field.id(), field.trailer(), field.origin(), field.destination()];
+  return { test: `(${parts.map((p) => p.test).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
 }
 
 /**
  * The newest SEARCH_MAX_ROWS live tasks created in [from, to) that match (no term: every one). Equal
  * created_at is ordered by id, newest first, so a page is the same on every read.
  */
-export async function postgresPage(
+export function postgresPage(
   type: SearchType,
   term: string | undefined,
   from: number,
   to: number,
 ): Promise<Task[]> {
-  const rows = await selectTasks()
-    .where(
-      and(
-        isNull(tasks.deletedAt),
-        sql`${tasks.createdAt} >= ${from}`,
-        sql`${tasks.createdAt} < ${to}`,
-        term === undefined ? undefined : contains(type, term),
-      ),
-    )
-    .orderBy(desc(tasks.createdAt), desc(tasks.id))
-    .limit(SEARCH_MAX_ROWS);
-  return rows.map(presentJoined);
+  const match = term === undefined ? { test: 'true', params: [] } : contains(type, term);
+  return queryTasks(
+    `WHERE t.deleted_at IS NULL AND t.created_at >= ? AND t.created_at < ? AND ${match.test}
+     ORDER BY t.created_at DESC, t.id DESC LIMIT ${SEARCH_MAX_ROWS}`,
+    [from, to, ...match.params],
+  );
 }
 
 // Where each trailer stands (./search.ts standingSql) and the results' histories (task_events_task), as two
