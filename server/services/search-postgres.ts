@@ -4,16 +4,13 @@
 // destination_fold: the index's candidates are checked again as plain text, not folded again per row).
 // GIN trigram indexes on those, lower(id) and the plate key (trailer_key, CONTRACT §19: the term's
 // plateKey() is what a plate is matched by) answer a substring test written `col LIKE '%' ||
-// torre_fold(term) || '%'`, the term folded by the same function as the rows. Two queries per search:
-// the page, then every result's trailer position and timeline together.
+// torre_fold(term) || '%'`, the term folded by the same function as the rows. This module reads the page;
+// the results' trailer positions and timelines are read as on SQLite (./search.ts).
 import type { SearchType } from '@shared/enums';
 import { SEARCH_MAX_ROWS } from '@shared/constants';
 import type { Task } from '@shared/schemas';
-import { query } from '../db';
 import { queryTasks } from '../presenters/tasks';
-import { plateKey } from '@shared/text';
-import type { EventRow, LocationRow } from './search';
-import { latestMoveOf, standingSql } from './search-standing';
+import { fold, plateKey } from '@shared/text';
 
 /** `% _ \` stand for themselves in the term (LIKE … ESCAPE '\'). */
 const literal = (term: string): string => term.replace(/[\\%_]/g, '\\$&');
@@ -47,9 +44,27 @@ function contains(type: SearchType, term: string): { test: string; params: strin
   return { test: `(${parts.map((p) => p.test).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
 }
 
+/** pg_trgm's index finds a substring only through its trigrams: a pattern of 3 characters or more. */
+const TRIGRAM = 3;
+
+/** Every field the search looks in can be searched through its trigram index (a term naming no plate: no field). */
+function indexable(type: SearchType, term: string): boolean {
+  const text = fold(term).length >= TRIGRAM;
+  const key = plateKey(term).length;
+  if (type === 'trailer') return key >= TRIGRAM;
+  if (type === 'all') return text && (key === 0 || key >= TRIGRAM);
+  return text;
+}
+
 /**
  * The newest SEARCH_MAX_ROWS live tasks created in [from, to) that match (no term: every one). Equal
  * created_at is ordered by id, newest first, so a page is the same on every read.
+ *
+ * A term the trigram indexes can find: its matches are gathered through them and only their ids are
+ * sorted (`created_at + 0`: not along tasks_created, which PostgreSQL would otherwise walk backwards
+ * testing every task until 500 match — 17,000 rows for a common word), then the page's rows are read
+ * whole: half the time of the plain query for "muelle" over 100,000 tasks. A shorter term, or none,
+ * has no index to go through: the walk along tasks_created stops at the 500th match.
  */
 export function postgresPage(
   type: SearchType,
@@ -58,36 +73,18 @@ export function postgresPage(
   to: number,
 ): Promise<Task[]> {
   const match = term === undefined ? { test: 'true', params: [] } : contains(type, term);
+  if (term !== undefined && indexable(type, term))
+    return queryTasks(
+      `WHERE t.id = ANY(ARRAY(
+         SELECT t.id FROM tasks t
+         WHERE t.deleted_at IS NULL AND t.created_at >= ? AND t.created_at < ? AND ${match.test}
+         ORDER BY t.created_at + 0 DESC, t.id DESC LIMIT ${SEARCH_MAX_ROWS}))
+       ORDER BY t.created_at DESC, t.id DESC`,
+      [from, to, ...match.params],
+    );
   return queryTasks(
     `WHERE t.deleted_at IS NULL AND t.created_at >= ? AND t.created_at < ? AND ${match.test}
      ORDER BY t.created_at DESC, t.id DESC LIMIT ${SEARCH_MAX_ROWS}`,
     [from, to, ...match.params],
   );
-}
-
-// Where each trailer stands (./search.ts standingSql) and the results' histories (task_events_task), as two
-// JSON arrays of one row: arrays go in as PostgreSQL arrays.
-const EXTRAS_SQL = `
-  SELECT
-    (SELECT coalesce(json_agg(json_build_object('trailer_key', s.trailer_key, 'place', s.place, 'since', s.since)), '[]')
-     FROM (${standingSql('(SELECT unnest(?::text[]) AS trailer_key)', latestMoveOf('k.trailer_key', 'id'))}) AS s) AS locations,
-    (SELECT coalesce(json_agg(json_build_object(
-              'task_id', e.task_id, 'type', e.type, 'at', e.at, 'actor_name', a.name, 'driver_name', d.name)
-              ORDER BY e.task_id, e.at, e.id), '[]')
-     FROM task_events e
-     LEFT JOIN users a ON a.id = e.actor_id
-     LEFT JOIN users d ON d.id = e.driver_id
-     WHERE e.task_id = ANY(?::text[])) AS events`;
-
-/** Where the trailers stand and the tasks' history rows in time order. */
-export async function postgresExtras(
-  trailerKeys: string[],
-  taskIds: string[],
-): Promise<{ locations: LocationRow[]; events: EventRow[] }> {
-  if (!taskIds.length) return { locations: [], events: [] };
-  const [row] = await query<{ locations: LocationRow[]; events: EventRow[] }>(EXTRAS_SQL, [
-    trailerKeys,
-    taskIds,
-  ]);
-  return row;
 }

@@ -16,8 +16,7 @@ import { fold, plateKey } from '@shared/text';
 import { query, session, type Session } from '../db';
 import { sqlFor } from '../db/dialect';
 import { queryTasks } from '../presenters/tasks';
-import { postgresExtras, postgresPage } from './search-postgres';
-import { latestMoveOf, standingSql } from './search-standing';
+import { postgresPage } from './search-postgres';
 
 // ---- folding ---------------------------------------------------------------------------------------
 
@@ -240,12 +239,12 @@ async function findPage(type: SearchType, term: Term | undefined, from: number, 
 // ---- extras of each result ---------------------------------------------------------------------------
 
 /** Where a trailer stands now (CONTRACT §19 "Where a trailer stands"), and since when; place null: none known. */
-export interface LocationRow {
+interface LocationRow {
   trailer_key: string;
   place: string | null;
   since: number | null;
 }
-export interface EventRow {
+interface EventRow {
   task_id: string;
   type: string;
   at: number;
@@ -253,42 +252,74 @@ export interface EventRow {
   driver_name: string | null;
 }
 
-const LAST_LOCATIONS_SQL = standingSql(
-  '(SELECT value AS trailer_key FROM json_each(?))',
-  latestMoveOf('k.trailer_key', 'rowid'),
-);
+/** A list of texts as one parameter: SQLite's JSON array, PostgreSQL's array. */
+const list = sqlFor({
+  sqlite: {
+    rows: (column: string) => `(SELECT value AS ${column} FROM json_each(?))`,
+    has: (column: string) => `${column} IN (SELECT value FROM json_each(?))`,
+    param: (texts: string[]): unknown => JSON.stringify(texts),
+    // A trailer's latest move by rowid on SQLite (its own order), by id on PostgreSQL.
+    moveId: 'rowid',
+  },
+  postgres: {
+    rows: (column: string) => `(SELECT unnest(?::text[]) AS ${column})`,
+    has: (column: string) => `${column} = ANY(?::text[])`,
+    param: (texts: string[]): unknown => texts,
+    moveId: 'id',
+  },
+});
+
+/**
+ * Where each trailer stands (CONTRACT §19): its record's place when it has one; none when a positional event
+ * (a gate exit, `leave`) came after its latest completed move (one backward step of tasks_trailer); else
+ * that move's place — where it was really left (§20), or its destination's text (a place outside the
+ * catalogue).
+ */
+const LAST_LOCATIONS_SQL = `
+  SELECT k.trailer_key,
+    CASE WHEN here.name IS NOT NULL THEN here.name
+         WHEN r.placed_at IS NOT NULL AND r.placed_at >= coalesce(m.completed_at, 0) THEN NULL
+         ELSE coalesce(dropped.name, m.destination) END AS place,
+    CASE WHEN here.name IS NOT NULL THEN r.since
+         WHEN r.placed_at IS NOT NULL AND r.placed_at >= coalesce(m.completed_at, 0) THEN NULL
+         ELSE m.completed_at END AS since
+  FROM ${list.rows('trailer_key')} AS k
+  LEFT JOIN trailers r ON r.trailer_key = k.trailer_key
+  LEFT JOIN locations here ON here.id = r.location_id
+  LEFT JOIN tasks m ON m.${list.moveId} = (
+    SELECT ${list.moveId} FROM tasks
+    WHERE trailer_key = k.trailer_key AND status = 'finalizada' AND completed_at IS NOT NULL AND deleted_at IS NULL
+    ORDER BY completed_at DESC LIMIT 1)
+  LEFT JOIN locations dropped ON dropped.id = m.dropped_at_location_id`;
 const TIMELINE_SQL = `
   SELECT e.task_id, e.type, e.at, a.name AS actor_name, d.name AS driver_name
   FROM task_events e
   LEFT JOIN users a ON a.id = e.actor_id
   LEFT JOIN users d ON d.id = e.driver_id
-  WHERE e.task_id IN (SELECT value FROM json_each(?))
+  WHERE ${list.has('e.task_id')}
   ORDER BY e.task_id, e.at, e.id`;
 
 /**
- * Where each trailer stands now (standingSql) and the tasks' history rows in time order: one statement each on SQLite (a statement per trailer cost a
- * quarter of the search's time in awaits and garbage), both in one round trip on PostgreSQL
- * (./search-postgres.ts).
+ * Where each trailer stands now and the tasks' history rows in time order, one statement
+ * each (a statement per trailer cost a quarter of the search's time in awaits and garbage). Plain rows on
+ * both engines: PostgreSQL building them as one JSON value cost it three times the rows' time.
  */
-async function sqliteExtras(
+async function extras(
   trailerKeys: string[],
   taskIds: string[],
 ): Promise<{ locations: LocationRow[]; events: EventRow[] }> {
-  const locations = trailerKeys.length
-    ? await query<LocationRow>(LAST_LOCATIONS_SQL, [JSON.stringify(trailerKeys)])
-    : [];
-  const events = taskIds.length ? await query<EventRow>(TIMELINE_SQL, [JSON.stringify(taskIds)]) : [];
+  const [locations, events] = await Promise.all([
+    trailerKeys.length ? query<LocationRow>(LAST_LOCATIONS_SQL, [list.param(trailerKeys)]) : [],
+    taskIds.length ? query<EventRow>(TIMELINE_SQL, [list.param(taskIds)]) : [],
+  ]);
   return { locations, events };
 }
 
-const searcher = sqlFor({
-  sqlite: {
-    page: (type: SearchType, term: string | undefined, from: number, to: number) =>
-      findPage(type, term === undefined ? undefined : searchTerm(term), from, to),
-    extras: sqliteExtras,
-  },
+const page = sqlFor({
+  sqlite: (type: SearchType, term: string | undefined, from: number, to: number) =>
+    findPage(type, term === undefined ? undefined : searchTerm(term), from, to),
   // The term goes to PostgreSQL as typed: it folds it with the function its indexes were built with.
-  postgres: { page: postgresPage, extras: postgresExtras },
+  postgres: postgresPage,
 });
 
 // ---- entry point -------------------------------------------------------------------------------------
@@ -296,9 +327,9 @@ const searcher = sqlFor({
 export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
   const from = q.date_from ? madridDayRange(q.date_from).start : 0;
   const to = q.date_to ? madridDayRange(q.date_to).end : Number.MAX_SAFE_INTEGER;
-  const found = await searcher.page(q.search_type, q.query, from, to);
+  const found = await page(q.search_type, q.query, from, to);
 
-  const { locations, events } = await searcher.extras(
+  const { locations, events } = await extras(
     [...new Set(found.map((t) => plateKey(t.trailer_id)))],
     found.map((t) => t.id),
   );
