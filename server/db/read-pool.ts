@@ -7,9 +7,7 @@
 // one writer) or PostgreSQL's DATABASE_URL (./postgres.ts openPostgresReader, a small pool). Either way
 // each statement sees every transaction committed before it starts, as the server's own reader does
 // (CONTRACT §23: a read that starts after a write's answer reflects it). What a thread runs is the
-// server's own code (server/reads/thread.ts imports the same service modules): on SQLite one read at a
-// time (a statement holds the thread), on PostgreSQL PG_JOBS_PER_THREAD at once, so the thread presents
-// one read's rows while PostgreSQL computes another's.
+// server's own code (server/reads/thread.ts imports the same service modules), one read at a time.
 //
 // The threads start with the first long read of the process and stay, idle and unref'd, until it ends:
 // loading the services into a thread takes seconds, and tests open hundreds of databases in a process.
@@ -25,8 +23,6 @@ import { closePostgres, openPostgresReader } from './postgres';
 
 /** Threads for long reads: the second core, and a second read while one export runs for seconds. */
 export const READ_THREADS = 2;
-/** PostgreSQL: the reads a thread runs at once (each on a connection of its own: ./postgres.ts). */
-export const PG_JOBS_PER_THREAD = 2;
 
 /** How a thread starts: tsx registered (the server and its tests run TypeScript), then its module. */
 const TSX_API = import.meta.resolve('tsx/esm/api');
@@ -37,8 +33,8 @@ const bootOf = (module: string) =>
     return import(${JSON.stringify(module)});
   })`;
 
-type ToThread = { job: number; database: string; payload: unknown } | { release: true };
-type FromThread = { job: number } & ({ reply: unknown } | { error: ThreadErrorFields });
+type ToThread = { database: string; payload: unknown } | { release: true };
+type FromThread = { reply: unknown } | { error: ThreadErrorFields };
 
 /** What crosses the threads of an error: enough for the error handler to answer it as it would inline. */
 interface ThreadErrorFields {
@@ -75,26 +71,22 @@ interface Job {
 
 interface Thread {
   worker: Worker;
-  /** The jobs it runs, by number. */
-  jobs: Map<number, Job>;
+  job?: Job;
 }
 
 /**
  * Threads running `module` (a module that calls serveReadThread), at most `size`, started as jobs need
- * them, each running up to `jobsPerThread` jobs at once; each job runs on the database the pool is bound
- * to when it is queued.
+ * them; each job runs on the database the pool is bound to when it is queued.
  */
 export class ReadPool {
   /** The database the threads read (SQLite's file, PostgreSQL's URL); undefined while none is open. */
   private database: string | undefined;
   private readonly threads: Thread[] = [];
   private readonly queue: Job[] = [];
-  private jobs = 0;
 
   constructor(
     private readonly module: string,
     private readonly size: number,
-    private readonly jobsPerThread = 1,
   ) {}
 
   /** Called as the server opens (its file or URL) and closes (undefined) its database. */
@@ -124,44 +116,40 @@ export class ReadPool {
 
   private dispatch(): void {
     while (this.queue.length) {
-      // The least busy thread; a new one rather than a second job on a busy one.
-      let thread = this.threads.find((t) => !t.jobs.size);
-      if (!thread && this.threads.length < this.size) thread = this.startThread();
-      thread ??= this.threads.find((t) => t.jobs.size < this.jobsPerThread);
-      if (!thread) return;
+      let thread = this.threads.find((t) => !t.job);
+      if (!thread) {
+        if (this.threads.length >= this.size) return;
+        thread = this.startThread();
+      }
       const job = this.queue.shift()!;
-      const number = ++this.jobs;
-      thread.jobs.set(number, job);
+      thread.job = job;
       // A read in flight keeps the process up, as a query would; an idle thread does not.
       thread.worker.ref();
-      const message: ToThread = { job: number, database: job.database, payload: job.payload };
-      thread.worker.postMessage(message);
+      thread.worker.postMessage({ database: job.database, payload: job.payload } satisfies ToThread);
     }
   }
 
   private startThread(): Thread {
-    const thread: Thread = { worker: new Worker(bootOf(this.module), { eval: true }), jobs: new Map() };
+    const thread: Thread = { worker: new Worker(bootOf(this.module), { eval: true }) };
     this.threads.push(thread);
-    const settle = (jobs: Job[], settleJob: (job: Job) => void) => {
-      if (!thread.jobs.size) thread.worker.unref();
-      jobs.forEach(settleJob);
+    const settle = (settleJob: (job: Job) => void) => {
+      const { job } = thread;
+      thread.job = undefined;
+      thread.worker.unref();
+      if (job) settleJob(job);
       this.dispatch();
     };
-    thread.worker.on('message', (message: FromThread) => {
-      const job = thread.jobs.get(message.job);
-      thread.jobs.delete(message.job);
-      settle(job ? [job] : [], (done) =>
-        'error' in message ? done.reject(new ReadThreadError(message.error)) : done.resolve(message.reply),
-      );
-    });
+    thread.worker.on('message', (message: FromThread) =>
+      settle((job) =>
+        'error' in message ? job.reject(new ReadThreadError(message.error)) : job.resolve(message.reply),
+      ),
+    );
     // A thread that fails outside a job's handling (it could not load, say) is replaced at the next job.
     const lose = (err: Error) => {
       const at = this.threads.indexOf(thread);
       if (at < 0) return;
       this.threads.splice(at, 1);
-      const jobs = [...thread.jobs.values()];
-      thread.jobs.clear();
-      settle(jobs, (job) => job.reject(err));
+      settle((job) => job.reject(err));
     };
     thread.worker.on('error', lose);
     thread.worker.on('exit', (code) => lose(new Error(`read thread exited (${code})`)));
@@ -170,11 +158,7 @@ export class ReadPool {
 }
 
 /** The server's long reads (server/reads/long-reads.ts), bound to its database as it opens and closes it. */
-export const readThreads = new ReadPool(
-  new URL('../reads/thread.ts', import.meta.url).href,
-  READ_THREADS,
-  isPostgres ? PG_JOBS_PER_THREAD : 1,
-);
+export const readThreads = new ReadPool(new URL('../reads/thread.ts', import.meta.url).href, READ_THREADS);
 
 // ---- In a read thread ------------------------------------------------------------------------------
 
@@ -202,35 +186,26 @@ export function serveReadThread(
     open = undefined;
     if (was !== undefined) await (isPostgres ? closePostgres() : closeDb());
   };
-  const answer = (job: number, reply: { reply: unknown; transfer: Transferable[] }) =>
-    port.postMessage({ job, reply: reply.reply } satisfies FromThread, reply.transfer);
-  const fail = (job: number, err: unknown) =>
-    port.postMessage({ job, error: errorFields(err) } satisfies FromThread);
-  // Jobs of the open database run at once. Opening another one, or closing it, waits for the jobs
-  // before it (closing a PostgreSQL pool takes a round trip the next job must await).
-  let opened: Promise<unknown> = Promise.resolve();
-  const running = new Set<Promise<void>>();
+  const serve = async (message: ToThread) => {
+    if ('release' in message) return close();
+    try {
+      if (message.database !== open) {
+        await close();
+        if (isPostgres) openPostgresReader(message.database);
+        else openReadOnlyDb(message.database);
+        open = message.database;
+      }
+      const { reply, transfer } = await handle(message.payload);
+      port.postMessage({ reply } satisfies FromThread, transfer);
+    } catch (err) {
+      port.postMessage({ error: errorFields(err) } satisfies FromThread);
+    }
+  };
+  // One message after the other: closing a PostgreSQL pool takes a round trip the next job must await.
+  let last: Promise<unknown> = Promise.resolve();
   port.on('message', (message: ToThread) => {
-    const before = [...running];
-    const step = opened.then(async () => {
-      const database = 'release' in message ? undefined : message.database;
-      if (database === open) return;
-      await Promise.allSettled(before);
-      await close();
-      if (database === undefined) return;
-      if (isPostgres) openPostgresReader(database);
-      else openReadOnlyDb(database);
-      open = database;
-    });
     // A pool that fails to end (its database dropped) is let go: the next job opens its own.
-    opened = step.catch(() => {});
-    if ('release' in message) return;
-    const job = step
-      .then(() => handle(message.payload))
-      .then((reply) => answer(message.job, reply))
-      .catch((err: unknown) => fail(message.job, err));
-    running.add(job);
-    void job.finally(() => running.delete(job));
+    last = last.then(() => serve(message)).catch(() => {});
   });
 }
 

@@ -6,8 +6,6 @@ import { execute, query, tx } from '../../server/db';
 export type ReadThreadJob =
   /** Marks `mine` in `flags`, then blocks its thread until `other` is marked: true if it was, within 10 s. */
   | { kind: 'meet'; flags: SharedArrayBuffer; mine: number; other: number }
-  /** The same without holding the thread (a read awaiting its database): true if `other` came within `ms`. */
-  | { kind: 'meet-awaiting'; flags: SharedArrayBuffer; mine: number; other: number; ms: number }
   | { kind: 'count-users' }
   | { kind: 'write' };
 
@@ -18,13 +16,6 @@ serveReadThread(async (payload) => {
     Atomics.store(flags, job.mine, 1);
     Atomics.notify(flags, job.mine);
     return { reply: Atomics.wait(flags, job.other, 0, 10_000) !== 'timed-out', transfer: [] };
-  }
-  if (job.kind === 'meet-awaiting') {
-    const flags = new Int32Array(job.flags);
-    Atomics.store(flags, job.mine, 1);
-    Atomics.notify(flags, job.mine);
-    const { async, value } = Atomics.waitAsync(flags, job.other, 0, job.ms);
-    return { reply: (async ? await value : value) !== 'timed-out', transfer: [] };
   }
   if (job.kind === 'count-users') {
     const [{ n }] = await query<{ n: number }>('SELECT count(*) AS n FROM users');

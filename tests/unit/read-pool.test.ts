@@ -3,7 +3,7 @@
 // and end with the database they were bound to.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closeDb, openDb, runMigrations } from '../../server/db';
-import { PG_JOBS_PER_THREAD, READ_THREADS, ReadPool, ReadThreadError } from '../../server/db/read-pool';
+import { READ_THREADS, ReadPool, ReadThreadError } from '../../server/db/read-pool';
 import { freshDbFile, makeUser } from '../helpers/context';
 import type { ReadThreadJob } from '../helpers/read-thread';
 
@@ -30,23 +30,6 @@ it('runs two reads at once: each holds its thread until the other has started', 
     run({ kind: 'meet', flags, mine: 1, other: 0 }),
   ]);
   expect(met).toEqual([true, true]);
-}, 30_000);
-
-it('runs as many reads at once on one thread as it is given (PostgreSQL: 2), one on SQLite', async () => {
-  const meet = async (jobsPerThread: number) => {
-    const single = new ReadPool(new URL('../helpers/read-thread.ts', import.meta.url).href, 1, jobsPerThread);
-    single.bind(file);
-    const flags = new SharedArrayBuffer(8);
-    const met = await Promise.all([
-      single.run({ kind: 'meet-awaiting', flags, mine: 0, other: 1, ms: 2_000 }),
-      single.run({ kind: 'meet-awaiting', flags, mine: 1, other: 0, ms: 2_000 }),
-    ]);
-    single.bind(undefined);
-    return met;
-  };
-  expect(await meet(PG_JOBS_PER_THREAD)).toEqual([true, true]);
-  // One at a time: the first waits in vain, the second then finds it marked.
-  expect(await meet(1)).toEqual([false, true]);
 }, 30_000);
 
 it('queues the reads beyond its threads and answers each', async () => {
