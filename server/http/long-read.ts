@@ -11,7 +11,8 @@ export async function sendLongRead<N extends LongReadName>(
 ): Promise<void> {
   const answer = await runLongRead(read, args);
   if (answer.kind === 'xlsx') return sendXlsx(res, answer.body, answer.fileName);
-  // What res.json() sends (Express adds the same ETag for the same bytes).
+  // What res.json() sends, its ETag included (Express answers 304 to a request that has it).
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('ETag', answer.etag);
   res.send(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
 }

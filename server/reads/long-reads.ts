@@ -2,6 +2,7 @@
 // the handover and the Excel exports. They run on the read threads (server/db/read-pool.ts),
 // which load this same module: each read has one definition, the service's own. Their answer is encoded
 // where it was computed (JSON text, or the xlsx file), so the event loop only sends bytes.
+import etag from 'etag';
 import type ExcelJS from 'exceljs';
 import {
   EXPORT_FILE_NAMES,
@@ -32,9 +33,12 @@ import { yardTrailersWorkbook } from '../excel/yard';
 /** What a long read answers: a JSON body, or an xlsx download. */
 type LongAnswer = { json: unknown } | { workbook: ExcelJS.Workbook; fileName: string };
 
-/** The answer as bytes, ready to send. */
+/**
+ * The answer as bytes, ready to send; JSON with the ETag Express would give those bytes (its default weak
+ * one: a SHA-1 of a search's ~800 KB costs the main thread ~1 ms, here it costs a read thread).
+ */
 export type EncodedAnswer =
-  { kind: 'json'; body: Uint8Array } | { kind: 'xlsx'; body: Uint8Array; fileName: string };
+  { kind: 'json'; body: Uint8Array; etag: string } | { kind: 'xlsx'; body: Uint8Array; fileName: string };
 
 const json =
   <A, R>(read: (args: A) => Promise<R>) =>
@@ -93,7 +97,12 @@ export interface LongReadJob {
 /** Runs the read (in this thread) and encodes its answer: JSON as res.json() writes it, or the xlsx file. */
 export async function runHere(read: LongReadName, args: unknown): Promise<EncodedAnswer> {
   const answer = await (LONG_READS[read] as (args: unknown) => Promise<LongAnswer>)(args);
-  if ('json' in answer) return { kind: 'json', body: new TextEncoder().encode(JSON.stringify(answer.json)) };
+  if ('json' in answer) {
+    // Its own ArrayBuffer (never Buffer's shared pool): the thread hands it over without a copy.
+    const body = new TextEncoder().encode(JSON.stringify(answer.json));
+    const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    return { kind: 'json', body, etag: etag(bytes, { weak: true }) };
+  }
   return { kind: 'xlsx', body: await workbookBytes(answer.workbook), fileName: answer.fileName };
 }
 

@@ -2,6 +2,7 @@
 // reports, the indicators, the handover and the exports run on read threads. The answer is the service's
 // own, a refusal keeps its status and Spanish detail, the thread runs with the server's clock, and a read
 // that starts after a write's answer sees the write (CONTRACT §23).
+import etag from 'etag';
 import { beforeEach, expect, it } from 'vitest';
 import { ERR, SUPERVISION_ERR, YARD_EXCEL } from '@shared/labels';
 import { addDays } from '@shared/periods';
@@ -46,6 +47,14 @@ it('a search and a report answer what their service computes in the server', asy
   expect(searched.headers['content-type']).toBe('application/json; charset=utf-8');
   expect(searched.body).toHaveLength(5);
   expect(searched.body).toEqual(JSON.parse(JSON.stringify(await searchTasks(q))));
+  // The ETag Express gives these bytes (computed on the thread), and a 304 to the request that has it.
+  expect(searched.headers.etag).toBe(etag(Buffer.from(searched.text), { weak: true }));
+  const again = await api()
+    .get('/api/admin/search/tasks')
+    .query(q)
+    .set(admin.auth)
+    .set('If-None-Match', searched.headers.etag as string);
+  expect(again.status).toBe(304);
 
   const report = await api().get('/api/admin/reports/deficiencies?period=24h').set(admin.auth);
   expect(report.status).toBe(200);
