@@ -328,9 +328,11 @@ export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
   const from = q.date_from ? madridDayRange(q.date_from).start : 0;
   const to = q.date_to ? madridDayRange(q.date_to).end : Number.MAX_SAFE_INTEGER;
   const found = await page(q.search_type, q.query, from, to);
+  // Each result's plate key once (a page repeats its trailers).
+  const keys = found.map((t) => plateMemo(t.trailer_id));
 
   const { locations, events } = await extras(
-    [...new Set(found.map((t) => plateKey(t.trailer_id)))],
+    [...new Set(keys)],
     found.map((t) => t.id),
   );
   const location = new Map(locations.map((l) => [l.trailer_key, l]));
@@ -343,8 +345,8 @@ export async function searchTasks(q: SearchQuery): Promise<SearchTask[]> {
       driver_name: e.driver_name,
     });
   // The page's rows are this request's own objects: completed in place, not copied (500 wide rows).
-  return found.map((task) => {
-    const at = location.get(plateKey(task.trailer_id));
+  return found.map((task, i) => {
+    const at = location.get(keys[i]);
     return Object.assign(task, {
       trailer_last_location: at?.place ?? null,
       trailer_last_location_at:
