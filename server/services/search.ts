@@ -252,13 +252,16 @@ interface EventRow {
   driver_name: string | null;
 }
 
-/** A list of texts as one parameter: SQLite's JSON array, PostgreSQL's array. */
-const list = sqlFor({
+/**
+ * What the engines write differently in these two statements: a list of texts as one parameter (SQLite's
+ * JSON array, PostgreSQL's array), and the column a trailer's latest move is told apart by.
+ */
+const forms = sqlFor({
   sqlite: {
     rows: (column: string) => `(SELECT value AS ${column} FROM json_each(?))`,
     has: (column: string) => `${column} IN (SELECT value FROM json_each(?))`,
     param: (texts: string[]): unknown => JSON.stringify(texts),
-    // A trailer's latest move by rowid on SQLite (its own order), by id on PostgreSQL.
+    // SQLite: the rowid, its own order.
     moveId: 'rowid',
   },
   postgres: {
@@ -283,11 +286,11 @@ const LAST_LOCATIONS_SQL = `
     CASE WHEN here.name IS NOT NULL THEN r.since
          WHEN r.placed_at IS NOT NULL AND r.placed_at >= coalesce(m.completed_at, 0) THEN NULL
          ELSE m.completed_at END AS since
-  FROM ${list.rows('trailer_key')} AS k
+  FROM ${forms.rows('trailer_key')} AS k
   LEFT JOIN trailers r ON r.trailer_key = k.trailer_key
   LEFT JOIN locations here ON here.id = r.location_id
-  LEFT JOIN tasks m ON m.${list.moveId} = (
-    SELECT ${list.moveId} FROM tasks
+  LEFT JOIN tasks m ON m.${forms.moveId} = (
+    SELECT ${forms.moveId} FROM tasks
     WHERE trailer_key = k.trailer_key AND status = 'finalizada' AND completed_at IS NOT NULL AND deleted_at IS NULL
     ORDER BY completed_at DESC LIMIT 1)
   LEFT JOIN locations dropped ON dropped.id = m.dropped_at_location_id`;
@@ -296,7 +299,7 @@ const TIMELINE_SQL = `
   FROM task_events e
   LEFT JOIN users a ON a.id = e.actor_id
   LEFT JOIN users d ON d.id = e.driver_id
-  WHERE ${list.has('e.task_id')}
+  WHERE ${forms.has('e.task_id')}
   ORDER BY e.task_id, e.at, e.id`;
 
 /**
@@ -309,8 +312,8 @@ async function extras(
   taskIds: string[],
 ): Promise<{ locations: LocationRow[]; events: EventRow[] }> {
   const [locations, events] = await Promise.all([
-    trailerKeys.length ? query<LocationRow>(LAST_LOCATIONS_SQL, [list.param(trailerKeys)]) : [],
-    taskIds.length ? query<EventRow>(TIMELINE_SQL, [list.param(taskIds)]) : [],
+    trailerKeys.length ? query<LocationRow>(LAST_LOCATIONS_SQL, [forms.param(trailerKeys)]) : [],
+    taskIds.length ? query<EventRow>(TIMELINE_SQL, [forms.param(taskIds)]) : [],
   ]);
   return { locations, events };
 }
