@@ -4,6 +4,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { API_CLIENT_ERR, ERR } from '@shared/labels';
 import type { UserRow } from '../db/tables';
+import { withRequestMark, type RequestMark } from '../db/change-mark';
 import { API_SCOPE, can, type Action } from '../policies';
 import { clientPrincipal, type Principal } from '../principal';
 import { clientOfKey, isApiKey } from '../services/api-clients';
@@ -27,7 +28,9 @@ declare module 'express-serve-static-core' {
  * The user of a token, if the token is valid, unrevoked, its session open (CONTRACT §14) and the
  * account approved and alive.
  */
-export async function authenticateToken(token: string): Promise<{ user: UserRow; claims: TokenClaims }> {
+export async function authenticateToken(
+  token: string,
+): Promise<{ user: UserRow; claims: TokenClaims; mark?: RequestMark }> {
   const claims = verifyToken(token);
   const found = await accountOfSession(claims.sub, claims.sid);
   const user = found?.user;
@@ -35,7 +38,7 @@ export async function authenticateToken(token: string): Promise<{ user: UserRow;
   if (user.tokenVersion !== claims.tv) throw unauthorized(ERR.sessionRevoked);
   if (!user.isApproved) throw unauthorized(ERR.sessionRevoked);
   if (!found.sessionOpen) throw unauthorized(ERR.sessionRevoked);
-  return { user, claims };
+  return { user, claims, mark: found.mark };
 }
 
 const bearer = (req: Request): string => {
@@ -57,7 +60,7 @@ export const requireAuth =
       await authenticateKey(token, action, req, res);
       return next();
     }
-    const { user, claims } = await authenticateToken(token);
+    const { user, claims, mark } = await authenticateToken(token);
     if (user.mustChangePassword && action !== 'password:change') throw forbidden(ERR.mustChangePassword);
     req.user = user;
     req.principal = user;
@@ -65,7 +68,8 @@ export const requireAuth =
     req.sessionId = claims.sid;
     await presence.touch(user.id);
     if (!can(user.role, action)) throw forbidden();
-    next();
+    // PostgreSQL: the kept figures and answers this request reads are checked against its authentication's snapshot.
+    withRequestMark(mark, next);
   };
 
 /**

@@ -7,8 +7,9 @@ import { SESSION_IDLE_MS } from '@shared/constants';
 import type { RevokeReason } from '@shared/enums';
 import { ERR } from '@shared/labels';
 import type { SessionInfo } from '@shared/schemas';
-import { db, query, tx } from '../db';
+import { commitCount, db, query, tx } from '../db';
 import { batchedRead } from '../db/batched-read';
+import { SNAPSHOT_COLUMN, type RequestMark } from '../db/change-mark';
 import { sessions, type SessionRow, type UserRow } from '../db/tables';
 import { now, nowMs } from '../clock';
 import { unauthorized } from '../http/errors';
@@ -55,7 +56,7 @@ const ACCOUNT_OF_SESSION = `SELECT u.*, EXISTS (
   FROM users u WHERE u.id = ? LIMIT 1`;
 
 /** The same for the tokens of a burst of requests (PostgreSQL: db/batched-read.ts). */
-const ACCOUNTS_OF_SESSIONS = `SELECT q.sid AS asked_sid, u.*, EXISTS (
+const ACCOUNTS_OF_SESSIONS = `SELECT q.sid AS asked_sid, ${SNAPSHOT_COLUMN}, u.*, EXISTS (
     SELECT 1 FROM sessions s
     WHERE s.id = q.sid AND s.user_id = u.id AND s.ended_at IS NULL AND s.refreshed_at > ?
   ) AS session_open
@@ -65,11 +66,13 @@ interface TokenSession {
   userId: string;
   sid: string;
 }
-type AccountOfSession = { user: UserRow; sessionOpen: boolean };
+/** `mark`: PostgreSQL's snapshot, when the read took one along (db/change-mark.ts withRequestMark). */
+type AccountOfSession = { user: UserRow; sessionOpen: boolean; mark?: RequestMark };
 
-const accountOf = (row: Record<string, unknown>): AccountOfSession => ({
+const accountOf = (row: Record<string, unknown>, mark?: RequestMark): AccountOfSession => ({
   user: userRow(row),
   sessionOpen: Boolean(row.session_open),
+  mark,
 });
 
 const readAccount = batchedRead<TokenSession, AccountOfSession>(
@@ -82,6 +85,8 @@ const readAccount = batchedRead<TokenSession, AccountOfSession>(
     return row && accountOf(row);
   },
   async (asked) => {
+    // Counted before the snapshot is taken: a commit of this process after it makes the snapshot unused.
+    const commits = commitCount();
     const rows = await query<Record<string, unknown>>(ACCOUNTS_OF_SESSIONS, [
       openSince().getTime(),
       asked.map((a) => a.userId),
@@ -90,7 +95,7 @@ const readAccount = batchedRead<TokenSession, AccountOfSession>(
     const found = new Map(rows.map((row) => [`${String(row.id)} ${String(row.asked_sid)}`, row]));
     return asked.map(({ userId, sid }) => {
       const row = found.get(`${userId} ${sid}`);
-      return row && accountOf(row);
+      return row && accountOf(row, { snapshot: String(row.snapshot), commits });
     });
   },
 );

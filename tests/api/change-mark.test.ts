@@ -2,10 +2,12 @@
 // has committed since, and computed again after any commit (db/change-mark.ts, CONTRACT §23). The reads
 // through another node are tests/process/reads-after-writes.test.ts.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { unchangedSince } from '../../server/db/change-mark';
+import { commitCount, isPostgres, query } from '../../server/db';
+import { SNAPSHOT_COLUMN, unchangedSince, withRequestMark } from '../../server/db/change-mark';
 import { dashboardStats } from '../../server/services/dashboard';
 import { sharedAnswer } from '../../server/services/shared-answers';
-import { makeTask, setupApp } from '../helpers/context';
+import { makeTask, makeUser, setupApp } from '../helpers/context';
+import { messagesOf } from '../helpers/pg-messages';
 
 beforeEach(async () => {
   await setupApp();
@@ -47,5 +49,35 @@ describe('kept between two commits, computed again after one', () => {
     await makeTask();
     expect(await answer()).toBe('{"n":2}');
     expect(compute).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("a request's mark: the snapshot its authentication took along (PostgreSQL)", () => {
+  it('checks the kept figures without a read of its own, and reads again once this process has committed', async () => {
+    const { api } = await setupApp();
+    const admin = await makeUser('admin');
+    const stats = () => api().get('/api/dashboard/stats').set(admin.auth);
+    // The first reading keeps the alert's status (a commit of its own); the second keeps figures.
+    for (let i = 0; i < 2; i++) expect((await stats()).status).toBe(200);
+    let seen: { bolsa_trabajo: number } | undefined;
+    const sent = await messagesOf(async () => {
+      const res = await stats();
+      expect(res.status).toBe(200);
+      seen = res.body;
+    });
+    // SQLite counts its commits in-process; PostgreSQL: the authentication's read only.
+    expect(sent).toHaveLength(isPostgres ? 1 : 0);
+    if (isPostgres) expect(sent[0]).toContain('pg_current_snapshot()');
+
+    // Taken before a write of this process: not used after it, so the write is seen.
+    const mark = isPostgres
+      ? {
+          snapshot: (await query<{ snapshot: string }>(`SELECT ${SNAPSHOT_COLUMN}`))[0]!.snapshot,
+          commits: commitCount(),
+        }
+      : undefined;
+    await makeTask();
+    const after = await withRequestMark(mark, () => dashboardStats(true));
+    expect(after.bolsa_trabajo).toBe(seen!.bolsa_trabajo + 1);
   });
 });
