@@ -20,7 +20,7 @@ import {
   VEHICLE_TYPE_OPTIONS,
 } from '@shared/labels';
 import { launch, openPage, PHONE, screenshot, WALL } from './chromium';
-import { ADMIN, adminToken, apiCall, createUser, loginUi } from './helpers';
+import { ADMIN, adminToken, apiCall, createUser, keyboardDrag, loginUi, mouseDrag } from './helpers';
 
 let browser: Browser;
 let token: string;
@@ -73,16 +73,6 @@ async function openBoard(account: { email: string; password: string }, viewport 
   await page.getByText(UI_HEADER.linkOnline).waitFor();
   await page.getByTestId('kanban').waitFor();
   return { context, page };
-}
-
-/** ENVIRONMENT.md: press, move in steps a little past the target's centre, release. */
-async function drag(page: Page, from: Locator, to: Locator) {
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + 16);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2 + 10, b.y + 80, { steps: 20 });
-  await page.mouse.up();
 }
 
 describe('live board', () => {
@@ -183,7 +173,7 @@ describe('live board', () => {
     const task = await createTask();
     const { context, page } = await openBoard(ADMIN);
 
-    await drag(page, card(column(page, 'bolsa_trabajo'), task), column(page, 'en_proceso'));
+    await mouseDrag(page, card(column(page, 'bolsa_trabajo'), task), 'en_proceso');
     const picker = page.getByRole('dialog', { name: UI_BOARD.picker.title });
     await picker.waitFor();
     await picker.getByRole('radio', { name: new RegExp(driver.name) }).check();
@@ -269,11 +259,7 @@ describe('live board', () => {
     });
     const { context, page } = await openBoard(ADMIN);
     const finish = async () => {
-      const handle = page.locator(`[data-rfd-drag-handle-draggable-id="${task.id}"]`);
-      await handle.focus();
-      await page.keyboard.press('Space');
-      await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('Space');
+      await keyboardDrag(page, { id: task.id, status: 'en_proceso' }, 'finalizada');
       return page.getByRole('dialog', { name: UI_BOARD.finishConfirm.title(driver.name) });
     };
     const first = await finish();
@@ -292,12 +278,7 @@ describe('live board', () => {
   it('keyboard: Space, arrow, Space moves a card (here to Finalizada, no driver needed)', async () => {
     const task = await createTask();
     const { context, page } = await openBoard(ADMIN);
-    const handle = page.locator('[data-rfd-drag-handle-draggable-id="' + task.id + '"]');
-    await handle.focus();
-    await page.keyboard.press('Space');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('Space');
+    await keyboardDrag(page, task, 'finalizada');
     await card(column(page, 'finalizada'), task).waitFor();
     await page.getByText(TOAST.taskUpdated).waitFor();
     await context.close();

@@ -5,7 +5,7 @@
 // Screenshot (/tmp/torre-screens): damage-confirm-1440.png (the question, at 1440×900).
 // Every browser file shares one database: the plate and the driver carry this run's tag.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Task } from '@shared/schemas';
 import {
   LOAD_STATE_LABELS,
@@ -17,7 +17,15 @@ import {
   VEHICLE_TYPE_OPTIONS,
 } from '@shared/labels';
 import { DESKTOP, launch, openPage, screenshot } from './chromium';
-import { adminToken, apiCall, cardInColumn, createUser, deleteOpenTasksTagged, loginUi } from './helpers';
+import {
+  adminToken,
+  apiCall,
+  cardInColumn,
+  createUser,
+  deleteOpenTasksTagged,
+  keyboardDrag,
+  loginUi,
+} from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 
@@ -31,15 +39,6 @@ afterAll(() => Promise.all([browser.close(), deleteOpenTasksTagged(RUN)]));
 
 const taskOf = async (plate: string): Promise<Task | undefined> =>
   (await apiCall<Task[]>('GET', '/tasks', { token })).find((t) => t.trailer_id === plate);
-
-/** The keyboard drag of @hello-pangea/dnd: lift, one column to the right, drop. */
-async function dragRight(page: Page, task: Task) {
-  const handle = page.locator(`[data-rfd-drag-handle-draggable-id="${task.id}"]`);
-  await handle.focus();
-  await page.keyboard.press('Space');
-  await page.keyboard.press('ArrowRight');
-  await page.keyboard.press('Space');
-}
 
 describe('a damaged trailer on the board', () => {
   it('its held task asks before it is moved: Cancelar keeps the hold, accepting assigns it', async () => {
@@ -83,7 +82,7 @@ describe('a damaged trailer on the board', () => {
     expect(held).toMatchObject({ on_hold: true, hold_source: 'damage' });
 
     // Dragged onto En Proceso: the question first, no driver picker yet.
-    await dragRight(page, held);
+    await keyboardDrag(page, held, 'en_proceso');
     const confirm = page.getByRole('dialog', { name: UI_BOARD.heldConfirm.damageTitle });
     await confirm.getByText('El remolque tiene daños. ¿Moverlo igualmente?').waitFor();
     await expect(page.getByRole('dialog', { name: UI_BOARD.picker.title }).count()).resolves.toBe(0);
@@ -102,7 +101,7 @@ describe('a damaged trailer on the board', () => {
     });
 
     // Again, and accepted: the picker, then the driver has it.
-    await dragRight(page, held);
+    await keyboardDrag(page, held, 'en_proceso');
     await confirm.getByRole('button', { name: UI_BOARD.heldConfirm.move }).click();
     const picker = page.getByRole('dialog', { name: UI_BOARD.picker.title });
     await picker.getByRole('radio', { name: new RegExp(driver.name) }).check();

@@ -3,9 +3,9 @@
 // since all browser test files share one server and one database.
 import { inject } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import type { Role, View } from '@shared/enums';
-import type { AuthResponse, SessionUser } from '@shared/schemas';
-import { UI_HEADER, UI_LOGIN, VIEW_LABELS } from '@shared/labels';
+import { TASK_STATUSES, type Role, type TaskStatus, type View } from '@shared/enums';
+import type { AuthResponse, SessionUser, Task } from '@shared/schemas';
+import { STATUS_LABELS, UI_HEADER, UI_LOGIN, VIEW_LABELS } from '@shared/labels';
 import { ADMIN } from './global-setup';
 
 export { ADMIN };
@@ -131,6 +131,51 @@ export async function cardInColumn(page: Page, status: string, name: RegExp): Pr
     await page.waitForTimeout(150);
   }
   return card;
+}
+
+/** The drag library's Spanish announcement (its live region) for a step of a drag, once it has taken. */
+const dragStep = (page: Page, text: string) =>
+  page.locator('[aria-live="assertive"]', { hasText: text }).waitFor({ state: 'attached' });
+const lifted = (page: Page) => dragStep(page, 'Has levantado la tarjeta');
+const over = (page: Page, status: TaskStatus) => dragStep(page, `Sobre ${STATUS_LABELS[status]},`);
+
+/**
+ * The keyboard drag of @hello-pangea/dnd, rightwards: Space lifts the card, each ArrowRight moves it
+ * one column, Space drops it. Each key waits for the announcement of the step before: on a loaded
+ * machine a key pressed before the lift or the move took is lost, and the card drops back.
+ */
+export async function keyboardDrag(
+  page: Page,
+  task: Pick<Task, 'id' | 'status'>,
+  to: TaskStatus,
+): Promise<void> {
+  await page.locator(`[data-rfd-drag-handle-draggable-id="${task.id}"]`).focus();
+  await page.keyboard.press('Space');
+  await lifted(page);
+  for (const status of TASK_STATUSES.slice(
+    TASK_STATUSES.indexOf(task.status) + 1,
+    TASK_STATUSES.indexOf(to) + 1,
+  )) {
+    await page.keyboard.press('ArrowRight');
+    await over(page, status);
+  }
+  await page.keyboard.press('Space');
+}
+
+/**
+ * The mouse drag (ENVIRONMENT.md): press, move past the library's threshold, and once the lift took move
+ * in steps a little past the column's centre; released only once the library says it is over it.
+ */
+export async function mouseDrag(page: Page, card: Locator, to: TaskStatus): Promise<void> {
+  const a = (await card.boundingBox())!;
+  const b = (await page.getByTestId(`column-${to}`).boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + 16);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 12, a.y + 24, { steps: 4 });
+  await lifted(page);
+  await page.mouse.move(b.x + b.width / 2 + 10, b.y + 80, { steps: 20 });
+  await over(page, to);
+  await page.mouse.up();
 }
 
 export interface Watch {
