@@ -48,9 +48,12 @@ export function createTask(input: CreateTaskData, actor: Principal): Promise<Tas
     creations.push({ input, actor, key: currentKey(), resolve, reject });
     if (nextBatchScheduled) return;
     nextBatchScheduled = true;
+    // Arriving while a batch is written, it gathers with the others until that batch ends and starts
+    // then, before the event loop takes new requests: the server reads and answers them while this batch
+    // waits on the database. Arriving while none is, the rest of this turn of the event loop joins it.
+    const gathering = batches.size > 0;
     const batch = lastBatch
-      // The rest of this turn of the event loop joins the batch too.
-      .then(() => new Promise<void>((turn) => setImmediate(turn)))
+      .then(() => (gathering ? undefined : new Promise<void>((turn) => setImmediate(turn))))
       .then(() => {
         nextBatchScheduled = false;
         return writeCreations();
