@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { TASK_STATUSES, type Role, type TaskStatus, type View } from '@shared/enums';
 import type { AuthResponse, SessionUser, Task } from '@shared/schemas';
-import { STATUS_LABELS, UI_HEADER, UI_LOGIN, VIEW_LABELS } from '@shared/labels';
+import { STATUS_LABELS, UI_BOARD, UI_HEADER, UI_LOGIN, VIEW_LABELS } from '@shared/labels';
 import { ADMIN } from './global-setup';
 
 export { ADMIN };
@@ -133,11 +133,14 @@ export async function cardInColumn(page: Page, status: string, name: RegExp): Pr
   return card;
 }
 
-/** The drag library's Spanish announcement (its live region) for a step of a drag, once it has taken. */
+/** The board's announcement of a step of a drag (the library's live region), once it has taken. */
 const dragStep = (page: Page, text: string) =>
   page.locator('[aria-live="assertive"]', { hasText: text }).waitFor({ state: 'attached' });
-const lifted = (page: Page) => dragStep(page, 'Has levantado la tarjeta');
-const over = (page: Page, status: TaskStatus) => dragStep(page, `Sobre ${STATUS_LABELS[status]},`);
+/** What the announcement says before the card's name: the test does not know how the board names it. */
+const lifted = (page: Page) => dragStep(page, UI_BOARD.dnd.lifted('\n', '').split('\n')[0]!);
+/** What the announcement says before the card's position in the column. */
+const over = (page: Page, status: TaskStatus) =>
+  dragStep(page, UI_BOARD.dnd.over(STATUS_LABELS[status], 1).replace(/\d+$/, ''));
 
 /**
  * The keyboard drag of @hello-pangea/dnd, rightwards: Space lifts the card, each ArrowRight moves it
