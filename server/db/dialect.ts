@@ -2,7 +2,7 @@
 // one rule each; where the SQL or the driver's answer differs, both forms sit side by side here or at
 // the call (sqlFor), so a reader sees the two together.
 import { isPostgres, SHOWN_WRITER_SQL, SHOWN_WRITERS_LOCK } from './engine';
-import { execute } from '.';
+import { sendAhead } from '.';
 
 /** The form of the engine this process runs on: `sqlFor({ sqlite: …, postgres: … })`. */
 export function sqlFor<T>(forms: { sqlite: T; postgres: T }): T {
@@ -27,8 +27,9 @@ export function forUpdate<Q>(query: Q, strength: LockStrength = 'update'): Q {
  * runs one transaction at a time.
  */
 export async function lockDecision(key: DecisionLock): Promise<void> {
-  // The key inline, no parameters: it can leave in one message with a savepoint waiting (db/postgres.ts).
-  if (isPostgres) await execute(`SELECT pg_advisory_xact_lock(${key})`);
+  // The key inline, no parameters: it can leave in one message with a savepoint waiting, and it leaves
+  // with the next statement, which runs once the lock is held (db/postgres.ts).
+  if (isPostgres) await sendAhead(`SELECT pg_advisory_xact_lock(${key})`);
 }
 
 /** The decisions serialised with lockDecision (fixed numbers: advisory locks are keyed by integers). */
@@ -83,7 +84,7 @@ export const FALSE = sqlFor({ sqlite: '0', postgres: 'false' });
  * change nested in another transaction; an outermost one says so when it begins (tx's `shownWriter`).
  */
 export async function markShownWriter(): Promise<void> {
-  if (isPostgres) await execute(SHOWN_WRITER_SQL);
+  if (isPostgres) await sendAhead(SHOWN_WRITER_SQL);
 }
 
 /** True (1) when no shown writer (see above) is running: a version read now may be kept. */

@@ -35,6 +35,11 @@ export interface Session {
   all<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a statement; resolves with the number of rows it changed. */
   run(text: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * Sends a statement whose answer nothing reads without waiting for it (PostgreSQL in a transaction:
+   * pipelined, its failure brought by the next statement's answer). Absent: sendAhead() runs it.
+   */
+  sendAhead?(text: string, params?: readonly unknown[]): void;
   /** Throws when the session may no longer run statements (SQLite after aborting a transaction). */
   assertUsable?(): void;
 }
@@ -163,6 +168,18 @@ export function execute(text: string, params: readonly unknown[] = []): Promise<
   return session().run(text, params);
 }
 
+/**
+ * Runs a statement whose answer nothing reads (a lock, rows added to a history): on PostgreSQL inside a
+ * transaction it leaves without a round trip of its own, pipelined with the next statement (db/postgres.ts),
+ * and its failure fails the transaction, or the step it ran in, at the next statement awaited, at the step's
+ * end or at COMMIT. Elsewhere it simply runs.
+ */
+export async function sendAhead(text: string, params: readonly unknown[] = []): Promise<void> {
+  const s = session();
+  if (s.sendAhead) s.sendAhead(text, params);
+  else await s.run(text, params);
+}
+
 /** INSERT texts by table, columns and row count: built once, then compiled or planned once per connection. */
 const insertTexts = new Map<string, { text: string; columns: Column[] }>();
 
@@ -176,7 +193,18 @@ export async function insertRows<T extends Table>(
   table: T,
   rows: readonly T['$inferInsert'][],
 ): Promise<void> {
-  if (!rows.length) return;
+  if (rows.length) await execute(...insertStatement(table, rows));
+}
+
+/** insertRows() for rows nothing reads back before the commit (history, activity log, outbox): sendAhead(). */
+export async function appendRows<T extends Table>(
+  table: T,
+  rows: readonly T['$inferInsert'][],
+): Promise<void> {
+  if (rows.length) await sendAhead(...insertStatement(table, rows));
+}
+
+function insertStatement<T extends Table>(table: T, rows: readonly T['$inferInsert'][]): [string, unknown[]] {
   const keys = Object.keys(rows[0]!);
   const cacheKey = `${getTableName(table)}(${keys.join()})×${rows.length}`;
   let insert = insertTexts.get(cacheKey);
@@ -194,7 +222,7 @@ export async function insertRows<T extends Table>(
       const value = row[key];
       params.push(value === null || value === undefined ? null : columns[i]!.mapToDriverValue(value));
     });
-  await execute(text, params);
+  return [text, params];
 }
 
 /**

@@ -69,16 +69,20 @@ function clientSession(client: Queryable): Session {
 }
 
 /**
- * A pooled connection as a transaction uses it. Every statement costs a round trip, and a transaction's
- * control statements carry no parameters: BEGIN and each SAVEPOINT wait here and leave with the next
- * statement — in the same simple-protocol message when that one has no parameters either (the round's
- * advisory lock), else just before it. A savepoint whose step succeeded is not released: COMMIT ends it
- * with the transaction, nothing goes back to it, and the statements after it run inside it unchanged.
- * On a creation batch that is four round trips fewer (docs/PERFORMANCE.md, session 18).
+ * A pooled connection as a transaction uses it. The pool's connections pipeline (node-postgres
+ * `pipeline: true`): a statement leaves at once, without waiting for the answers of those before it, and
+ * PostgreSQL answers them in order. So a transaction's control statements (BEGIN, SAVEPOINT) and the
+ * statements whose answer nothing reads (locks, history and log rows: `sendAhead`) leave with those that
+ * follow them instead of costing a round trip each; the next statement that is awaited (or the step's
+ * end, or COMMIT) takes their answers with its own and fails with the first of their failures. A savepoint whose
+ * step succeeded is not released: COMMIT ends it with the transaction, nothing goes back to it, and the
+ * statements after it run inside it unchanged. (docs/PERFORMANCE.md, sessions 18 and 21.)
  */
 class TxConnection {
-  /** Control statements not sent yet. */
+  /** Control statements not sent yet: sent with the next statement, in one message when it can be. */
   private waiting: string[] = [];
+  /** Statements sent whose answers nobody has taken yet, in the order they left. */
+  private unanswered: Promise<unknown>[] = [];
   /** Whether BEGIN has reached the server (a transaction that never ran a statement sends nothing). */
   private begun = false;
   readonly session: Session;
@@ -86,9 +90,9 @@ class TxConnection {
   constructor(private readonly client: pg.PoolClient) {
     // drizzle sends its statements through this object: what waits goes first.
     const sending = {
-      query: async (...args: Parameters<pg.PoolClient['query']>) => {
-        await this.flush();
-        return (client.query as (...a: typeof args) => unknown)(...args);
+      query: (...args: Parameters<pg.PoolClient['query']>) => {
+        this.flush();
+        return this.answer((client.query as (...a: typeof args) => Promise<unknown>)(...args));
       },
     };
     this.session = {
@@ -97,19 +101,32 @@ class TxConnection {
         (await this.query(text, params)).rows as T[],
       run: async (text: string, params: readonly unknown[] = []) =>
         (await this.query(text, params)).rowCount ?? 0,
+      sendAhead: (text: string, params: readonly unknown[] = []) => {
+        if (params.length === 0 && this.waiting.length)
+          this.send(this.client.query([...this.take(), toPostgresSql(text)].join('; ')));
+        else {
+          this.flush();
+          this.send(this.client.query(statement(text, params)));
+        }
+      },
     };
   }
 
   begin(first: string): void {
     this.waiting = [first];
+    this.unanswered = [];
     this.begun = false;
   }
 
-  savepoint(name: string): void {
+  /** Opens a savepoint once what was sent before it is answered: a failure there is not the step's. */
+  async savepoint(name: string): Promise<void> {
+    await this.settle();
     this.waiting.push(`SAVEPOINT ${name}`);
   }
 
   async undoSavepoint(name: string): Promise<void> {
+    // What the step sent is undone with it, failures included.
+    await this.dropAnswers();
     const at = this.waiting.indexOf(`SAVEPOINT ${name}`);
     // Never sent: nothing ran under it (nor under the savepoints queued after it).
     if (at >= 0) this.waiting.length = at;
@@ -120,26 +137,71 @@ class TxConnection {
     }
   }
 
-  /** COMMIT or ROLLBACK: nothing at all when no statement ever left (no transaction began). */
-  async end(text: string): Promise<void> {
+  /** Takes the answers of what was sent: the first failure among them is thrown. */
+  settle(): Promise<void> {
+    return this.answer(Promise.resolve()).then(() => {});
+  }
+
+  async commit(): Promise<void> {
     this.waiting = [];
-    if (this.begun) await this.client.query(text);
+    if (!this.begun) return;
+    const answer = (await this.answer(this.client.query('COMMIT'))) as pg.QueryResult;
+    // PostgreSQL ends a failed transaction's COMMIT as a ROLLBACK, without an error.
+    if (answer.command !== 'COMMIT') throw new Error('la transacción falló y se deshizo al confirmarla');
+  }
+
+  /** ROLLBACK, once what was sent is answered: nothing at all when no statement ever left. */
+  async rollback(): Promise<void> {
+    this.waiting = [];
+    await this.dropAnswers();
+    if (this.begun) await this.client.query('ROLLBACK');
   }
 
   private async query(text: string, params: readonly unknown[]): Promise<pg.QueryResult> {
     if (params.length === 0 && this.waiting.length) {
       // One message, several statements: the answer of the last is the statement's.
-      const answers = (await this.client.query(
-        [...this.take(), toPostgresSql(text)].join('; '),
+      const answers = (await this.answer(
+        this.client.query([...this.take(), toPostgresSql(text)].join('; ')),
       )) as unknown as pg.QueryResult | pg.QueryResult[];
       return Array.isArray(answers) ? answers[answers.length - 1]! : answers;
     }
-    await this.flush();
-    return this.client.query(statement(text, params));
+    this.flush();
+    return this.answer(this.client.query(statement(text, params)));
   }
 
-  private async flush(): Promise<void> {
-    if (this.waiting.length) await this.client.query(this.take().join('; '));
+  /** Sends what waits, without waiting for its answer. */
+  private flush(): void {
+    if (this.waiting.length) this.send(this.client.query(this.take().join('; ')));
+  }
+
+  private send(answer: Promise<unknown>): void {
+    // Taken (and its failure thrown) by the next answer(): never an unhandled rejection meanwhile.
+    answer.catch(() => {});
+    this.unanswered.push(answer);
+  }
+
+  /**
+   * The answer of the statement just sent, once every statement sent before it is answered too (they are,
+   * in order): the first failure among them is the transaction's, whatever the later ones then say
+   * ("current transaction is aborted").
+   */
+  private async answer<T>(last: Promise<T>): Promise<T> {
+    const earlier = this.unanswered;
+    this.unanswered = [];
+    if (earlier.length) {
+      const failed = (await Promise.allSettled(earlier)).find((a) => a.status === 'rejected');
+      if (failed) {
+        last.catch(() => {});
+        throw failed.reason;
+      }
+    }
+    return last;
+  }
+
+  private async dropAnswers(): Promise<void> {
+    const sent = this.unanswered;
+    this.unanswered = [];
+    await Promise.allSettled(sent);
   }
 
   private take(): string[] {
@@ -180,12 +242,13 @@ function postgresEngine(p: pg.Pool): Engine {
       let broken: Error | undefined;
       return {
         ...conn.session,
-        savepoint: async (name) => conn.savepoint(name),
-        keepSavepoint: async () => {},
+        savepoint: (name) => conn.savepoint(name),
+        // The step's writes sent but not yet answered are its own: their failure is the step's.
+        keepSavepoint: () => conn.settle(),
         undoSavepoint: (name) => conn.undoSavepoint(name),
-        commit: () => conn.end('COMMIT'),
+        commit: () => conn.commit(),
         rollback: () =>
-          conn.end('ROLLBACK').catch((err: unknown) => {
+          conn.rollback().catch((err: unknown) => {
             // A connection that cannot roll back is not given back to the pool.
             broken = err as Error;
           }),
@@ -197,7 +260,7 @@ function postgresEngine(p: pg.Pool): Engine {
 }
 
 function newPool(url: string, max: number, options?: string): pg.Pool {
-  const next = new pg.Pool({ connectionString: url, max, types: parsers, options });
+  const next = new pg.Pool({ connectionString: url, max, types: parsers, options, pipeline: true });
   // An idle connection that breaks (the server restarted) is dropped from the pool, not a crash.
   next.on('error', () => {});
   return next;

@@ -4,7 +4,7 @@ import type { LogType } from '@shared/enums';
 import type { LogEntry, LogsQuery } from '@shared/schemas';
 import { madridDayRange } from '@shared/time';
 import { SYSTEM_ACTOR } from '@shared/labels';
-import { db, insertRows } from '../db';
+import { db, appendRows } from '../db';
 import { activityLog } from '../db/tables';
 import { now } from '../clock';
 
@@ -29,7 +29,7 @@ export async function logActivity(
   action: string,
   details: string,
 ): Promise<void> {
-  await insertRows(activityLog, [logRow({ type, actor, action, details })]);
+  await appendRows(activityLog, [logRow({ type, actor, action, details })]);
 }
 
 /** What one row of the log says. */
@@ -51,7 +51,7 @@ const logRow = ({ type, actor, action, details }: LogFacts) => ({
 
 /** Several rows in one statement (a batch of creations), on the current transaction. */
 export async function logActivities(entries: readonly LogFacts[]): Promise<void> {
-  await insertRows(activityLog, entries.map(logRow));
+  await appendRows(activityLog, entries.map(logRow));
 }
 
 /**

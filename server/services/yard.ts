@@ -12,7 +12,7 @@ import type { TrailerEventKind } from '@shared/enums';
 import type { Location, YardLocation, YardOpenTask, YardTrailer } from '@shared/schemas';
 import { placeKey, plateKey } from '@shared/text';
 import { YARD_ERR, YARD_LOG } from '@shared/labels';
-import { db, execute, query, tx } from '../db';
+import { appendRows, db, execute, query, tx } from '../db';
 import { forUpdate, WRITERS_QUIET } from '../db/dialect';
 import { locations, tasks, trailerEvents, trailers, type LocationRow } from '../db/tables';
 import { now } from '../clock';
@@ -466,9 +466,9 @@ export async function placeTrailer(
       updatedAt: at,
     })
     .where(eq(trailers.trailerKey, key));
-  await db
-    .insert(trailerEvents)
-    .values({ trailerKey: key, kind, locationId, note, actorId: actor?.id ?? null, at });
+  await appendRows(trailerEvents, [
+    { trailerKey: key, kind, locationId, note, actorId: actor?.id ?? null, at },
+  ]);
   record((changes) =>
     changes.happen({
       on: 'trailer',

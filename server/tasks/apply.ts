@@ -7,7 +7,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { AUTO_ASSIGNED_TYPES, type TaskEventType, type TaskStatus } from '@shared/enums';
 import { ERR, TASK_NOTIFICATION } from '@shared/labels';
-import { db, execute, insertRows } from '../db';
+import { appendRows, db, execute, insertRows } from '../db';
 import { FALSE, TRUE, uniqueViolation } from '../db/dialect';
 import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
 import { conflict } from '../http/errors';
@@ -311,7 +311,7 @@ async function recordEvents(
   events: readonly (EventFacts & { taskId: string; type: TaskEventType })[],
 ): Promise<void> {
   for (const e of events) fx.happen({ on: 'task', taskId: e.taskId, type: e.type });
-  await insertRows(
+  await appendRows(
     taskEvents,
     events.map((e) => eventRow(fx, e.taskId, e.type, e)),
   );

@@ -1,10 +1,12 @@
 // The transaction machinery (server/db/index.ts tx(), its savepoints) on both engines: what a failed step
-// undoes and what it keeps; on PostgreSQL also what goes over the wire — BEGIN and each SAVEPOINT leave
-// with the next statement, a succeeded savepoint is never released (server/db/postgres.ts).
+// undoes and what it keeps, and what becomes of a statement sent ahead (sendAhead, appendRows: on
+// PostgreSQL pipelined, its failure brought by what follows); on PostgreSQL also what goes over the wire —
+// BEGIN and each SAVEPOINT leave with the next statement, a succeeded savepoint is never released
+// (server/db/postgres.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { like } from 'drizzle-orm';
 import { activityLog } from '../../server/db/tables';
-import { execute, isPostgres } from '../../server/db';
+import { appendRows, execute, isPostgres } from '../../server/db';
 import { db, makePunch, makeUser, now, setupApp, tx } from '../helpers/context';
 import { messagesOf } from '../helpers/pg-messages';
 
@@ -13,8 +15,27 @@ beforeEach(async () => {
   ({ api } = await setupApp());
 });
 
-const line = (action: string) =>
-  db.insert(activityLog).values({ type: 'task', userName: 'prueba', action, details: '', timestamp: now() });
+const row = (action: string) => ({
+  type: 'task' as const,
+  userName: 'prueba',
+  action,
+  details: '',
+  timestamp: now(),
+});
+const line = (action: string) => db.insert(activityLog).values(row(action));
+// A row the database refuses: PostgreSQL "null value in column "action" …", SQLite "NOT NULL constraint
+// failed: activity_log.action" — never "current transaction is aborted", nor a silent rollback. drizzle
+// wraps it in its own error ("Failed query: …") when a query of its own brings it: its cause.
+const refused = () => appendRows(activityLog, [row(null as unknown as string)]);
+const refusedWith = async (work: Promise<unknown>) => {
+  let err = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(Error);
+  while ((err as { cause?: unknown }).cause) err = (err as { cause?: unknown }).cause;
+  expect((err as Error).message).toMatch(/null/i);
+};
 const lines = async () =>
   (await db.select({ action: activityLog.action }).from(activityLog).where(like(activityLog.action, 'tx-%')))
     .map((r) => r.action)
@@ -94,5 +115,60 @@ describe('transactions and their savepoints', () => {
       expect.stringMatching(/^SAVEPOINT sp\d+; SELECT pg_advisory_xact_lock\(1601\)$/),
     );
     expect(sent.some((t) => t.includes('RELEASE'))).toBe(false);
+  });
+
+  it('a row sent ahead is there for the next statement of its transaction, and commits with it', async () => {
+    await tx(async () => {
+      await appendRows(activityLog, [row('tx-enviada')]);
+      expect(await lines()).toEqual(['tx-enviada']);
+    });
+    expect(await lines()).toEqual(['tx-enviada']);
+  });
+
+  it('a row sent ahead and refused fails its transaction with its own error: at the next statement, at COMMIT', async () => {
+    await refusedWith(
+      tx(async () => {
+        await line('tx-antes');
+        await refused();
+        await line('tx-despues');
+      }),
+    );
+    await refusedWith(
+      tx(async () => {
+        await line('tx-antes');
+        await refused();
+      }),
+    );
+    expect(await lines()).toEqual([]);
+  });
+
+  it('a row sent ahead and refused within a step undoes that step only', async () => {
+    await tx(async () => {
+      await line('tx-antes');
+      await refusedWith(
+        tx(async () => {
+          await line('tx-deshecha');
+          await refused();
+        }),
+      );
+      await line('tx-despues');
+    });
+    expect(await lines()).toEqual(['tx-antes', 'tx-despues']);
+  });
+
+  it('a transaction whose failure its work caught is never reported committed without its writes', async () => {
+    const outcome = await tx(async () => {
+      await line('tx-antes');
+      await refused()
+        .then(() => line('tx-despues'))
+        .catch(() => {});
+    }).then(
+      () => 'committed',
+      () => 'failed',
+    );
+    // SQLite goes on after a refused statement; PostgreSQL has given the transaction up, and its COMMIT
+    // (answered as a ROLLBACK) fails.
+    expect(outcome).toBe(isPostgres ? 'failed' : 'committed');
+    expect(await lines()).toEqual(outcome === 'committed' ? ['tx-antes'] : []);
   });
 });

@@ -22,13 +22,18 @@ export async function readForSockets(changes: ChangeSet): Promise<void> {
   const ids = [...changes.tasks].filter(([, change]) => change.kind !== 'deleted').map(([id]) => id);
   // PostgreSQL: the outbox's list of active webhooks comes with this read (services/webhooks/outbox.ts),
   // which runs before the outbox is written (processors/index.ts beforeCommit).
-  const { tasks, extra } = await loadTasksByIdsWith(ids, activeWebhooksColumn(changes));
+  // The yard's processor has read the trailers it also needed (processors/yard.ts).
+  const trailers = [...changes.trailers].filter((key) => !changes.loadedTrailers.has(key));
+  // Three reads at once: on PostgreSQL they leave together (pipelined), one wait for the three answers.
+  const [{ tasks, extra }, loadedTrailers, visits] = await Promise.all([
+    loadTasksByIdsWith(ids, activeWebhooksColumn(changes)),
+    loadTrailers(trailers),
+    loadVisits([...changes.visits]),
+  ]);
   for (const [id, task] of tasks) changes.loaded.set(id, task);
   if (extra !== undefined) keepActiveWebhooks(changes, extra);
-  // The yard's processor has read those it also needed (processors/yard.ts).
-  const trailers = [...changes.trailers].filter((key) => !changes.loadedTrailers.has(key));
-  for (const [key, trailer] of await loadTrailers(trailers)) changes.loadedTrailers.set(key, trailer);
-  for (const [id, visit] of await loadVisits([...changes.visits])) changes.loadedVisits.set(id, visit);
+  for (const [key, trailer] of loadedTrailers) changes.loadedTrailers.set(key, trailer);
+  for (const [id, visit] of visits) changes.loadedVisits.set(id, visit);
 }
 
 /** After the commit (or at once, outside a transaction): every push the set calls for. */

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import type { TaskEventType, WebhookEvent } from '@shared/enums';
 import type { GateVisit, Task, WebhookPayload } from '@shared/schemas';
 import { plateKey } from '@shared/text';
-import { databaseIdentity, db, insertRows, isPostgres } from '../../db';
+import { databaseIdentity, db, appendRows, isPostgres } from '../../db';
 import { webhookDeliveries, webhooks } from '../../db/tables';
 import { loadTasksByIds } from '../../presenters/tasks';
 import type { ActiveWebhook, ChangeSet, Happening, TrailerHappening } from '../../changes/change-set';
@@ -120,7 +120,7 @@ export async function writeOutbox(changes: ChangeSet): Promise<void> {
           createdAt: changes.at,
         });
   }
-  await insertRows(webhookDeliveries, rows);
+  await appendRows(webhookDeliveries, rows);
   changes.webhooksQueued = true;
 }
 
