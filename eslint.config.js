@@ -63,7 +63,7 @@ export default tseslint.config(
   },
   {
     // …and only tasks/apply.ts writes tasks and their history (version + 1, task_events): docs/TASKS.md.
-    // Drizzle's insert/update/delete, insertRows() and raw SQL texts alike.
+    // Drizzle's insert/update/delete, insertRows() / appendRows() and raw SQL texts alike.
     files: ['server/**/*.ts'],
     ignores: ['server/tasks/apply.ts'],
     rules: {
@@ -75,7 +75,8 @@ export default tseslint.config(
           message: 'Solo server/tasks/apply.ts escribe tareas y su historial',
         },
         {
-          selector: "CallExpression[callee.name='insertRows'][arguments.0.name=/^(tasks|taskEvents)$/]",
+          selector:
+            'CallExpression[callee.name=/^(insertRows|appendRows)$/][arguments.0.name=/^(tasks|taskEvents)$/]',
           message: 'Solo server/tasks/apply.ts escribe tareas y su historial',
         },
         {
