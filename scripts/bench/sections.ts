@@ -14,7 +14,7 @@ export type Mode = 'full' | 'smoke';
 const SEED = 42;
 export const SIZES = {
   full: {
-    fanout: { clients: [500, 5000], updates: 200, threads: 2 },
+    fanout: { clients: [500, 5000], updates: 500, threads: 2 },
     pushpoll: { staff: 300, drivers: 200, seconds: 60, changeEveryMs: 1000, threads: 2, seed: SEED },
     rest: {
       tasks: 100_000,
