@@ -196,7 +196,7 @@ export async function insertRows<T extends Table>(
   if (rows.length) await execute(...insertStatement(table, rows));
 }
 
-/** insertRows() for rows nothing reads back before the commit (history, activity log, outbox): sendAhead(). */
+/** insertRows() for rows nothing reads back before the commit (history, activity log, outbox): sent ahead. */
 export async function appendRows<T extends Table>(
   table: T,
   rows: readonly T['$inferInsert'][],

@@ -74,9 +74,9 @@ function clientSession(client: Queryable): Session {
  * PostgreSQL answers them in order. So a transaction's control statements (BEGIN, SAVEPOINT) and the
  * statements whose answer nothing reads (locks, history and log rows: `sendAhead`) leave with those that
  * follow them instead of costing a round trip each; the next statement that is awaited (or the step's
- * end, or COMMIT) takes their answers with its own and fails with the first of their failures. A savepoint whose
- * step succeeded is not released: COMMIT ends it with the transaction, nothing goes back to it, and the
- * statements after it run inside it unchanged. (docs/PERFORMANCE.md, sessions 18 and 21.)
+ * end, or COMMIT) takes their answers with its own and fails with the first of their failures. A
+ * savepoint whose step succeeded is not released: COMMIT ends it with the transaction, nothing goes back
+ * to it, and the statements after it run inside it unchanged. (docs/PERFORMANCE.md, sessions 18 and 21.)
  */
 class TxConnection {
   /** Control statements not sent yet: sent with the next statement, in one message when it can be. */
