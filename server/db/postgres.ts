@@ -259,10 +259,43 @@ function postgresEngine(p: pg.Pool): Engine {
   };
 }
 
+/** node-postgres's socket to the server (not in its typings): the protocol's messages are written to it. */
+interface ClientInternals {
+  connection: { stream: { write: (...args: never[]) => boolean; cork(): void; uncork(): void } };
+}
+
+/**
+ * What a connection sends in one turn of the event loop leaves in one write. node-postgres writes each
+ * statement as soon as it is asked for (its messages corked together), so a pipelined transaction wrote
+ * once per statement: BEGIN, then the statement it goes with; the rows sent ahead, then the next
+ * statement; the sockets' three reads. On a loopback socket each write is a system call that also wakes
+ * the server's process: a large part of a write's cost under load (docs/PERFORMANCE.md, session 22).
+ * Corked at the turn's first write, uncorked at the next tick (process.nextTick: when the write came from a
+ * promise's continuation, once the continuations due with it have run): nothing waits past its turn.
+ */
+function writeOncePerTurn(client: pg.PoolClient): void {
+  const stream = (client as unknown as ClientInternals).connection.stream;
+  const write = stream.write;
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    stream.uncork();
+  };
+  stream.write = function (this: unknown, ...args: never[]) {
+    if (!corked) {
+      corked = true;
+      stream.cork();
+      process.nextTick(uncork);
+    }
+    return write.apply(this, args);
+  };
+}
+
 function newPool(url: string, max: number, options?: string): pg.Pool {
   const next = new pg.Pool({ connectionString: url, max, types: parsers, options, pipeline: true });
   // An idle connection that breaks (the server restarted) is dropped from the pool, not a crash.
   next.on('error', () => {});
+  next.on('connect', writeOncePerTurn);
   return next;
 }
 

@@ -107,14 +107,14 @@ export function handoverChanged(shift: Shift, date: string): void {
 
 // ---- figures --------------------------------------------------------------------------------
 
-type StatsFor = (role: 'admin' | 'other') => Promise<DashboardStats>;
-type DriversFor = () => Promise<{ online_drivers: OnlineDriver[]; rankings: RankingEntry[] }>;
+type StatsSource = () => Promise<{ admin: DashboardStats; others: DashboardStats }>;
+type DriversSource = () => Promise<{ online_drivers: OnlineDriver[]; rankings: RankingEntry[] }>;
 let statsTimer: NodeJS.Timeout | undefined;
-let statsSource: StatsFor | undefined;
-let driversSource: DriversFor | undefined;
+let statsSource: StatsSource | undefined;
+let driversSource: DriversSource | undefined;
 
 /** Registered once by changes/processors/sockets.ts, from the dashboard service (avoids an import cycle). */
-export function setFigureSources(stats: StatsFor, drivers: DriversFor | undefined): void {
+export function setFigureSources(stats: StatsSource, drivers: DriversSource | undefined): void {
   statsSource = stats;
   driversSource = drivers;
 }
@@ -139,18 +139,26 @@ export async function flushFigures(): Promise<void> {
   clearTimeout(statsTimer);
   statsTimer = undefined;
   if (!io || !statsSource) return;
-  // The stats are computed even with nobody on a board (one memoized query): the workload alert's
+  // The stats are computed even with nobody on a board (one memoized reading): the workload alert's
   // `since` must see every status change as it happens (CONTRACT §15).
-  const others = await statsSource('other');
-  // Nobody on a board: nothing more to compute (the driver lists read every driver of the yard). With
-  // other nodes, their boards are not known here: the adapter takes the figures to them.
-  if (!clustered() && !io?.sockets.adapter.rooms.get(ROOMS.staff)?.size) return;
-  const admin = await statsSource('admin');
+  const { admin, others } = await statsSource();
+  if (!(await boardsMayListen())) return;
   const drivers = await driversSource?.();
   if (!io) return;
   io.to(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: admin });
   io.to(ROOMS.staff).except(ROOMS.role('admin')).emit(EV.statsUpdated, { stats: others });
   if (drivers) io.to(ROOMS.staff).emit(EV.driversUpdated, drivers);
+}
+
+/**
+ * Whether a board may be listening: a staff socket on this node, or another node alive (its boards are not
+ * known here: the adapter takes the figures to them). Nobody: the driver lists, which read every driver
+ * of the yard, are not read, and nothing is sent (on PostgreSQL, no NOTIFY).
+ */
+async function boardsMayListen(): Promise<boolean> {
+  if (!io) return false;
+  const adapter = io.sockets.adapter;
+  return !!adapter.rooms.get(ROOMS.staff)?.size || (await adapter.serverCount()) > 1;
 }
 
 // ---- people ---------------------------------------------------------------------------------

@@ -192,11 +192,25 @@ function computeInTurn(): Promise<DashboardStats> {
   return mine;
 }
 
+/** The stats as an admin sees them: still good, or computed now. */
+async function currentStats(): Promise<DashboardStats> {
+  const mark = await changeMark();
+  return isFresh(memo, mark) ? memo.stats : await computeInTurn();
+}
+
+/** `pending_users` is only an admin's figure. */
+const forOthers = (stats: DashboardStats): DashboardStats => ({ ...stats, pending_users: 0 });
+
 /** The dashboard stats; `pending_users` is only filled for an admin. */
 export async function dashboardStats(forAdmin: boolean): Promise<DashboardStats> {
-  const mark = await changeMark();
-  const stats = isFresh(memo, mark) ? memo.stats : await computeInTurn();
-  return forAdmin ? stats : { ...stats, pending_users: 0 };
+  const stats = await currentStats();
+  return forAdmin ? stats : forOthers(stats);
+}
+
+/** The stats pushed to boards (realtime/emit.ts): the admins' and everyone else's, from one reading. */
+export async function statsByAudience(): Promise<{ admin: DashboardStats; others: DashboardStats }> {
+  const admin = await currentStats();
+  return { admin, others: forOthers(admin) };
 }
 
 async function computeStats(): Promise<DashboardStats> {

@@ -8,7 +8,7 @@ import { like } from 'drizzle-orm';
 import { activityLog } from '../../server/db/tables';
 import { appendRows, execute, isPostgres } from '../../server/db';
 import { db, makePunch, makeUser, now, setupApp, tx } from '../helpers/context';
-import { messagesOf } from '../helpers/pg-messages';
+import { messagesOf, socketWritesOf } from '../helpers/pg-messages';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 beforeEach(async () => {
@@ -115,6 +115,33 @@ describe('transactions and their savepoints', () => {
       expect.stringMatching(/^SAVEPOINT sp\d+; SELECT pg_advisory_xact_lock\(1601\)$/),
     );
     expect(sent.some((t) => t.includes('RELEASE'))).toBe(false);
+  });
+
+  it('what a transaction sends in one turn leaves in one write: BEGIN, two rows sent ahead and a read', async () => {
+    const writes = await socketWritesOf(() =>
+      tx(async () => {
+        await appendRows(activityLog, [row('tx-primera')]);
+        await appendRows(activityLog, [row('tx-segunda')]);
+        expect(await lines()).toEqual(['tx-primera', 'tx-segunda']);
+        await line('tx-tercera');
+      }),
+    );
+    expect(await lines()).toEqual(['tx-primera', 'tx-segunda', 'tx-tercera']);
+    if (!isPostgres) {
+      expect(writes).toEqual([]);
+      return;
+    }
+    // One connection: its first write carries BEGIN, both rows and the read; the next row its own
+    // write (the turn after the read's answer); COMMIT a third.
+    expect(writes).toHaveLength(1);
+    const [first, second, third, ...rest] = writes[0]!;
+    expect(first).toContain('BEGIN');
+    expect(first).toContain('tx-primera');
+    expect(first).toContain('tx-segunda');
+    expect(first).not.toContain('tx-tercera');
+    expect(second).toContain('tx-tercera');
+    expect(third).toContain('COMMIT');
+    expect(rest).toEqual([]);
   });
 
   it('a row sent ahead is there for the next statement of its transaction, and commits with it', async () => {

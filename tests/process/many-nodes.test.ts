@@ -5,10 +5,10 @@
 // cluster's proxy, the sockets of a killed node come back through the other and miss nothing.
 import { io as ioClient } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PRESENCE_WINDOW_MS, TOKEN_TTL_MS } from '@shared/constants';
+import { PRESENCE_WINDOW_MS, STATS_COALESCE_MS, TOKEN_TTL_MS } from '@shared/constants';
 import { REVOKE_MESSAGES } from '@shared/events';
 import { ERR } from '@shared/labels';
-import type { AdminUser, DriverAnalyticsRow, OnlineDriver, Task } from '@shared/schemas';
+import type { AdminUser, DashboardStats, DriverAnalyticsRow, OnlineDriver, Task } from '@shared/schemas';
 import { NODE_TIMEOUT_MS, PRESENCE_SWEEP_MS } from '../../server/services/presence';
 import { startProxy, type RunningProxy } from '../../scripts/cluster/proxy';
 import { collect, connectSocket, nextEvent, nextMatching, type TestSocket } from '../helpers/context';
@@ -98,6 +98,26 @@ describe('two nodes on one PostgreSQL', () => {
     const res = await createTask(A.url, admin, 'NOD-1');
     expect(res.status).toBe(201);
     expect((await created).task.id).toBe(res.body.id);
+  });
+
+  it("the figures of a change made through A, where no board is open, reach a manager's board on B", async () => {
+    const admin = await adminToken(A.url);
+    const [manager] = await makeAccounts(A.url, admin, 1, 'manager');
+    const token = await login(B.url, manager.email);
+    const socket = await open(B.url, token);
+    // B's own push of the figures (the manager coming online) is past: only A can push the next.
+    await new Promise((resolve) => setTimeout(resolve, 2 * STATS_COALESCE_MS));
+    const before = await get<DashboardStats>(B.url, '/dashboard/stats', token);
+    const figures = nextMatching(
+      socket,
+      'stats:updated',
+      (p) => p.stats.bolsa_trabajo === before.bolsa_trabajo + 1,
+      2000,
+    );
+    const res = await createTask(A.url, admin, 'NOD-FIG');
+    expect(res.status).toBe(201);
+    // A manager is shown no pending registrations, whatever the admin's figure.
+    expect((await figures).stats.pending_users).toBe(0);
   });
 
   it('50 drivers, half on each node, race for one swap task: one 200, 49 × 409', async () => {

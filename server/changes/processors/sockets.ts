@@ -6,16 +6,13 @@
 import { loadTasksByIdsWith } from '../../presenters/tasks';
 import { activeWebhooksColumn, keepActiveWebhooks } from '../../services/webhooks/outbox';
 import * as emit from '../../realtime/emit';
-import { dashboardStats, driverLists } from '../../services/dashboard';
+import { driverLists, statsByAudience } from '../../services/dashboard';
 import { loadVisits } from '../../services/gate';
 import { loadTrailers } from '../../services/trailers';
 import type { ChangeSet, PeopleChange, SessionsRevoked } from '../change-set';
 
 // The coalesced figures (emit.figuresChanged) are computed from the dashboard's own sources.
-emit.setFigureSources(
-  (role) => dashboardStats(role === 'admin'),
-  () => driverLists(),
-);
+emit.setFigureSources(statsByAudience, driverLists);
 
 /** Before the commit: the created and updated tasks as they stand (the last read of the transaction). */
 export async function readForSockets(changes: ChangeSet): Promise<void> {
