@@ -7,7 +7,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { AUTO_ASSIGNED_TYPES, type TaskEventType, type TaskStatus } from '@shared/enums';
 import { ERR, TASK_NOTIFICATION } from '@shared/labels';
-import { appendRows, db, execute, insertRows } from '../db';
+import { appendRows, db, insertRows, sendAhead } from '../db';
 import { FALSE, TRUE, uniqueViolation } from '../db/dialect';
 import { taskEvents, tasks, users, type TaskRow } from '../db/tables';
 import { conflict } from '../http/errors';
@@ -335,7 +335,10 @@ const UNTRIED_SQL = `UPDATE tasks INDEXED BY tasks_untried SET no_drivers_availa
   WHERE status = 'bolsa_trabajo' AND deleted_at IS NULL AND no_drivers_available IS NULL AND on_hold = ${FALSE}
     AND vehicle_type IN (${AUTO_ASSIGNED_TYPES.map((t) => `'${t}'`).join(', ')})`;
 
-/** The tasks still untried found no driver left: their first attempt. */
+/**
+ * The tasks still untried found no driver left: their first attempt. Nothing reads how many: on
+ * PostgreSQL it leaves with the transaction's next statement (sendAhead).
+ */
 export async function markUntried(): Promise<void> {
-  await execute(UNTRIED_SQL);
+  await sendAhead(UNTRIED_SQL);
 }
