@@ -1,8 +1,8 @@
 // The transaction machinery (server/db/index.ts tx(), its savepoints) on both engines: what a failed step
 // undoes and what it keeps, and what becomes of a statement sent ahead (sendAhead, appendRows: on
 // PostgreSQL pipelined, its failure brought by what follows); on PostgreSQL also what goes over the wire —
-// BEGIN and each SAVEPOINT leave with the next statement, a succeeded savepoint is never released
-// (server/db/postgres.ts).
+// BEGIN and each SAVEPOINT leave with the next statement, a succeeded savepoint is never released, what
+// one turn sends leaves in one write (server/db/postgres.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { like } from 'drizzle-orm';
 import { activityLog } from '../../server/db/tables';

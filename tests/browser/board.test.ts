@@ -1,4 +1,5 @@
-// The live board in Chromium (issue 5): a task created in one browser appears in another without reload;
+// The live board in Chromium (issue 5): a task created in one browser appears in another without reload,
+// and a manager's figures (the pool's card, the online drivers) follow by push;
 // a pool card dragged to En Proceso goes through the driver picker and stays there after a reload; a
 // refused move rolls back with the server's detail; delete asks first; the gestor has no Finalizada
 // column; keyboard dragging; the trailer's 409 inside the create form; screenshots of the board and the
@@ -6,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Priority, TaskStatus, VehicleType } from '@shared/enums';
-import type { Task } from '@shared/schemas';
+import type { DashboardStats, Task } from '@shared/schemas';
 import { byUrgency } from '@shared/urgency';
 import {
   CARD_ACTION_NAME,
@@ -20,7 +21,16 @@ import {
   VEHICLE_TYPE_OPTIONS,
 } from '@shared/labels';
 import { launch, openPage, PHONE, screenshot, WALL } from './chromium';
-import { ADMIN, adminToken, apiCall, createUser, keyboardDrag, loginUi, mouseDrag } from './helpers';
+import {
+  ADMIN,
+  adminToken,
+  apiCall,
+  createUser,
+  keyboardDrag,
+  loginApi,
+  loginUi,
+  mouseDrag,
+} from './helpers';
 
 let browser: Browser;
 let token: string;
@@ -123,6 +133,36 @@ describe('live board', () => {
     expect(shown.map((label, i) => label.includes(expected[i]!))).toEqual(expected.map(() => true));
     await a.context.close();
     await b.context.close();
+  });
+
+  it("a manager's figures follow the yard without reload: the pool's card, the online drivers' list", async () => {
+    const manager = await createUser('manager');
+    const { page, context } = await openBoard(manager);
+    const figures = page.getByTestId('stat-cards');
+    await figures.waitFor();
+    // The pool card's figure: the value under its label.
+    const pool = figures
+      .getByText(UI_BOARD.stats.pool, { exact: true })
+      .locator('xpath=following-sibling::p[1]');
+    const poolNow = async () => Number(await pool.textContent());
+    const before = await poolNow();
+
+    await createTask();
+    // Pushed (stats:updated): the card reaches the server's own count, the new task in it.
+    await expect
+      .poll(async () => {
+        const shown = await poolNow();
+        const stats = await apiCall<DashboardStats>('GET', '/dashboard/stats', { token });
+        return shown > before && shown === stats.bolsa_trabajo;
+      })
+      .toBe(true);
+
+    // A driver who logs in is online: pushed to the list (drivers:updated).
+    const driver = await createUser('conductor');
+    await loginApi(driver.email, driver.password);
+    await page.getByTestId('online-drivers').getByText(driver.name, { exact: true }).waitFor();
+    await screenshot(page, 'board-figures-pushed');
+    await context.close();
   });
 
   it('shows the trailer 409 inside the create form and keeps the dialog open', async () => {
