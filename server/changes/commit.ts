@@ -38,10 +38,7 @@ export function record(changes: (set: ChangeSet) => void): void {
  * round, given by server/tasks/change.ts, so that the engine (which uses the tasks' writes) and the tasks
  * service do not import each other.
  */
-export function commit<T>(
-  work: (changes: ChangeSet) => Promise<T>,
-  round?: (changes: ChangeSet) => Promise<void>,
-): Promise<T> {
+export function commit<T>(work: (changes: ChangeSet) => Promise<T>, round?: Round): Promise<T> {
   const nested = inTransaction();
   return tx(
     async () => {
@@ -60,20 +57,28 @@ export function commit<T>(
   );
 }
 
+/** The engine's round as a change runs it: its matching, then what follows a matching that succeeded. */
+export interface Round {
+  match(changes: ChangeSet): Promise<void>;
+  finish(): Promise<void>;
+}
+
 /**
- * The engine's round under a savepoint of the caller's transaction. Should it fail, only the round is
- * undone: the change that called it still commits, and the next round (any later change) tries again.
- * A deadlock or a serialization failure (PostgreSQL: the round waits for the rows and the round lock
- * other transactions hold) is not the round's failure: the whole change runs again (tx()), round
- * included, so no task is left waiting for want of a round.
+ * The engine's round: its matching under a savepoint of the caller's transaction. Should it fail, only the
+ * matching is undone (and not finished): the change that called it still commits, and the next round (any
+ * later change) tries again. A deadlock or a serialization failure (PostgreSQL: the round waits for the
+ * rows and the round lock other transactions hold) is not the round's failure: the whole change runs
+ * again (tx()), round included, so no task is left waiting for want of a round.
  */
-async function roundWithin(changes: ChangeSet, round: (changes: ChangeSet) => Promise<void>): Promise<void> {
+async function roundWithin(changes: ChangeSet, round: Round): Promise<void> {
   try {
-    await savepoint(changes, round);
+    await savepoint(changes, round.match);
   } catch (err) {
     if (isRetryable(err)) throw err;
     logger.error({ err }, 'la ronda de asignación automática falló');
+    return;
   }
+  await round.finish();
 }
 
 /**

@@ -79,24 +79,31 @@ export async function claimTrailers(claims: readonly Claim[]): Promise<Claimed> 
       .returning({ key: trailers.trailerKey })
   ).map((c) => c.key);
   // A record created just now is this transaction's until its commit (no other sees it, another insert of
-  // its key waits for it) and is not damaged: only the others are locked and read.
+  // its key waits for it), is not damaged and has no task: every task's trailer has had its record since
+  // the records began (migrations 0011 / pg 0009), and records are never deleted. Only the others are
+  // locked, read and checked, the check sent right behind the locking read (PostgreSQL runs it once the
+  // locks are held: one round trip for both).
   const fresh = new Set(created);
   const existing = keys.filter((key) => !fresh.has(key));
-  if (existing.length)
-    for (const r of await forUpdate(
+  if (existing.length) {
+    const except = claims.flatMap((c) => (c.taskId ? [c.taskId] : []));
+    // The locking read leaves first (started here: a query builder runs only once asked), the check after
+    // it: what the check reads is what the locks' previous holders committed.
+    const locking = forUpdate(
       db
         .select({ key: trailers.trailerKey, damaged: trailers.damaged, note: trailers.damageNote })
         .from(trailers)
         .where(inArray(trailers.trailerKey, existing))
         .orderBy(asc(trailers.trailerKey)),
-    ))
-      if (r.damaged) damaged.set(r.key, r.note ?? '');
-  const except = claims.flatMap((c) => (c.taskId ? [c.taskId] : []));
-  const [busy] = await query<{ key: string }>(
-    `${BUSY_TRAILERS_SQL(keys.length)}${except.length ? ` AND id NOT IN (${marks(except.length)})` : ''} LIMIT 1`,
-    [...keys, ...except],
-  );
-  if (busy) throw conflict(ERR.trailerBusy(byKey.get(busy.key)!.trailerId));
+    ).execute();
+    const checking = query<{ key: string }>(
+      `${BUSY_TRAILERS_SQL(existing.length)}${except.length ? ` AND id NOT IN (${marks(except.length)})` : ''} LIMIT 1`,
+      [...existing, ...except],
+    );
+    const [locked, [busy]] = await Promise.all([locking, checking]);
+    for (const r of locked) if (r.damaged) damaged.set(r.key, r.note ?? '');
+    if (busy) throw conflict(ERR.trailerBusy(byKey.get(busy.key)!.trailerId));
+  }
   // Until the commit no other transaction may open a task for them (the records' locks, the one writer).
   record((changes) => changes.trailersClaimed(keys));
   return { created, damaged };

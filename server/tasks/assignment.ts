@@ -24,7 +24,7 @@ import { logger } from '../logger';
 import { HttpError } from '../http/errors';
 import { driverStates, type DriverState } from '../services/availability';
 import type { ChangeSet } from '../changes/change-set';
-import { commit, savepoint } from '../changes/commit';
+import { commit, savepoint, type Round } from '../changes/commit';
 import { markTried, markUntried } from './apply';
 import { assignDriver } from './commands/assign';
 
@@ -81,7 +81,10 @@ async function* poolInOrder() {
  */
 export async function runAssignment(): Promise<void> {
   if (!isDatabaseOpen()) return;
-  await commit(assignmentRound);
+  await commit(async (fx) => {
+    await assignmentRound.match(fx);
+    await assignmentRound.finish();
+  });
 }
 
 /** Rounds started and not yet finished (assignmentsSettled()). */
@@ -105,7 +108,7 @@ export async function assignmentsSettled(): Promise<void> {
  * One matching round inside the caller's transaction; its pushes go to `fx`. Which drivers are free and
  * which tasks wait is read here, on that transaction: what the round decides is what it writes over.
  */
-export async function assignmentRound(fx: ChangeSet): Promise<void> {
+async function matchPool(fx: ChangeSet): Promise<void> {
   // Before anything is read: a round running elsewhere is waited for, then seen (PostgreSQL).
   await lockDecision(DECISION_LOCK.assignmentRound);
   const drivers = (await driverStates('free')).filter((d) => d.available).sort(longestIdle);
@@ -123,9 +126,16 @@ export async function assignmentRound(fx: ChangeSet): Promise<void> {
       }
       if (!drivers.length) break;
     }
-  // The tasks still untried found no driver left: their first attempt (the deficiency report).
-  await markUntried();
 }
+
+/**
+ * The engine's round (changes/commit.ts `Round`): the matching, then the tasks still untried, which found
+ * no driver left, marked as their first attempt (the deficiency report) — under the round's lock, still
+ * held until the commit. In a change the matching runs under a savepoint, and a savepoint kept waits for
+ * the answers of what its step sent (db/postgres.ts): marked after it, the update leaves with the change's
+ * next statement instead of making the round's end wait for its answer (PostgreSQL).
+ */
+export const assignmentRound: Round = { match: matchPool, finish: markUntried };
 
 /**
  * Gives the task to the driver, unless they took a task since the round read them free (PostgreSQL: a

@@ -25,9 +25,10 @@ export async function beforeRound(changes: ChangeSet): Promise<void> {
  */
 export async function beforeCommit(changes: ChangeSet): Promise<void> {
   await bumpTrailerTasks(changes);
-  await settleYard(changes);
-  // The sockets' read brings the active webhooks on PostgreSQL: the outbox, after it, needs no read of its own.
-  await readForSockets(changes);
+  await settleMoves(changes);
+  // The last reads, side by side (PostgreSQL: they leave together, one wait for all their answers). The
+  // sockets' read brings the active webhooks on PostgreSQL: the outbox, after it, needs no read of its own.
+  await Promise.all([settleYard(changes), readForSockets(changes)]);
   await writeWebhookOutbox(changes);
   // Last: the places' locks (PostgreSQL) are then held only until the commit.
   await refuseOverfullPlaces(changes);

@@ -19,8 +19,10 @@ export async function readForSockets(changes: ChangeSet): Promise<void> {
   const ids = [...changes.tasks].filter(([, change]) => change.kind !== 'deleted').map(([id]) => id);
   // PostgreSQL: the outbox's list of active webhooks comes with this read (services/webhooks/outbox.ts),
   // which runs before the outbox is written (processors/index.ts beforeCommit).
-  // The yard's processor has read the trailers it also needed (processors/yard.ts).
-  const trailers = [...changes.trailers].filter((key) => !changes.loadedTrailers.has(key));
+  // The yard's processor reads the trailers it settles, beside this read (processors/yard.ts): not twice.
+  const trailers = [...changes.trailers].filter(
+    (key) => !changes.loadedTrailers.has(key) && !changes.yardTrailers.has(key),
+  );
   // Three reads at once: on PostgreSQL they leave together (pipelined), one wait for the three answers.
   const [{ tasks, extra }, loadedTrailers, visits] = await Promise.all([
     loadTasksByIdsWith(ids, activeWebhooksColumn(changes)),

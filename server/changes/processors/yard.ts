@@ -5,11 +5,13 @@ import { refuseOverfull, settleTrailers } from '../../services/yard';
 import { loadTrailers } from '../../services/trailers';
 import type { ChangeSet } from '../change-set';
 
+/**
+ * The places of the trailers a change touched, from their records as they end: once the moves are settled
+ * (settleMoves), nothing writes trailers any more. Those whose record changed are also what the sockets
+ * push, read here in the same statement (readForSockets leaves them to this read, which runs beside it).
+ */
 export async function settleYard(changes: ChangeSet): Promise<void> {
-  await settleMoves(changes);
   if (!changes.yardTrailers.size) return;
-  // The records as they end (nothing writes trailers after this step): those whose record changed are
-  // also what the sockets push, read here in the same statement.
   for (const [key, trailer] of await loadTrailers([...changes.yardTrailers])) {
     if (trailer.location) changes.yardPlaces.add(trailer.location.id);
     if (changes.trailers.has(key)) changes.loadedTrailers.set(key, trailer);

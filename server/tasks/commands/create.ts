@@ -145,12 +145,18 @@ async function writeCreations(): Promise<void> {
     for (const creation of batch) creation.reject(err);
     return;
   }
-  for (const creation of batch) {
-    const outcome = outcomes.get(creation)!;
-    // The engine may already have given it to a driver: answer with the task as it was pushed.
-    if ('id' in outcome) creation.resolve(done.presented.get(outcome.id)!);
-    else creation.reject(outcome.err);
-  }
+  const answer = () => {
+    for (const creation of batch) {
+      const outcome = outcomes.get(creation)!;
+      // The engine may already have given it to a driver: answer with the task as it was pushed.
+      if ('id' in outcome) creation.resolve(done.presented.get(outcome.id)!);
+      else creation.reject(outcome.err);
+    }
+  };
+  // Creations gathered meanwhile (their batch waited on the database, PostgreSQL): their batch starts first
+  // and its first statements are on their way while these answers are written, at the next turn.
+  if (creations.length) setImmediate(answer);
+  else answer();
 }
 
 async function insertOne(creation: Creation, fx: ChangeSet): Promise<string> {
