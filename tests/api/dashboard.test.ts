@@ -81,6 +81,19 @@ describe('GET /api/dashboard/stats', () => {
     expect(forManager.body).toMatchObject({ bolsa_trabajo: 3, pending_users: 0 });
   });
 
+  it('counts a clock-in of the last 24 hours, not an older one; a deleted punch is not the latest', async () => {
+    const gestor = await makeUser('gestor');
+    const stale = await makeUser('conductor', { online: true });
+    await makePunch(stale.user.id, 'entrada', ago(25 * HOUR));
+    const recent = await makeUser('conductor', { online: true });
+    await makePunch(recent.user.id, 'entrada', ago(23 * HOUR));
+    const leftThenUndone = await makeUser('conductor', { online: true });
+    await makePunch(leftThenUndone.user.id, 'entrada', ago(2 * HOUR));
+    await makePunch(leftThenUndone.user.id, 'salida', ago(HOUR), { deletedAt: ago(HOUR / 2) });
+    const res = await api().get('/api/dashboard/stats').set(gestor.auth);
+    expect(res.body).toMatchObject({ online_drivers: 3, available_drivers: 2 });
+  });
+
   it('is critical when work waits and nobody can take it', async () => {
     const admin = await makeUser('admin');
     await makeUser('conductor', { online: true });

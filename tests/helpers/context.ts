@@ -184,8 +184,15 @@ export async function makeTask(
   return row!;
 }
 
-export async function makePunch(userId: string, clockType: ClockType, at: Date = now()): Promise<void> {
-  await tx(() => db.insert(punches).values({ id: crypto.randomUUID(), userId, clockType, timestamp: at }));
+export async function makePunch(
+  userId: string,
+  clockType: ClockType,
+  at: Date = now(),
+  fields: Partial<typeof punches.$inferInsert> = {},
+): Promise<void> {
+  await tx(() =>
+    db.insert(punches).values({ id: crypto.randomUUID(), userId, clockType, timestamp: at, ...fields }),
+  );
 }
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
