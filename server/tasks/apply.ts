@@ -147,27 +147,32 @@ export async function insertTasks(
     onHold: false,
     holdReason: null,
   }));
-  await insertRows(
-    tasks,
-    subjects.map(({ assignedTo: _a, creditedTo: _c, onHold: _o, holdReason: _h, ...task }) => ({
-      ...task,
-      status: 'bolsa_trabajo' as const,
-      createdAt: at,
-      updatedAt: at,
-      statusSince: at,
-    })),
-  );
-  await recordEvents(
-    fx,
-    news.flatMap(({ actor }, i) =>
-      t.events(subjects[i]!, { at, actor }).map((e) => ({ ...e, taskId: subjects[i]!.id, actor })),
+  // The tasks' insert is awaited (its refusal, a busy trailer, is the caller's 409); their history and log
+  // rows leave right behind it, in this order, before its answer (PostgreSQL runs them after it, and the
+  // step's end then has their answers at once). A refused insert fails the two with it.
+  await Promise.all([
+    insertRows(
+      tasks,
+      subjects.map(({ assignedTo: _a, creditedTo: _c, onHold: _o, holdReason: _h, ...task }) => ({
+        ...task,
+        status: 'bolsa_trabajo' as const,
+        createdAt: at,
+        updatedAt: at,
+        statusSince: at,
+      })),
     ),
-  );
-  await logActivities(
-    news.flatMap(({ actor }, i) =>
-      t.logs(subjects[i]!, { at, actor }).map((l) => ({ type: 'task' as const, actor, ...l })),
+    recordEvents(
+      fx,
+      news.flatMap(({ actor }, i) =>
+        t.events(subjects[i]!, { at, actor }).map((e) => ({ ...e, taskId: subjects[i]!.id, actor })),
+      ),
     ),
-  );
+    logActivities(
+      news.flatMap(({ actor }, i) =>
+        t.logs(subjects[i]!, { at, actor }).map((l) => ({ type: 'task' as const, actor, ...l })),
+      ),
+    ),
+  ]);
   for (const [i, subject] of subjects.entries()) {
     fx.created(subject.id);
     fx.yard(undefined, subject);
