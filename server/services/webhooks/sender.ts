@@ -7,12 +7,12 @@
 // empty or its head waits. Retry times, the 24 h of failures and the retention go by the server clock
 // (server/clock.ts): tests move it to see a retry come due; only the signature's timestamp is the wall's.
 import crypto from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { WEBHOOK } from '@shared/constants';
 import { WEBHOOK_LOG, WEBHOOK_NOTIFICATION } from '@shared/labels';
 import { db, isDatabaseOpen, tx } from '../../db';
 import { users, webhookDeliveries, webhooks } from '../../db/tables';
-import { now, nowMs, onClockAdvance } from '../../clock';
+import { nowMs, onClockAdvance } from '../../clock';
 import { commit } from '../../changes/commit';
 import { logger } from '../../logger';
 import { logActivity } from '../activity';
@@ -102,17 +102,19 @@ export class WebhookSender {
   private async look(): Promise<void> {
     if (!isDatabaseOpen()) return;
     try {
-      const due = await db
-        .selectDistinct({ id: webhookDeliveries.webhookId })
+      // Per active webhook, whether the head of its queue is due (what a drain starts with): one probe
+      // along webhook_deliveries_queue each, however long the backlog (a flood being delivered).
+      const head = db
+        .select({ at: webhookDeliveries.nextAttemptAt })
         .from(webhookDeliveries)
-        .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-        .where(
-          and(
-            eq(webhookDeliveries.status, 'pending'),
-            lte(webhookDeliveries.nextAttemptAt, now()),
-            eq(webhooks.active, true),
-          ),
-        );
+        .where(and(eq(webhookDeliveries.webhookId, webhooks.id), eq(webhookDeliveries.status, 'pending')))
+        .orderBy(asc(webhookDeliveries.id))
+        .limit(1);
+      // Epoch milliseconds on both engines (the column's own storage).
+      const due = await db
+        .select({ id: webhooks.id })
+        .from(webhooks)
+        .where(and(eq(webhooks.active, true), sql`(${head}) <= ${nowMs()}`));
       for (const { id } of due)
         if (this.draining.has(id)) this.lookAgain.add(id);
         else this.drain(id);
