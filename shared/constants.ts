@@ -185,4 +185,6 @@ export const WEBHOOK = {
   keepDeliveredMs: 30 * 24 * 3600_000,
   /** The deliveries GET /admin/webhooks/{id}/deliveries lists. */
   listedDeliveries: 100,
+  /** A signing secret is this + base64 of its bytes (the Standard Webhooks form). */
+  secretPrefix: 'whsec_',
 } as const;

@@ -120,8 +120,8 @@ export class ChangeSet {
   readonly people: PeopleChange[] = [];
   /** CONTRACT §21: what happened, in order, for the webhooks. */
   readonly happened: Happening[] = [];
-  /** The webhooks' outbox got rows before the commit: the sender is woken after it. */
-  webhooksQueued = false;
+  /** The webhooks whose outbox got rows before the commit: the sender is woken for them after it. */
+  readonly webhooksQueued = new Set<string>();
   /** PostgreSQL: the active webhooks, as read on this transaction (services/webhooks/outbox.ts). */
   activeWebhooks: ActiveWebhook[] | undefined;
   /** The created and updated tasks as read at the end of the transaction (processors/sockets.ts). */

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { WEBHOOK } from '@shared/constants';
+import { WEBHOOK_FAILURE } from '@shared/labels';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '@shared/enums';
 import type { GateEntryResult, Task, WebhookWithSecret } from '@shared/schemas';
 import { percentile } from '@shared/gate';
@@ -273,6 +274,54 @@ describe('delivery', () => {
     await until(async () => (await deliveries())[0]?.status === 'failed', 'fallida');
     expect(receiver.received).toHaveLength(10);
     expect(await deliveries()).toMatchObject([{ attempts: 10, nextAttemptAt: null, lastStatusCode: 500 }]);
+  });
+
+  it('a batch goes over one kept connection, its attempts recorded up to the one that failed', async () => {
+    await subscribe(['task.created']);
+    await stopWebhookSender();
+    for (let i = 0; i < 5; i++) await newTask();
+    // The 4th answers 500: the three before it delivered, it waits for its retry, the 5th behind it.
+    receiver.answer = (n, _req, res) => res.writeHead(n === 3 ? 500 : 200).end();
+    const sender = startWebhookSender({ nodeId: 'nodo-lotes' });
+    await sender.settle();
+    expect(receiver.received).toHaveLength(4);
+    expect(receiver.connections()).toBe(1);
+    const rows = await deliveries();
+    expect(rows.map((d) => [d.status, d.attempts, d.lastStatusCode])).toEqual([
+      ['delivered', 1, 200],
+      ['delivered', 1, 200],
+      ['delivered', 1, 200],
+      ['pending', 1, 500],
+      ['pending', 0, null],
+    ]);
+    const wait = rows[3]!.nextAttemptAt!.getTime() - now().getTime();
+    expect(wait).toBeGreaterThan(WEBHOOK.retryDelaysMs[0]! - SECOND);
+    expect(wait).toBeLessThanOrEqual(WEBHOOK.retryDelaysMs[0]!);
+    expect((await db.select().from(webhooks))[0]!.failingSince).not.toBeNull();
+    await advanceClock(WEBHOOK.retryDelaysMs[0]!);
+    await allDelivered();
+    expect(receiver.received).toHaveLength(6);
+    expect(receiver.connections()).toBe(1);
+    expect((await db.select().from(webhooks))[0]!.failingSince).toBeNull();
+  });
+
+  it('a kept connection the receiver closes as it is reused: the attempt once more on a new one, only once', async () => {
+    const message = { id: 'msg_1', body: '{}' };
+    const target = { url: receiver.url, secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}` };
+    // The 2nd request arrives on the kept connection and is cut: sent again, on a new connection.
+    receiver.answer = (n, req, res) => (n === 1 ? req.socket.destroy() : res.writeHead(200).end());
+    expect(await exchange(target, message)).toMatchObject({ statusCode: 200, error: null });
+    expect(await exchange(target, message)).toMatchObject({ statusCode: 200, error: null });
+    expect(receiver.received).toHaveLength(3);
+    expect(receiver.connections()).toBe(2);
+    expect(receiver.received[2]!.headers['webhook-id']).toBe(receiver.received[1]!.headers['webhook-id']);
+    // Cut again on the new connection too: a failure, not a third try.
+    receiver.answer = (_n, req) => req.socket.destroy();
+    expect(await exchange(target, message)).toMatchObject({
+      statusCode: null,
+      error: WEBHOOK_FAILURE.network('ECONNRESET'),
+    });
+    expect(receiver.received).toHaveLength(5);
   });
 
   it('pending deliveries survive a restart of the sender', async () => {

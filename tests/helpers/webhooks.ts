@@ -26,6 +26,8 @@ export interface Receiver {
   url: string;
   port: number;
   received: Received[];
+  /** Connections it accepted so far (kept-alive ones carry several deliveries). */
+  connections: () => number;
   answer: Answer;
   close(): Promise<void>;
 }
@@ -33,10 +35,12 @@ export interface Receiver {
 export async function startReceiver(answer: Answer = answerWith(200)): Promise<Receiver> {
   const received: Received[] = [];
   const sockets = new Set<import('node:net').Socket>();
+  let connections = 0;
   const receiver: Receiver = {
     url: '',
     port: 0,
     received,
+    connections: () => connections,
     answer,
     close: () =>
       new Promise((resolve) => {
@@ -55,6 +59,7 @@ export async function startReceiver(answer: Answer = answerWith(200)): Promise<R
     });
   });
   server.on('connection', (s) => {
+    connections += 1;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });

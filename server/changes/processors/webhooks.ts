@@ -8,5 +8,5 @@ export { writeOutbox as writeWebhookOutbox } from '../../services/webhooks/outbo
 
 /** After the commit: a change that may have queued deliveries wakes this node's sender. */
 export function wakeWebhookSender(changes: ChangeSet): void {
-  if (changes.webhooksQueued) wakeSenders();
+  if (changes.webhooksQueued.size) wakeSenders(changes.webhooksQueued);
 }

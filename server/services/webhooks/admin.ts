@@ -23,7 +23,7 @@ import { webhooksChanged } from './outbox';
 import { wakeSenders } from './sender';
 
 /** `whsec_` + base64 of 32 random bytes: the Standard Webhooks form of a signing secret. */
-const newSecret = (): string => `whsec_${crypto.randomBytes(32).toString('base64')}`;
+const newSecret = (): string => `${WEBHOOK.secretPrefix}${crypto.randomBytes(32).toString('base64')}`;
 
 /** The activity log's line of an admin's change to a webhook (type `integration`). */
 const logWebhook = (actor: Actor, change: 'created' | 'updated' | 'deleted' | 'rotated', url: string) =>

@@ -121,7 +121,7 @@ export async function writeOutbox(changes: ChangeSet): Promise<void> {
         });
   }
   await appendRows(webhookDeliveries, rows);
-  changes.webhooksQueued = true;
+  for (const row of rows) changes.webhooksQueued.add(row.webhookId);
 }
 
 /** The deleted tasks an event is about (the sockets read only the others): as they were last shown. */

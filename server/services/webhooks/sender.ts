@@ -3,21 +3,20 @@
 // test clock's advance. Per webhook one delivery in flight, the lowest `id` pending first: a failing head
 // holds back that webhook's later deliveries, so the order per task or trailer holds. On many nodes one node
 // sends for a webhook at a time: it holds a lease on the webhook's row (lease_owner, lease_until), taken by
-// one atomic UPDATE … WHERE the lease is free, renewed before every attempt, given back when the queue is
-// empty or its head waits. Retry times, the 24 h of failures and the retention go by the server clock
+// one atomic UPDATE … WHERE the lease is free, renewed before it could run out, given back when the queue
+// has stayed empty a moment (LINGER_MS) or its head waits. Retry times, the 24 h of failures and the retention go by the server clock
 // (server/clock.ts): tests move it to see a retry come due; only the signature's timestamp is the wall's.
 import crypto from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { WEBHOOK } from '@shared/constants';
 import { WEBHOOK_LOG, WEBHOOK_NOTIFICATION } from '@shared/labels';
-import { db, isDatabaseOpen, tx } from '../../db';
+import { db, isDatabaseOpen, prepared, tx } from '../../db';
 import { users, webhookDeliveries, webhooks } from '../../db/tables';
 import { nowMs, onClockAdvance } from '../../clock';
-import { commit } from '../../changes/commit';
 import { logger } from '../../logger';
 import { logActivity } from '../activity';
 import { notify } from '../notifications';
-import { delivered, exchange, type ExchangeResult } from './exchange';
+import { closeKeptConnections, delivered, exchange, type ExchangeResult } from './exchange';
 import { webhookEdits, webhooksChanged } from './outbox';
 
 /** A lease outlives the longest exchange with room to spare: a node that died frees its webhooks then. */
@@ -27,8 +26,12 @@ const LEASE_MS = 3 * WEBHOOK.timeoutMs;
  * lease was taken (an exchange's longest, with as much again to spare). Until then a batch goes on.
  */
 const RENEW_AFTER_MS = LEASE_MS - 2 * WEBHOOK.timeoutMs;
-/** Pending deliveries read at once, in order; each is still sent, then recorded, one at a time. */
+/** Pending deliveries read at once, in order; each is still sent one at a time. */
 const SEND_BATCH = 50;
+/** Longest a delivered attempt waits to be written with the ones after it. */
+const RECORD_EVERY_MS = 200;
+/** How long a drain whose queue ran empty waits for more before giving its lease back. */
+const LINGER_MS = 100;
 /** How often a sender looks for due retries and what another node left behind. */
 const POLL_MS = 5_000;
 /** How often delivered rows and a deactivated webhook's old pending ones are removed. */
@@ -43,8 +46,10 @@ export class WebhookSender {
   readonly nodeId: string;
   /** Webhooks this sender is draining now (one loop each). */
   private readonly draining = new Map<string, Promise<void>>();
-  /** Webhooks found due while being drained. */
+  /** Webhooks found due, or given deliveries, while being drained: their drain reads its queue again. */
   private readonly lookAgain = new Set<string>();
+  /** Drains whose queue ran empty, waiting a moment for more: each one's way to go on (true) or end. */
+  private readonly lingering = new Map<string, (goOn: boolean) => void>();
   private timers: NodeJS.Timeout[] = [];
   private pass: Promise<void> | undefined;
   private again = false;
@@ -72,13 +77,25 @@ export class WebhookSender {
     this.stopped = true;
     this.timers.forEach(clearInterval);
     this.timers = [];
+    this.endLingering();
     await this.pass;
     await Promise.all(this.draining.values());
   }
 
-  /** Looks for due deliveries soon (coalesced: a burst of commits costs one look). */
-  wake(): void {
+  /**
+   * Sends what is due soon. `queuedFor`: the webhooks a commit just gave deliveries — those this sender is
+   * draining already read their queue again, with no look; the look (coalesced: a burst of commits costs
+   * one) finds the others, and every due webhook when nothing is said.
+   */
+  wake(queuedFor?: ReadonlySet<string>): void {
     if (this.stopped) return;
+    if (queuedFor) {
+      let draining = true;
+      for (const id of queuedFor)
+        if (this.draining.has(id)) this.readAgain(id);
+        else draining = false;
+      if (draining) return;
+    }
     if (this.pass) {
       this.again = true;
       return;
@@ -96,31 +113,44 @@ export class WebhookSender {
   async settle(): Promise<void> {
     this.wake();
     await this.pass;
+    this.endLingering();
     await Promise.all(this.draining.values());
   }
 
   private async look(): Promise<void> {
     if (!isDatabaseOpen()) return;
     try {
-      // Per active webhook, whether the head of its queue is due (what a drain starts with): one probe
-      // along webhook_deliveries_queue each, however long the backlog (a flood being delivered).
-      const head = db
-        .select({ at: webhookDeliveries.nextAttemptAt })
-        .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.webhookId, webhooks.id), eq(webhookDeliveries.status, 'pending')))
-        .orderBy(asc(webhookDeliveries.id))
-        .limit(1);
-      // Epoch milliseconds on both engines (the column's own storage).
-      const due = await db
-        .select({ id: webhooks.id })
-        .from(webhooks)
-        .where(and(eq(webhooks.active, true), sql`(${head}) <= ${nowMs()}`));
-      for (const { id } of due)
-        if (this.draining.has(id)) this.lookAgain.add(id);
+      for (const { id } of await dueWebhooks({ now: nowMs() }))
+        if (this.draining.has(id)) this.readAgain(id);
         else this.drain(id);
     } catch (err) {
       logger.warn({ err }, 'no se pudo leer la cola de webhooks');
     }
+  }
+
+  private readAgain(webhookId: string): void {
+    this.lookAgain.add(webhookId);
+    this.lingering.get(webhookId)?.(true);
+  }
+
+  /** Lingering drains read their queue once more, then end if it is still empty. */
+  private endLingering(): void {
+    for (const goOn of this.lingering.values()) goOn(false);
+  }
+
+  /** Waits up to LINGER_MS for more deliveries: true when some came (readAgain), false after the wait. */
+  private linger(webhookId: string): Promise<boolean> {
+    if (this.lookAgain.has(webhookId)) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => end(false), LINGER_MS).unref();
+      const end = (goOn: boolean) => {
+        clearTimeout(timer);
+        this.lingering.delete(webhookId);
+        resolve(goOn);
+      };
+      this.lingering.set(webhookId, end);
+    });
   }
 
   private drain(webhookId: string): void {
@@ -135,33 +165,57 @@ export class WebhookSender {
   }
 
   /**
-   * Sends the webhook's queue in order while this node holds its lease and its head is due. The lease and
-   * the webhook's URL and secret are read once per batch of pending deliveries, so a delivery costs the
-   * writer one transaction (its record), not three: at 100 events a second the queue keeps up. A batch
-   * stops at a failure (its retry waits), when the lease needs renewing, and when this process changed a
-   * webhook (an edited URL or secret, a deactivation: read again at once).
+   * Sends the webhook's queue in order while this node holds its lease and its head is due. The lease (and
+   * with it the webhook's URL and secret) is taken once and renewed only when it could run out; the
+   * attempts of a batch are recorded together; a queue read to its end waits LINGER_MS for more before the
+   * lease goes back, so a flood of events costs a read and a transaction per batch, not a lease, a look
+   * and a record per delivery. A batch stops at a failure (its retry waits), when the lease needs renewing,
+   * and when this process changed a webhook (an edited URL or secret, a deactivation: read again at once).
    */
   private async sendQueue(webhookId: string): Promise<void> {
+    let target: Target | undefined;
+    let leasedAt = 0;
+    let edits = 0;
+    let lingered = false;
     try {
       while (!this.stopped && isDatabaseOpen()) {
-        const leasedAt = nowMs();
-        const target = await this.takeLease(webhookId);
-        if (!target) return;
-        const edits = webhookEdits();
-        const batch = await db
-          .select()
-          .from(webhookDeliveries)
-          .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')))
-          .orderBy(asc(webhookDeliveries.id))
-          .limit(SEND_BATCH);
-        if (!batch.length || !due(batch[0])) return;
-        for (const head of batch) {
-          if (this.stopped || !isDatabaseOpen() || !due(head)) return;
-          if (nowMs() - leasedAt > RENEW_AFTER_MS || webhookEdits() !== edits) break;
-          const result = await exchange(target, { id: head.eventId, body: head.payload });
-          await recordAttempt(target, head, result);
-          if (!delivered(result)) break;
-          target.failingSince = null;
+        if (!target || nowMs() - leasedAt > RENEW_AFTER_MS || webhookEdits() !== edits) {
+          leasedAt = nowMs();
+          edits = webhookEdits();
+          target = await this.takeLease(webhookId);
+          if (!target) return;
+        }
+        this.lookAgain.delete(webhookId);
+        const batch = await pendingBatch({ webhookId });
+        if (!batch.length) {
+          // Read once more after lingering (another node may have queued meanwhile), then end.
+          if (lingered) return;
+          lingered = !(await this.linger(webhookId));
+          continue;
+        }
+        lingered = false;
+        if (!due(batch[0]!)) return;
+        // Delivered attempts are written together (one transaction for up to a batch, at most
+        // RECORD_EVERY_MS after the first): a crash before that sends them again, as at-least-once allows.
+        const sent: Attempt[] = [];
+        let sentSince = 0;
+        let failed: Attempt | undefined;
+        try {
+          for (const head of batch) {
+            if (this.stopped || !isDatabaseOpen() || !due(head)) return;
+            if (nowMs() - leasedAt > RENEW_AFTER_MS || webhookEdits() !== edits) break;
+            const result = await exchange(target, { id: head.eventId, body: head.payload });
+            if (!delivered(result)) {
+              failed = { head, result };
+              break;
+            }
+            if (!sent.length) sentSince = performance.now();
+            sent.push({ head, result });
+            if (performance.now() - sentSince >= RECORD_EVERY_MS)
+              await recordAttempts(target, sent.splice(0), undefined);
+          }
+        } finally {
+          if ((sent.length || failed) && isDatabaseOpen()) await recordAttempts(target, sent, failed);
         }
       }
     } finally {
@@ -209,23 +263,97 @@ export class WebhookSender {
 
 type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 
+/**
+ * Written out, not a parameter: the statements below are planned once (prepared), and a plan made without
+ * knowing the status walks every delivery ever kept in `id` order; knowing that few are pending, it takes
+ * webhook_deliveries_queue.
+ */
+const PENDING = sql`${webhookDeliveries.status} = 'pending'`;
+
+/**
+ * The active webhooks whose queue's head is due (what a drain starts with): one probe along
+ * webhook_deliveries_queue each, however long the backlog. Times are epoch milliseconds on both engines
+ * (the column's own storage).
+ */
+const dueWebhooks = prepared('webhooks_due', (handle) => {
+  const head = handle
+    .select({ at: webhookDeliveries.nextAttemptAt })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, webhooks.id), PENDING))
+    .orderBy(asc(webhookDeliveries.id))
+    .limit(1);
+  return handle
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(and(eq(webhooks.active, true), sql`(${head}) <= ${sql.placeholder('now')}`));
+});
+
+/** A webhook's first pending deliveries, in order. */
+const pendingBatch = prepared('webhook_pending_batch', (handle) =>
+  handle
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, sql.placeholder('webhookId')), PENDING))
+    .orderBy(asc(webhookDeliveries.id))
+    .limit(SEND_BATCH),
+);
+
 /** A pending delivery whose attempt may start now (a retry waits for its time). */
 const due = (row: WebhookDeliveryRow): boolean =>
   !row.nextAttemptAt || row.nextAttemptAt.getTime() <= nowMs();
 type Target = NonNullable<Awaited<ReturnType<WebhookSender['takeLease']>>>;
 
+interface Attempt {
+  head: WebhookDeliveryRow;
+  result: ExchangeResult;
+}
+
 /**
- * Writes how an attempt went: delivered, or the next attempt of the schedule, or `failed` after the last;
- * the webhook's run of failures with it, and after 24 h of them its deactivation, told to every admin.
+ * Writes how attempts went, in one transaction: the delivered ones (in the order sent), then the failed
+ * one that stopped the batch — its next attempt of the schedule, or `failed` after the last. The webhook's
+ * run of failures with them (a delivery ends it, a failure starts it), and after 24 h of failures its
+ * deactivation, told to every admin. A row another sender recorded meanwhile (its attempts moved) is left.
  */
-async function recordAttempt(
-  target: Target,
-  head: WebhookDeliveryRow,
-  result: ExchangeResult,
-): Promise<void> {
-  await commit(async (fx) => {
+async function recordAttempts(target: Target, sent: Attempt[], failed: Attempt | undefined): Promise<void> {
+  await tx(async () => {
+    const at = new Date(nowMs());
+    // One UPDATE per status code and earlier attempts: almost always one for the whole batch.
+    const groups = new Map<string, Attempt[]>();
+    for (const attempt of sent) {
+      const key = `${attempt.result.statusCode}:${attempt.head.attempts}`;
+      groups.set(key, [...(groups.get(key) ?? []), attempt]);
+    }
+    for (const group of groups.values()) {
+      const [{ head, result }] = group as [Attempt];
+      await db
+        .update(webhookDeliveries)
+        .set({
+          attempts: head.attempts + 1,
+          lastStatusCode: result.statusCode,
+          lastError: null,
+          status: 'delivered',
+          nextAttemptAt: null,
+          deliveredAt: at,
+        })
+        .where(
+          and(
+            inArray(
+              webhookDeliveries.id,
+              group.map((a) => a.head.id),
+            ),
+            eq(webhookDeliveries.attempts, head.attempts),
+          ),
+        );
+    }
+    const wasFailing = target.failingSince;
+    if (sent.length) target.failingSince = null;
+    if (!failed) {
+      if (sent.length && wasFailing)
+        await db.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, target.id));
+      return;
+    }
+    const { head, result } = failed;
     const attempts = head.attempts + 1;
-    const ok = delivered(result);
     const wait = WEBHOOK.retryDelaysMs[attempts - 1];
     await db
       .update(webhookDeliveries)
@@ -233,23 +361,17 @@ async function recordAttempt(
         attempts,
         lastStatusCode: result.statusCode,
         lastError: result.error,
-        status: ok ? 'delivered' : wait === undefined ? 'failed' : 'pending',
-        nextAttemptAt: ok || wait === undefined ? null : new Date(fx.at.getTime() + wait),
-        deliveredAt: ok ? fx.at : null,
+        status: wait === undefined ? 'failed' : 'pending',
+        nextAttemptAt: wait === undefined ? null : new Date(at.getTime() + wait),
       })
       .where(and(eq(webhookDeliveries.id, head.id), eq(webhookDeliveries.attempts, head.attempts)));
-    if (ok) {
-      if (target.failingSince)
-        await db.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, target.id));
-      return;
-    }
-    const failingSince = target.failingSince ?? fx.at;
-    if (fx.at.getTime() - failingSince.getTime() < WEBHOOK.disableAfterMs) {
-      if (!target.failingSince)
+    const failingSince = target.failingSince ?? at;
+    if (at.getTime() - failingSince.getTime() < WEBHOOK.disableAfterMs) {
+      if (failingSince !== wasFailing)
         await db.update(webhooks).set({ failingSince }).where(eq(webhooks.id, target.id));
       return;
     }
-    await disable(target.id, target.url, fx.at);
+    await disable(target.id, target.url, at);
   });
 }
 
@@ -322,9 +444,10 @@ export async function stopWebhookSender(): Promise<void> {
   const sender = running;
   running = undefined;
   await sender?.stop();
+  closeKeptConnections();
 }
 
-/** After a commit that queued deliveries (changes/processors/webhooks.ts). */
-export function wakeSenders(): void {
-  running?.wake();
+/** After a commit that queued deliveries for `queuedFor` (changes/processors/webhooks.ts), or any change. */
+export function wakeSenders(queuedFor?: ReadonlySet<string>): void {
+  running?.wake(queuedFor);
 }
