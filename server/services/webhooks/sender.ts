@@ -7,7 +7,7 @@
 // has stayed empty a moment (LINGER_MS) or its head waits. Retry times, the 24 h of failures and the retention go by the server clock
 // (server/clock.ts): tests move it to see a retry come due; only the signature's timestamp is the wall's.
 import crypto from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { WEBHOOK } from '@shared/constants';
 import { WEBHOOK_LOG, WEBHOOK_NOTIFICATION } from '@shared/labels';
 import { db, isDatabaseOpen, prepared, tx } from '../../db';
@@ -28,7 +28,7 @@ const LEASE_MS = 3 * WEBHOOK.timeoutMs;
 const RENEW_AFTER_MS = LEASE_MS - 2 * WEBHOOK.timeoutMs;
 /** Pending deliveries read at once, in order; each is still sent one at a time. */
 const SEND_BATCH = 50;
-/** Longest a delivered attempt waits to be written with the ones after it. */
+/** Longest a delivered attempt waits (while its drain goes on) to be written with the ones after it. */
 const RECORD_EVERY_MS = 200;
 /** How long a drain whose queue ran empty waits for more before giving its lease back. */
 const LINGER_MS = 100;
@@ -166,60 +166,68 @@ export class WebhookSender {
 
   /**
    * Sends the webhook's queue in order while this node holds its lease and its head is due. The lease (and
-   * with it the webhook's URL and secret) is taken once and renewed only when it could run out; the
-   * attempts of a batch are recorded together; a queue read to its end waits LINGER_MS for more before the
-   * lease goes back, so a flood of events costs a read and a transaction per batch, not a lease, a look
-   * and a record per delivery. A batch stops at a failure (its retry waits), when the lease needs renewing,
-   * and when this process changed a webhook (an edited URL or secret, a deactivation: read again at once).
+   * with it the webhook's URL and secret) is taken once and renewed only when it could run out; delivered
+   * attempts are recorded together; a queue read to its end waits LINGER_MS for more before the lease goes
+   * back. So a flood of events costs a read per batch and a transaction every RECORD_EVERY_MS, not a
+   * lease, a look and a record per delivery. A batch stops at a failure (its retry waits), when the lease
+   * needs renewing, and when this process changed a webhook (an edited URL or secret, a deactivation: read
+   * again at once).
    */
   private async sendQueue(webhookId: string): Promise<void> {
     let target: Target | undefined;
     let leasedAt = 0;
     let edits = 0;
     let lingered = false;
+    // Delivered attempts not yet written: they are written together, RECORD_EVERY_MS after the first at
+    // the latest, and before a failure is, the drain ends or the lease goes back (a crash before that sends
+    // them again, as at-least-once allows). Meanwhile the queue is read past them.
+    let sent: Attempt[] = [];
+    let sentSince = 0;
+    const record = async (failed?: Attempt) => {
+      const attempts = sent;
+      sent = [];
+      if ((attempts.length || failed) && target) await recordAttempts(target, attempts, failed);
+    };
+    const recordIfDue = () => (performance.now() - sentSince >= RECORD_EVERY_MS ? record() : undefined);
     try {
       while (!this.stopped && isDatabaseOpen()) {
         if (!target || nowMs() - leasedAt > RENEW_AFTER_MS || webhookEdits() !== edits) {
           leasedAt = nowMs();
           edits = webhookEdits();
-          target = await this.takeLease(webhookId);
-          if (!target) return;
+          // Lost (deactivated, another node's): what was sent under the last one is still recorded.
+          const leased = await this.takeLease(webhookId);
+          if (!leased) return;
+          target = leased;
         }
         this.lookAgain.delete(webhookId);
-        const batch = await pendingBatch({ webhookId });
+        const batch = await pendingBatch({ webhookId, after: sent.at(-1)?.head.id ?? 0 });
         if (!batch.length) {
           // Read once more after lingering (another node may have queued meanwhile), then end.
           if (lingered) return;
           lingered = !(await this.linger(webhookId));
+          await recordIfDue();
           continue;
         }
         lingered = false;
         if (!due(batch[0]!)) return;
-        // Delivered attempts are written together (one transaction for up to a batch, at most
-        // RECORD_EVERY_MS after the first): a crash before that sends them again, as at-least-once allows.
-        const sent: Attempt[] = [];
-        let sentSince = 0;
-        let failed: Attempt | undefined;
-        try {
-          for (const head of batch) {
-            if (this.stopped || !isDatabaseOpen() || !due(head)) return;
-            if (nowMs() - leasedAt > RENEW_AFTER_MS || webhookEdits() !== edits) break;
-            const result = await exchange(target, { id: head.eventId, body: head.payload });
-            if (!delivered(result)) {
-              failed = { head, result };
-              break;
-            }
-            if (!sent.length) sentSince = performance.now();
-            sent.push({ head, result });
-            if (performance.now() - sentSince >= RECORD_EVERY_MS)
-              await recordAttempts(target, sent.splice(0), undefined);
+        for (const head of batch) {
+          if (this.stopped || !isDatabaseOpen() || !due(head)) return;
+          if (nowMs() - leasedAt > RENEW_AFTER_MS || webhookEdits() !== edits) break;
+          const result = await exchange(target, { id: head.eventId, body: head.payload });
+          if (!delivered(result)) {
+            await record({ head, result });
+            break;
           }
-        } finally {
-          if ((sent.length || failed) && isDatabaseOpen()) await recordAttempts(target, sent, failed);
+          if (!sent.length) sentSince = performance.now();
+          sent.push({ head, result });
+          await recordIfDue();
         }
       }
     } finally {
-      if (isDatabaseOpen()) await this.giveBackLease(webhookId);
+      if (isDatabaseOpen()) {
+        await record();
+        await this.giveBackLease(webhookId);
+      }
     }
   }
 
@@ -288,12 +296,18 @@ const dueWebhooks = prepared('webhooks_due', (handle) => {
     .where(and(eq(webhooks.active, true), sql`(${head}) <= ${sql.placeholder('now')}`));
 });
 
-/** A webhook's first pending deliveries, in order. */
+/** A webhook's first pending deliveries after `after` (an id; 0 for the head), in order. */
 const pendingBatch = prepared('webhook_pending_batch', (handle) =>
   handle
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.webhookId, sql.placeholder('webhookId')), PENDING))
+    .where(
+      and(
+        eq(webhookDeliveries.webhookId, sql.placeholder('webhookId')),
+        PENDING,
+        gt(webhookDeliveries.id, sql.placeholder('after')),
+      ),
+    )
     .orderBy(asc(webhookDeliveries.id))
     .limit(SEND_BATCH),
 );
