@@ -1,10 +1,13 @@
 // Webhook deliveries (CONTRACT §21 "Events", "Delivery", "Targets"): every event type reaches a local
 // receiver signed the Standard Webhooks way, with its snapshot; a 500 then a 200 delivers twice with the same
 // webhook-id and holds the task's next event behind it; a rolled-back change sends nothing; pending rows
-// survive a restart of the sender; two senders (two nodes) deliver each event once and in order; a slow
-// receiver keeps the writes' p99 within noise (issue 29); a name resolving to a refused address is refused
-// at send; 64 kB, timeouts and redirects; the schedule and `failed`; deactivation after 24 h with
-// `webhook_disabled`; retention. Both engines (server-pg).
+// survive a restart of the sender; two senders (two nodes) deliver each event once and in order; a drain
+// reads its queue once more before its lease goes back; a batch over one kept connection, recorded up to
+// its failure; a kept connection cut as it is reused is tried once more; a slow receiver keeps the writes'
+// p99 within noise (issue 29); a name resolving to a refused address is refused at send; 64 kB, timeouts
+// and redirects; the schedule and `failed`; deactivation after 24 h with `webhook_disabled`; retention.
+// Both engines (server-pg).
+import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { WEBHOOK } from '@shared/constants';
@@ -322,6 +325,30 @@ describe('delivery', () => {
       error: WEBHOOK_FAILURE.network('ECONNRESET'),
     });
     expect(receiver.received).toHaveLength(5);
+  });
+
+  it('a drain whose queue ran dry reads it once more before its lease goes back: another node’s event goes at once', async () => {
+    await subscribe(['task.created']);
+    await newTask();
+    await until(() => receiver.received.length === 1, 'la primera');
+    // Queued as another node's commit would queue it: this node's sender is not woken for it.
+    const [first] = await deliveries();
+    const eventId = crypto.randomUUID();
+    await tx(() =>
+      db.insert(webhookDeliveries).values({
+        webhookId: first!.webhookId,
+        eventId,
+        type: first!.type,
+        subject: first!.subject,
+        payload: first!.payload.replace(first!.eventId, eventId),
+        nextAttemptAt: now(),
+        createdAt: now(),
+      }),
+    );
+    // Well before the sender's own look every 5 s.
+    await until(() => receiver.received.length === 2, 'la del otro nodo', 2000);
+    expect(receiver.received[1]!.headers['webhook-id']).toBe(eventId);
+    await allDelivered();
   });
 
   it('pending deliveries survive a restart of the sender', async () => {
