@@ -30,6 +30,7 @@ import {
 import { advanceClock, db, makeUser, now, setupApp, tx, type TestUser } from '../helpers/context';
 import { createMove, makePlace } from '../helpers/places';
 import { answerWith, startReceiver, until, verified, type Receiver } from '../helpers/webhooks';
+import { messagesOf } from '../helpers/pg-messages';
 
 let api: Awaited<ReturnType<typeof setupApp>>['api'];
 let admin: TestUser;
@@ -259,6 +260,25 @@ describe('delivery', () => {
       ['delivered', 2],
       ['delivered', 1],
     ]);
+  });
+
+  it('behind a head waiting for its retry, a commit that queues more starts no look for due deliveries', async () => {
+    await subscribe(['task.created']);
+    receiver.answer = answerWith(500);
+    await newTask();
+    await until(async () => (await deliveries())[0]?.attempts === 1, 'el primer fallo');
+    const sent = await messagesOf(async () => {
+      for (let i = 0; i < 3; i++) await newTask();
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    expect(sent.filter((text) => /select "next_attempt_at" from "webhook_deliveries"/.test(text))).toEqual(
+      [],
+    );
+    expect(receiver.received).toHaveLength(1);
+    receiver.answer = answerWith(200);
+    await advanceClock(WEBHOOK.retryDelaysMs[0]!);
+    await allDelivered();
+    expect(receiver.received).toHaveLength(5);
   });
 
   it('the retry schedule, then failed; the failing head no longer holds the queue', async () => {

@@ -48,6 +48,12 @@ export class WebhookSender {
   private readonly draining = new Map<string, Promise<void>>();
   /** Webhooks found due, or given deliveries, while being drained: their drain reads its queue again. */
   private readonly lookAgain = new Set<string>();
+  /**
+   * Webhooks whose head waits for its retry, and until when: what is queued behind it cannot go before,
+   * so a commit that queues more starts no look for them (a receiver that is down would cost one per
+   * commit); the 5 s look and the clock's advance see the head come due.
+   */
+  private readonly waiting = new Map<string, number>();
   /** Drains whose queue ran empty, waiting a moment for more: each one's way to go on (true) or end. */
   private readonly lingering = new Map<string, (goOn: boolean) => void>();
   private timers: NodeJS.Timeout[] = [];
@@ -90,11 +96,11 @@ export class WebhookSender {
   wake(queuedFor?: ReadonlySet<string>): void {
     if (this.stopped) return;
     if (queuedFor) {
-      let draining = true;
+      let covered = true;
       for (const id of queuedFor)
         if (this.draining.has(id)) this.readAgain(id);
-        else draining = false;
-      if (draining) return;
+        else if ((this.waiting.get(id) ?? 0) <= nowMs()) covered = false;
+      if (covered) return;
     }
     if (this.pass) {
       this.again = true;
@@ -154,6 +160,7 @@ export class WebhookSender {
   }
 
   private drain(webhookId: string): void {
+    this.waiting.delete(webhookId);
     const run = this.sendQueue(webhookId)
       .catch((err: unknown) => logger.warn({ err, webhookId }, 'envío de webhook interrumpido'))
       .finally(() => {
@@ -209,9 +216,9 @@ export class WebhookSender {
           continue;
         }
         lingered = false;
-        if (!due(batch[0]!)) return;
         for (const head of batch) {
-          if (this.stopped || !isDatabaseOpen() || !due(head)) return;
+          if (this.stopped || !isDatabaseOpen()) return;
+          if (!due(head)) return void this.waiting.set(webhookId, head.nextAttemptAt!.getTime());
           if (nowMs() - leasedAt > RENEW_AFTER_MS || webhookEdits() !== edits) break;
           const result = await exchange(target, { id: head.eventId, body: head.payload });
           if (!delivered(result)) {
