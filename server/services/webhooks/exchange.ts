@@ -79,8 +79,8 @@ export function closeKeptConnections(): void {
 
 /**
  * The Standard Webhooks signature, `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret's
- * bytes (WEBHOOK.secretPrefix + base64). Node's own HMAC: the `standardwebhooks` package signs with a SHA-256 written
- * in JavaScript, ~15 times dearer per delivery; tests verify every signature with that package.
+ * bytes (WEBHOOK.secretPrefix + base64). Node's own HMAC: the `standardwebhooks` package signs with a
+ * SHA-256 written in JavaScript, ~15 times dearer per delivery; tests verify every signature with it.
  */
 function sign(secret: string, id: string, timestamp: string, body: string): string {
   const key = Buffer.from(secret.slice(WEBHOOK.secretPrefix.length), 'base64');

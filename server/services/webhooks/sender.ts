@@ -4,8 +4,9 @@
 // holds back that webhook's later deliveries, so the order per task or trailer holds. On many nodes one node
 // sends for a webhook at a time: it holds a lease on the webhook's row (lease_owner, lease_until), taken by
 // one atomic UPDATE … WHERE the lease is free, renewed before it could run out, given back when the queue
-// has stayed empty a moment (LINGER_MS) or its head waits. Retry times, the 24 h of failures and the retention go by the server clock
-// (server/clock.ts): tests move it to see a retry come due; only the signature's timestamp is the wall's.
+// has stayed empty a moment (LINGER_MS) or its head waits. Retry times, the 24 h of failures and the
+// retention go by the server clock (server/clock.ts): tests move it to see a retry come due; only the
+// signature's timestamp is the wall's.
 import crypto from 'node:crypto';
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { WEBHOOK } from '@shared/constants';
