@@ -176,8 +176,8 @@ export class WebhookSender {
    * Sends the webhook's queue in order while this node holds its lease and its head is due. The lease (and
    * with it the webhook's URL and secret) is taken once and renewed only when it could run out; delivered
    * attempts are recorded together; a queue read to its end waits LINGER_MS for more before the lease goes
-   * back. So a flood of events costs a read per batch and a transaction every RECORD_EVERY_MS, not a
-   * lease, a look and a record per delivery. A batch stops at a failure (its retry waits), when the lease
+   * back. So a flood of events costs a read per batch and a transaction per batch at most, not a lease,
+   * a look and a record per delivery. A batch stops at a failure (its retry waits), when the lease
    * needs renewing, and when this process changed a webhook (an edited URL or secret, a deactivation: read
    * again at once).
    */
@@ -186,9 +186,10 @@ export class WebhookSender {
     let leasedAt = 0;
     let edits = 0;
     let lingered = false;
-    // Delivered attempts not yet written: they are written together, RECORD_EVERY_MS after the first at
-    // the latest, and before a failure is, the drain ends or the lease goes back (a crash before that sends
-    // them again, as at-least-once allows). Meanwhile the queue is read past them.
+    // Delivered attempts not yet written: they are written together when the queue runs dry, and while it
+    // does not RECORD_EVERY_MS after the first at the latest; always before a failure is written or the
+    // lease goes back (a crash before that sends them again, as at-least-once allows). Meanwhile the queue
+    // is read past them.
     let sent: Attempt[] = [];
     let sentSince = 0;
     const record = async (failed?: Attempt) => {
@@ -210,10 +211,11 @@ export class WebhookSender {
         this.lookAgain.delete(webhookId);
         const batch = await pendingBatch({ webhookId, after: sent.at(-1)?.head.id ?? 0 });
         if (!batch.length) {
-          // Read once more after lingering (another node may have queued meanwhile), then end.
+          // Read once more after lingering (another node may have queued meanwhile), then end. The queue
+          // ran dry: what was sent is written now (the deliveries' list shows it delivered at once).
           if (lingered) return;
+          await record();
           lingered = !(await this.linger(webhookId));
-          await recordIfDue();
           continue;
         }
         lingered = false;
