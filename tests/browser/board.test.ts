@@ -135,6 +135,10 @@ describe('live board', () => {
     await b.context.close();
   });
 
+  // A push reaches the page within this on a loaded box (the whole suite running beside it): expect.poll's
+  // 1 s default failed once in CI with the figure on its way.
+  const PUSHED = { timeout: 5000 };
+
   it("a manager's figures follow the yard without reload: the pool's card, the online drivers' list", async () => {
     const manager = await createUser('manager');
     const { page, context } = await openBoard(manager);
@@ -154,7 +158,7 @@ describe('live board', () => {
         const shown = await poolNow();
         const stats = await apiCall<DashboardStats>('GET', '/dashboard/stats', { token });
         return shown > before && shown === stats.bolsa_trabajo;
-      })
+      }, PUSHED)
       .toBe(true);
 
     // A driver who logs in is online: pushed to the list (drivers:updated).
